@@ -1,0 +1,496 @@
+"""The engine compiler: an elaborated spec in, Python source out.
+
+Every expression becomes straight-line statements over local variables
+(``v_x`` for a state variable, ``n_x`` for its next value, ``p_x`` for a
+parameter), with short-circuit evaluation kept by ``if`` blocks, quantifiers
+over constant sets unrolled and over variable sets turned into bit loops, and
+identical subexpressions computed once per block.  The source is readable and
+inspectable (``itcp-check rules --dump-engine``); ``compile_spec`` turns it
+into a module object with, per action, ``enum_<a>(s)`` (the legal parameter
+tuples), ``apply_<a>(s, args)`` (the next state) and ``fired_<a>(s, args, s2)``
+(the rules that took part), plus ``current(s)``, ``scores(s)`` and one
+function per state or step property.
+"""
+from __future__ import annotations
+
+import types
+
+from itcp.spec import ast as A
+from itcp.spec.ast import Bound, Call, Const, Ite, Let, Op, Param, Primed, Quant, Var
+from itcp.spec.errors import SpecError
+from itcp.spec.lang import Inliner, Spec
+
+from . import runtime
+
+CHANCE = -1
+TERMINAL = -4
+
+_SIMPLE = str.isidentifier
+
+
+def _is_atom(code: str) -> bool:
+    return _SIMPLE(code) or code.lstrip("-").isdigit() or code in ("True", "False", "()")
+
+
+class Module:
+    """Module-level constants of the generated source (tables, masks)."""
+
+    def __init__(self):
+        self.consts: dict = {}
+        self.lines: list[str] = []
+
+    def const(self, value, hint="K") -> str:
+        key = (hint, value)
+        if key not in self.consts:
+            name = f"{hint}{len(self.consts)}"
+            self.consts[key] = name
+            self.lines.append(f"{name} = {value!r}")
+        return self.consts[key]
+
+
+class FunctionEmitter:
+    """Compiles expressions into the statements of one generated function."""
+
+    def __init__(self, module: Module, n_players: int, indent: int = 1):
+        self.module, self.n = module, n_players
+        self.lines: list[str] = []
+        self.depth = indent
+        self.count = 0
+        self.env: dict[str, str] = {}
+        self.scopes: list[dict] = [{}]
+
+    # -- plumbing ---------------------------------------------------------
+    def line(self, text: str):
+        self.lines.append("    " * self.depth + text)
+
+    def fresh(self, hint="t") -> str:
+        self.count += 1
+        return f"_{hint}{self.count}"
+
+    def push(self):
+        self.scopes.append({})
+        self.depth += 1
+
+    def pop(self):
+        self.scopes.pop()
+        self.depth -= 1
+
+    def cached(self, node):
+        for scope in reversed(self.scopes):
+            if node in scope:
+                return scope[node]
+        return None
+
+    def atom(self, node) -> str:
+        code = self.expr(node)
+        if _is_atom(code):
+            return code
+        name = self.fresh()
+        self.line(f"{name} = {code}")
+        self.scopes[-1][node] = name
+        return name
+
+    # -- expressions ----------------------------------------------------
+    def expr(self, node) -> str:
+        hit = self.cached(node)
+        if hit is not None:
+            return hit
+        method = getattr(self, "on_" + type(node).__name__)
+        return method(node)
+
+    def on_Const(self, n: Const):
+        if n.type == A.BOOL:
+            return "True" if n.value else "False"
+        if n.type.startswith("table"):
+            return self.module.const(n.value, "TABLE")
+        if n.type == A.PILE:
+            return repr(n.value)
+        return str(n.value) if n.value >= 0 else f"({n.value})"
+
+    def on_Var(self, n: Var):
+        return f"v_{n.name}"
+
+    def on_Primed(self, n: Primed):
+        return f"n_{n.name}"
+
+    def on_Param(self, n: Param):
+        return self.env[n.name]
+
+    def on_Bound(self, n: Bound):
+        return self.env[n.name]
+
+    def on_Call(self, n: Call):
+        raise SpecError(f"definition {n.name} was not inlined before code generation")
+
+    def on_Let(self, n: Let):
+        self.env[n.var.name] = self.atom(n.value)
+        return self.expr(n.body)
+
+    def on_Ite(self, n: Ite):
+        c = self.expr(n.cond)
+        if c == "True":
+            return self.expr(n.then)
+        if c == "False":
+            return self.expr(n.else_)
+        out = self.fresh()
+        self.line(f"if {c}:")
+        self.push()
+        self.line(f"{out} = {self.expr(n.then)}")
+        self.pop()
+        self.line("else:")
+        self.push()
+        self.line(f"{out} = {self.expr(n.else_)}")
+        self.pop()
+        return out
+
+    def _chain(self, parts, is_and: bool) -> str:
+        """Short-circuit and/or over already-built nodes (or thunks)."""
+        stop, go = ("False", "True") if is_and else ("True", "False")
+        out = None
+        for part in parts:
+            if out is None:
+                code = part() if callable(part) else self.expr(part)
+                if code == stop:
+                    return stop
+                if code == go:
+                    continue
+                out = self.fresh()
+                self.line(f"{out} = {code}")
+                continue
+            self.line(f"if {'' if is_and else 'not '}{out}:")
+            self.push()
+            code = part() if callable(part) else self.expr(part)
+            self.line(f"{out} = {code}")
+            self.pop()
+        return go if out is None else out
+
+    def on_Op(self, n: Op):
+        o, a = n.op, n.args
+        if o == "and":
+            return self._chain(a, True)
+        if o == "or":
+            return self._chain(a, False)
+        if o == "not":
+            x = self.expr(a[0])
+            return {"True": "False", "False": "True"}.get(x, f"(not {x})")
+        binop = {"eq": "==", "add": "+", "sub": "-", "mul": "*", "lt": "<", "le": "<=",
+                 "union": "|", "inter": "&"}
+        if o in binop:
+            x, y = self.expr(a[0]), self.expr(a[1])
+            if o == "eq" and x == y:
+                return "True"
+            return f"({x} {binop[o]} {y})"
+        if o == "diff":
+            return f"({self.expr(a[0])} & ~{self.expr(a[1])})"
+        if o == "member":
+            s = self.expr(a[1])
+            if isinstance(a[0], Const):
+                return "False" if a[0].value < 0 else f"({s} >> {a[0].value} & 1 == 1)"
+            e = self.atom(a[0])
+            return f"({e} >= 0 and {s} >> {e} & 1 == 1)"
+        if o in ("with", "without"):
+            s = self.atom(a[0])
+            if isinstance(a[1], Const):
+                if a[1].value < 0:
+                    return s
+                return f"({s} | {1 << a[1].value})" if o == "with" else \
+                    f"({s} & {~(1 << a[1].value)})"
+            e = self.atom(a[1])
+            core = f"{s} | (1 << {e})" if o == "with" else f"{s} & ~(1 << {e})"
+            return f"(({core}) if {e} >= 0 else {s})"
+        if o == "is_empty":
+            return f"({self.expr(a[0])} == 0)"
+        if o == "count":
+            return f"({self.expr(a[0])}).bit_count()"
+        if o == "subset":
+            return f"({self.expr(a[0])} & ~{self.expr(a[1])} == 0)"
+        if o == "tsum":
+            return self._tsum(a[0], a[1])
+        if o == "attr":
+            return f"{self.expr(a[1])}[{self.expr(a[0])}]"
+        if o == "step":
+            p = self.atom(a[0])
+            return f"(({p} + {self.expr(a[1])}) % {self.n} if {p} >= 0 else -1)"
+        if o == "next_in":
+            nxt = self.module.const(runtime.next_in_table(self.n), "NEXT")
+            return f"{nxt}[{self.expr(a[1])} + 1][{self.expr(a[0])} + 1][{self.expr(a[2])}]"
+        if o == "top":
+            p = self.atom(a[0])
+            return f"({p}[-1] if {p} else -1)"
+        if o == "pile_len":
+            return f"len({self.expr(a[0])})"
+        if o == "push":
+            return f"({self.expr(a[0])} + ({self.expr(a[1])},))"
+        if o == "pop":
+            return f"{self.expr(a[0])}[:-1]"
+        if o == "pile_cards":
+            return f"pile_mask({self.expr(a[0])})"
+        if o == "pile_of":
+            c = self.atom(a[0])
+            return f"(({c},) if {c} >= 0 else ())"
+        if o == "get":
+            m = self.atom(a[0])
+            if isinstance(a[1], Const):
+                return f"{m}[{a[1].value}]" if a[1].value >= 0 else \
+                    repr(runtime.zero_of(n.type))
+            k = self.atom(a[1])
+            return f"({m}[{k}] if {k} >= 0 else {runtime.zero_of(n.type)!r})"
+        if o == "put":
+            m, v = self.atom(a[0]), self.atom(a[2])
+            if isinstance(a[1], Const):
+                k = a[1].value
+                return m if k < 0 else f"({m}[:{k}] + ({v},) + {m}[{k + 1}:])"
+            k = self.atom(a[1])
+            return f"(({m}[:{k}] + ({v},) + {m}[{k} + 1:]) if {k} >= 0 else {m})"
+        raise SpecError(f"the engine compiler has no rule for operator {o!r}")
+
+    def _tsum(self, s_node, table_node):
+        if not isinstance(table_node, Const):
+            raise SpecError("tsum needs a constant table")
+        groups: dict[int, int] = {}
+        for i, v in enumerate(table_node.value[:-1]):
+            if v:
+                groups[v] = groups.get(v, 0) | (1 << i)
+        if not groups:
+            return "0"
+        s = self.atom(s_node)
+        terms = [f"{v} * ({s} & {m}).bit_count()" if v != 1 else f"({s} & {m}).bit_count()"
+                 for v, m in sorted(groups.items())]
+        return "(" + " + ".join(terms) + ")"
+
+    def on_Quant(self, n: Quant):
+        if isinstance(n.domain, Const):
+            elems = list(runtime.bits(n.domain.value))
+            bodies = [A.substitute(n.body, {n.var.name: Const(i, n.var.type)}) for i in elems]
+            if n.kind == "forall":
+                return self._chain(bodies, True)
+            if n.kind == "exists":
+                return self._chain(bodies, False)
+            if n.kind == "mapof":
+                if elems != list(range(self.n)):
+                    raise SpecError("mapof must range over all players")
+                parts = [self.atom(b) for b in bodies]
+                return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+            out = self.fresh()
+            self.line(f"{out} = 0")
+            for i, b in zip(elems, bodies):
+                if n.kind == "sum":
+                    self.line(f"{out} += {self.expr(b)}")
+                else:  # setof
+                    c = self.expr(b)
+                    if c == "True":
+                        self.line(f"{out} |= {1 << i}")
+                    elif c != "False":
+                        self.line(f"if {c}:")
+                        self.line(f"    {out} |= {1 << i}")
+            return out
+        if n.kind == "mapof":
+            raise SpecError("mapof must range over all players")
+        dom = self.atom(n.domain)
+        out, m, x = self.fresh(), self.fresh("m"), self.fresh("x")
+        self.line(f"{out} = {dict(forall='True', exists='False').get(n.kind, '0')}")
+        self.line(f"{m} = {dom}")
+        self.line(f"while {m}:")
+        self.push()
+        low = self.fresh("low")
+        self.line(f"{low} = {m} & -{m}")
+        self.line(f"{x} = {low}.bit_length() - 1")
+        self.line(f"{m} ^= {low}")
+        self.env[n.var.name] = x
+        b = self.expr(n.body)
+        if n.kind == "forall":
+            self.line(f"if not {b}:")
+            self.line(f"    {out} = False")
+            self.line("    break")
+        elif n.kind == "exists":
+            self.line(f"if {b}:")
+            self.line(f"    {out} = True")
+            self.line("    break")
+        elif n.kind == "sum":
+            self.line(f"{out} += {b}")
+        else:
+            self.line(f"if {b}:")
+            self.line(f"    {out} |= {low}")
+        self.pop()
+        return out
+
+
+def _ident(name: str) -> str:
+    return name.replace(".", "_")
+
+
+class EngineSource:
+    """The generated source for one elaborated spec, with its entry points."""
+
+    def __init__(self, spec: Spec):
+        self.spec = spec
+        self.n = spec.config.players
+        self.module = Module()
+        self.vars = [v.name for v in spec.variables]
+        self.funcs: list[str] = []
+        self.inline = Inliner(spec.definitions)
+
+    def unpack(self, em: FunctionEmitter, src="s", prefix="v_"):
+        names = ", ".join(prefix + v for v in self.vars)
+        em.line(f"({names},) = {src}")
+
+    def function(self, header: str, em: FunctionEmitter):
+        self.funcs.append(header + "\n" + "\n".join(em.lines))
+
+    def emitter(self):
+        return FunctionEmitter(self.module, self.n)
+
+    # -- per action --------------------------------------------------------
+    def action(self, act):
+        name = act.name
+        phase_value = act.phase.value
+        # enum: legal parameter tuples
+        em = self.emitter()
+        self.unpack(em)
+        em.line(f"if v_phase != {phase_value}:")
+        em.line("    return []")
+        em.line("out = []")
+        params = act.decl.params
+        for prm in params:
+            dom = em.atom(self.inline(prm.domain))
+            var = f"p_{prm.name}"
+            em.env[prm.name] = var
+            if prm.size is not None:
+                em.line(f"for {var} in subsets({dom}, {prm.size}):")
+            else:
+                em.line(f"for {var} in bits({dom}):")
+            em.push()
+        g = em.expr(act.guard)
+        args = "(" + "".join(f"p_{p.name}, " for p in params) + ")"
+        if g == "True":
+            em.line(f"out.append({args})")
+        elif g != "False":
+            em.line(f"if {g}:")
+            em.line(f"    out.append({args})")
+        for _ in params:
+            em.pop()
+        em.line("return out")
+        self.function(f"def enum_{name}(s):", em)
+
+        # apply: the next state
+        em = self.emitter()
+        self.unpack(em)
+        if params:
+            em.line("(" + "".join(f"p_{p.name}, " for p in params) + ") = a")
+            for p in params:
+                em.env[p.name] = f"p_{p.name}"
+        for var in act.order:
+            code = em.expr(act.values[var])
+            em.line(f"n_{var} = {code}")
+            em.scopes[0][A.Primed(var, act.values[var].type)] = f"n_{var}"
+        new = ", ".join(f"n_{v}" if v in act.values else f"v_{v}" for v in self.vars)
+        em.line(f"return ({new},)")
+        self.function(f"def apply_{name}(s, a):", em)
+
+        # guard check for one parameter tuple (validation)
+        em = self.emitter()
+        self.unpack(em)
+        em.line(f"if v_phase != {phase_value}:")
+        em.line("    return False")
+        if params:
+            em.line("(" + "".join(f"p_{p.name}, " for p in params) + ") = a")
+            for p in params:
+                em.env[p.name] = f"p_{p.name}"
+                dom = em.atom(self.inline(p.domain))
+                if p.size is None:
+                    em.line(f"if not (p_{p.name} >= 0 and {dom} >> p_{p.name} & 1):")
+                else:
+                    em.line(f"if p_{p.name} & ~{dom} or p_{p.name}.bit_count() != {p.size}:")
+                em.line("    return False")
+        em.line(f"return {em.expr(act.guard)}")
+        self.function(f"def allowed_{name}(s, a):", em)
+
+        # fired: which rules took part in this step
+        em = self.emitter()
+        self.unpack(em)
+        self.unpack(em, "s2", "n_")
+        if params:
+            em.line("(" + "".join(f"p_{p.name}, " for p in params) + ") = a")
+            for p in params:
+                em.env[p.name] = f"p_{p.name}"
+        always = sorted({rid for rid, _ in act.guards} | set(act.used_defs))
+        em.line(f"out = {always!r}")
+        seen = set(always)
+        for var, ups in act.updates.items():
+            for rid, when, _, _ in ups:
+                c = em.expr(when)
+                if c == "True":
+                    if rid not in seen:
+                        em.line(f"out.append({rid!r})")
+                        seen.add(rid)
+                elif c != "False":
+                    em.line(f"if {c} and {rid!r} not in out:")
+                    em.line(f"    out.append({rid!r})")
+        em.line("return out")
+        self.function(f"def fired_{name}(s, a, s2):", em)
+
+    # -- whole spec --------------------------------------------------------
+    def build(self) -> str:
+        for act in self.spec.actions:
+            self.action(act)
+        # current player
+        em = self.emitter()
+        self.unpack(em)
+        for ph in self.spec.phases:
+            em.line(f"if v_phase == {ph.value}:")
+            em.push()
+            if ph.terminal:
+                em.line(f"return {TERMINAL}")
+            elif ph.actor is None:
+                em.line(f"return {CHANCE}")
+            else:
+                em.line(f"return {em.expr(self.inline(ph.actor))}")
+            em.pop()
+        em.line(f"return {TERMINAL}")
+        self.function("def current(s):", em)
+        # scores
+        em = self.emitter()
+        self.unpack(em)
+        sig = self.spec.definitions["score"][1]
+        parts = []
+        for p in range(self.n):
+            call = Call("score", (A.Var("hands", "map[cards]"), A.Var("hand_of", "map[player]"),
+                                  A.Var("passers", A.PLAYERS), Const(p, A.PLAYER)), A.INT)
+            parts.append(em.atom(self.inline(call)))
+        em.line("return (" + ", ".join(parts) + ",)")
+        self.function("def scores(s):", em)
+        # properties
+        for prop in self.spec.properties:
+            if prop.formula is None:
+                continue
+            em = self.emitter()
+            self.unpack(em)
+            if prop.kind == "step":
+                self.unpack(em, "s2", "n_")
+            em.line(f"return {em.expr(self.inline(prop.formula))}")
+            args = "s, s2" if prop.kind == "step" else "s"
+            self.function(f"def prop_{prop.id}({args}):", em)
+        header = [
+            f'"""Engine generated from the itcp spec: {self.spec.config.describe()}.',
+            "",
+            "Readings: " + ", ".join(f"{k}={v}" for k, v in sorted(self.spec.readings.items())),
+            'Do not edit: regenerate with `itcp-check rules --dump-engine`."""',
+            "from itcp.model.runtime import bits, pile_mask, subsets",
+            "",
+        ]
+        return "\n".join(header + self.module.lines + [""] + [f + "\n" for f in self.funcs])
+
+
+def generate(spec: Spec) -> str:
+    return EngineSource(spec).build()
+
+
+def compile_spec(spec: Spec, filename: str = "<itcp-engine>") -> types.ModuleType:
+    """Generate, compile and load the engine module for ``spec``."""
+    source = generate(spec)
+    mod = types.ModuleType("itcp_generated_engine")
+    mod.__source__ = source
+    import linecache
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), mod.__dict__)
+    return mod

@@ -1,0 +1,217 @@
+"""The executable game: an OpenSpiel-style API over a compiled spec.
+
+``Game`` wraps either the generated engine (fast) or the reference evaluator
+(slow, obviously right); both come from the same elaborated spec.  States are
+plain tuples of variable values, immutable and hashable: the tuple is its own
+canonical key.  An action is ``(name, args)``.  Public methods validate, then
+call the compiled functions.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from itcp.spec.choices import default_readings
+from itcp.spec.config import Config
+from itcp.spec.errors import IllegalAction
+from itcp.spec.lang import Spec, elaborate
+from itcp.spec.rules import build_ruleset
+from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
+
+from . import runtime
+from .codegen import CHANCE, TERMINAL, compile_spec, generate
+from .reference import Evaluator, ReferenceModule
+
+Action = tuple  # (name, args)
+
+
+def build_spec(config: Config, readings: dict | None = None, scope: str = "round") -> Spec:
+    merged = default_readings()
+    merged.update(readings or {})
+    return elaborate(build_ruleset(config), merged, scope)
+
+
+@lru_cache(maxsize=64)
+def _compiled(config: Config, readings: tuple, scope: str):
+    spec = build_spec(config, dict(readings), scope)
+    return spec, compile_spec(spec)
+
+
+class Game:
+    """One variant at one table, ready to play."""
+
+    def __init__(self, spec: Spec, backend: str = "generated"):
+        self.spec = spec
+        self.config = spec.config
+        self.backend = backend
+        if backend == "generated":
+            key = tuple(sorted(spec.readings.items()))
+            cached_spec, mod = _compiled(spec.config, key, spec.scope)
+            self.impl = mod if cached_spec.rules == spec.rules else compile_spec(spec)
+        elif backend == "reference":
+            self.impl = ReferenceModule(spec)
+        else:
+            raise ValueError(f"unknown backend {backend!r}")
+        self.var_names = [v.name for v in spec.variables]
+        self.index = {v: i for i, v in enumerate(self.var_names)}
+        self.actions = {a.name: a for a in spec.actions}
+        by_phase: dict[int, list] = {}
+        for a in spec.actions:
+            by_phase.setdefault(a.phase.value, []).append(
+                (a.name, getattr(self.impl, f"enum_{a.name}")))
+        self._by_phase = by_phase
+        self._apply = {a.name: getattr(self.impl, f"apply_{a.name}") for a in spec.actions}
+        self._allowed = {a.name: getattr(self.impl, f"allowed_{a.name}") for a in spec.actions}
+        self._chance_phase = {p.value for p in spec.phases if p.actor is None and not p.terminal}
+        ev = Evaluator(spec)
+        self._initial = tuple(ev.eval(spec.initial[v], {"state": {}}) for v in self.var_names)
+        self._phase_i = self.index["phase"]
+
+    @classmethod
+    def from_variant(cls, variant, scope: str = "round", backend: str = "generated"):
+        return cls(build_spec(variant.config, dict(variant.readings), scope), backend)
+
+    @classmethod
+    def make(cls, config: Config, readings: dict | None = None, scope="round",
+             backend="generated"):
+        return cls(build_spec(config, readings, scope), backend)
+
+    # -- the API --------------------------------------------------------
+    def initial_state(self) -> tuple:
+        """The state before the deal: a chance node whose outcomes are the deals."""
+        return self._initial
+
+    def current_player(self, s) -> int:
+        """The seat to act, or CHANCE (-1), or TERMINAL (-4)."""
+        return self.impl.current(s)
+
+    def is_terminal(self, s) -> bool:
+        return self.impl.current(s) == TERMINAL
+
+    def is_chance(self, s) -> bool:
+        return s[self._phase_i] in self._chance_phase
+
+    def legal_actions(self, s) -> list[Action]:
+        out = []
+        for name, enum in self._by_phase.get(s[self._phase_i], ()):
+            out.extend((name, args) for args in enum(s))
+        return out
+
+    def chance_outcomes(self, s) -> list[tuple[Action, float]]:
+        """Every chance outcome with its probability (uniform over the legal ones)."""
+        if not self.is_chance(s):
+            raise IllegalAction("not a chance node")
+        acts = self.legal_actions(s)
+        return [(a, 1.0 / len(acts)) for a in acts] if acts else []
+
+    def sample_chance(self, s, rng: random.Random) -> Action:
+        """One chance outcome drawn uniformly, without enumerating deals."""
+        name = next(n for n, _ in self._by_phase[s[self._phase_i]])
+        act = self.actions[name]
+        if any(p.size is not None for p in act.decl.params):
+            return self._sample_params(s, act, rng)
+        return rng.choice(self.legal_actions(s))
+
+    def _sample_params(self, s, act, rng):
+        deck = s[self.index["deck"]]
+        for _ in range(1000):
+            pool, args = runtime.bits(deck), []
+            rng.shuffle(pool)
+            for p in act.decl.params:
+                k = 1 if p.size is None else p.size
+                take, pool = pool[:k], pool[k:]
+                if p.size is None:
+                    args.append(take[0])
+                else:
+                    args.append(sum(1 << i for i in take))
+            a = (act.name, tuple(args))
+            if self._allowed[act.name](s, a[1]):
+                return a
+        raise IllegalAction("no legal deal could be drawn")
+
+    def apply(self, s, action: Action, validate: bool = True):
+        name, args = action
+        if validate:
+            if name not in self._apply:
+                raise IllegalAction(f"unknown action {name!r}")
+            if not self._allowed[name](s, tuple(args)):
+                raise IllegalAction(f"{self.action_str(action)} is not legal here")
+        return self._apply[name](s, tuple(args))
+
+    def successors(self, s):
+        for a in self.legal_actions(s):
+            yield a, self._apply[a[0]](s, a[1])
+
+    def scores(self, s) -> tuple[int, ...]:
+        return self.impl.scores(s)
+
+    def fired(self, s, action: Action, s2) -> list[str]:
+        """The rules that took part in the step ``s --action--> s2``."""
+        if hasattr(self.impl, f"fired_{action[0]}"):
+            return getattr(self.impl, f"fired_{action[0]}")(s, action[1], s2)
+        return []
+
+    @staticmethod
+    def key(s):
+        return s
+
+    def initial_states(self):
+        """Every dealt state (the deal's chance outcomes applied)."""
+        s0 = self.initial_state()
+        for a in self.legal_actions(s0):
+            yield self._apply[a[0]](s0, a[1])
+
+    def deal(self, rng: random.Random):
+        s0 = self.initial_state()
+        return self.apply(s0, self.sample_chance(s0, rng), validate=False)
+
+    def check_property(self, pid: str, s, s2=None) -> bool:
+        fn = getattr(self.impl, f"prop_{pid}")
+        return fn(s, s2) if s2 is not None else fn(s)
+
+    # -- reading states ---------------------------------------------------
+    def get(self, s, var: str):
+        return s[self.index[var]]
+
+    def card_name(self, c: int) -> str:
+        return "none" if c < 0 else self.config.cards[c].name
+
+    def cards_str(self, mask: int) -> str:
+        return ", ".join(self.card_name(c) for c in runtime.bits(mask)) or "nothing"
+
+    def action_str(self, action: Action) -> str:
+        name, args = action
+        act = self.actions.get(name)
+        if act is None:
+            return f"{name}{args}"
+        parts = []
+        for p, v in zip(act.decl.params, args):
+            if p.type == "card":
+                parts.append(self.card_name(v))
+            elif p.type == "cards":
+                parts.append("[" + self.cards_str(v) + "]")
+            elif p.type == "player":
+                parts.append(f"P{v}")
+            else:
+                parts.append(str(v))
+        return name + ("(" + ", ".join(parts) + ")" if parts else "")
+
+    def describe(self, s) -> dict:
+        g = lambda v: s[self.index[v]]
+        return {
+            "phase": PHASE_NAMES[g("phase")],
+            "turn": g("turn"), "actor": g("actor"), "dir": g("dir"),
+            "hands": [self.cards_str(h) for h in g("hands")],
+            "deck": len(runtime.bits(g("deck"))),
+            "pile": [self.card_name(c) for c in g("pile")],
+            "passers": runtime.bits(g("passers")),
+            "ended": END_NAMES[g("ended")],
+        }
+
+
+def generated_source(config: Config, readings: dict | None = None, scope="round") -> str:
+    return generate(build_spec(config, readings, scope))
+
+
+__all__ = ["Game", "CHANCE", "TERMINAL", "build_spec", "generated_source"]

@@ -1,0 +1,504 @@
+"""The expression AST every rule is written in.
+
+Nodes are immutable, validated when built (types checked, arity checked), print
+as s-expressions, and remember the line of spec code that made them
+(``src_loc``), so an error in a rule points at the rule.  ``__bool__`` raises:
+a symbolic comparison can never be used as a Python truth value by mistake.
+
+The language is small on purpose; both backends (the generated Python engine
+and the Z3 encoding) and the reference evaluator read only these node types:
+
+    Const  Var  Primed  Param  Bound  Op  Ite  Let  Quant  Call
+
+``Op`` covers the core operators listed once, with their types, in ``OPS``.
+Types are plain strings: ``bool int player card cards players pile`` and
+``map[T]`` (a value of type T per player).  Sets of cards and of players are
+finite sets (bitmasks to the engine, bit-vectors to Z3); the discard pile is a
+sequence of cards, top last.  ``NOCARD`` and ``NOBODY`` (both -1) make every
+operator total, so evaluation never fails.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import SpecError
+
+BOOL, INT, PLAYER, CARD, CARDS, PLAYERS, PILE = (
+    "bool", "int", "player", "card", "cards", "players", "pile")
+SET_TYPES = {CARDS: CARD, PLAYERS: PLAYER}
+NOCARD = -1
+NOBODY = -1
+
+
+def map_of(t: str) -> str:
+    return f"map[{t}]"
+
+
+def map_value_type(t: str) -> str | None:
+    return t[4:-1] if t.startswith("map[") else None
+
+
+_HERE = __file__
+
+
+def _src_loc() -> tuple[str, int]:
+    """The first frame outside this module: where the node was written."""
+    f = sys._getframe(2)
+    while f is not None and f.f_code.co_filename in (_HERE, _LANG_FILE[0]):
+        f = f.f_back
+    if f is None:
+        return ("?", 0)
+    return (f.f_code.co_filename, f.f_lineno)
+
+
+_LANG_FILE = [_HERE]  # lang.py registers itself so builders there are skipped too
+
+
+class Node:
+    """Base of every expression node."""
+
+    __slots__ = ()
+    type: str
+
+    def __bool__(self):
+        raise SpecError(
+            f"a spec expression {self} was used as a Python truth value; "
+            "use And/Or/Ite to combine expressions")
+
+    # -- sugar: operators build nodes, type-directed --------------------
+    def __and__(self, other):
+        return op("inter" if self.type in SET_TYPES else "and", self, lift(other, self.type))
+
+    def __or__(self, other):
+        return op("union" if self.type in SET_TYPES else "or", self, lift(other, self.type))
+
+    def __invert__(self):
+        return op("not", self)
+
+    def __add__(self, other):
+        return op("add", self, lift(other, INT))
+
+    def __sub__(self, other):
+        if self.type in SET_TYPES:
+            return op("diff", self, lift(other, self.type))
+        return op("sub", self, lift(other, INT))
+
+    def __lt__(self, other):
+        return op("lt", self, lift(other, INT))
+
+    def __le__(self, other):
+        return op("le", self, lift(other, INT))
+
+    def __gt__(self, other):
+        return op("lt", lift(other, INT), self)
+
+    def __ge__(self, other):
+        return op("le", lift(other, INT), self)
+
+    def eq(self, other):
+        return op("eq", self, lift(other, self.type))
+
+    def ne(self, other):
+        return op("not", op("eq", self, lift(other, self.type)))
+
+    def in_(self, s):
+        return op("member", self, s)
+
+    def is_empty(self):
+        return op("is_empty", self)
+
+    def plus(self, x):
+        return op("with", self, lift(x, SET_TYPES[self.type]))
+
+    def minus(self, x):
+        return op("without", self, lift(x, SET_TYPES[self.type]))
+
+    def count(self):
+        return op("count", self)
+
+    def put(self, key, value):
+        return op("put", self, lift(key, PLAYER), lift(value, map_value_type(self.type)))
+
+    def __getitem__(self, key):
+        return op("get", self, lift(key, PLAYER))
+
+    def __repr__(self):
+        return self.sexpr()
+
+
+def lift(x, t: str) -> Node:
+    """A Python value as a constant of type ``t``; nodes pass through."""
+    if isinstance(x, Node):
+        return x
+    if isinstance(x, bool):
+        return Const(x, BOOL)
+    if isinstance(x, int):
+        return Const(x, t if t in (INT, PLAYER, CARD, CARDS, PLAYERS) else INT)
+    raise SpecError(f"cannot use {x!r} in a spec expression")
+
+
+def _node(cls):
+    """Make a frozen, slotted dataclass node with a src_loc."""
+    cls = dataclass(frozen=True, slots=True, eq=True, repr=False)(cls)
+    return cls
+
+
+@_node
+class Const(Node):
+    value: Any
+    type: str
+    src_loc: tuple = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.type == BOOL and not isinstance(self.value, bool):
+            raise SpecError(f"bool constant {self.value!r}")
+        if self.type in (INT, PLAYER, CARD, CARDS, PLAYERS) and (
+                isinstance(self.value, bool) or not isinstance(self.value, int)):
+            raise SpecError(f"{self.type} constant must be an int, got {self.value!r}")
+        if self.type == PILE and not isinstance(self.value, tuple):
+            raise SpecError("pile constant must be a tuple")
+        if self.type.startswith("table") and not isinstance(self.value, tuple):
+            raise SpecError("table constant must be a tuple")
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        if self.type in (CARDS, PLAYERS):
+            return f"#{self.type}{{{','.join(str(i) for i in _bits(self.value))}}}"
+        if self.type.startswith("table"):
+            return f"#table[{len(self.value)}]"
+        return str(self.value).lower() if self.type == BOOL else str(self.value)
+
+
+@_node
+class Var(Node):
+    """A state variable's value in the current state."""
+    name: str
+    type: str
+    src_loc: tuple = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        return self.name
+
+
+@_node
+class Primed(Node):
+    """A state variable's value in the next state (only inside updates)."""
+    name: str
+    type: str
+    src_loc: tuple = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        return self.name + "'"
+
+
+@_node
+class Param(Node):
+    """An action parameter."""
+    name: str
+    type: str
+    src_loc: tuple = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        return "$" + self.name
+
+
+@_node
+class Bound(Node):
+    """A variable bound by Let, a quantifier or a definition's parameter."""
+    name: str
+    type: str
+    src_loc: tuple = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        return self.name
+
+
+def _same(t1, t2, what):
+    if t1 != t2:
+        raise SpecError(f"{what}: {t1} vs {t2}")
+
+
+def _check_op(name, args):
+    if name not in OPS:
+        raise SpecError(f"unknown operator {name!r}")
+    sig = OPS[name]
+    return sig.check(name, [a.type for a in args])
+
+
+@_node
+class Op(Node):
+    op: str
+    args: tuple
+    type: str = None
+    src_loc: tuple = field(default=None, compare=False)
+
+    def __post_init__(self):
+        for a in self.args:
+            if not isinstance(a, Node):
+                raise SpecError(f"{self.op}: argument {a!r} is not an expression")
+        t = _check_op(self.op, self.args)
+        object.__setattr__(self, "type", t)
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        return "(" + " ".join([self.op] + [a.sexpr() for a in self.args]) + ")"
+
+
+@_node
+class Ite(Node):
+    cond: Node
+    then: Node
+    else_: Node
+    type: str = None
+    src_loc: tuple = field(default=None, compare=False)
+
+    def __post_init__(self):
+        _same(self.cond.type, BOOL, "if condition")
+        _same(self.then.type, self.else_.type, "if branches")
+        object.__setattr__(self, "type", self.then.type)
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        return f"(if {self.cond.sexpr()} {self.then.sexpr()} {self.else_.sexpr()})"
+
+
+@_node
+class Let(Node):
+    var: Bound
+    value: Node
+    body: Node
+    type: str = None
+    src_loc: tuple = field(default=None, compare=False)
+
+    def __post_init__(self):
+        _same(self.var.type, self.value.type, f"let {self.var.name}")
+        object.__setattr__(self, "type", self.body.type)
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        return f"(let ({self.var.name} {self.value.sexpr()}) {self.body.sexpr()})"
+
+
+QUANTS = {"forall": BOOL, "exists": BOOL, "sum": INT, "setof": None, "mapof": None}
+
+
+@_node
+class Quant(Node):
+    """A finite quantifier: ``kind`` var in domain . body.
+
+    The domain is a set expression (cards or players); ``mapof`` ranges over
+    all players and builds a map.  ``setof`` builds the subset satisfying body.
+    """
+    kind: str
+    var: Bound
+    domain: Node
+    body: Node
+    type: str = None
+    src_loc: tuple = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.kind not in QUANTS:
+            raise SpecError(f"unknown quantifier {self.kind}")
+        if self.domain.type not in SET_TYPES:
+            raise SpecError(f"{self.kind} domain must be a set, got {self.domain.type}")
+        _same(self.var.type, SET_TYPES[self.domain.type], f"{self.kind} variable")
+        if self.kind in ("forall", "exists", "setof"):
+            _same(self.body.type, BOOL, f"{self.kind} body")
+        if self.kind == "sum":
+            _same(self.body.type, INT, "sum body")
+        t = {"setof": self.domain.type, "mapof": map_of(self.body.type)}.get(
+            self.kind, QUANTS[self.kind])
+        if self.kind == "mapof" and self.domain.type != PLAYERS:
+            raise SpecError("mapof ranges over players")
+        object.__setattr__(self, "type", t)
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        return (f"({self.kind} ({self.var.name} {self.domain.sexpr()}) "
+                f"{self.body.sexpr()})")
+
+
+@_node
+class Call(Node):
+    """A use of a definition; inlined at elaboration."""
+    name: str
+    args: tuple
+    type: str
+    src_loc: tuple = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        return "(" + " ".join([self.name] + [a.sexpr() for a in self.args]) + ")"
+
+
+# ---------------------------------------------------------------------------
+# The core operators, documented once.
+
+
+class Sig:
+    """An operator's signature: argument types (or rules) and result type."""
+
+    def __init__(self, args, result, doc, variadic=False):
+        self.args, self.result, self.doc, self.variadic = args, result, doc, variadic
+
+    def check(self, name, types):
+        if self.variadic:
+            if len(types) < 1 or any(t != self.args[0] for t in types):
+                raise SpecError(f"{name} takes one or more {self.args[0]}, got {types}")
+            return self.result
+        if len(types) != len(self.args):
+            raise SpecError(f"{name} takes {len(self.args)} arguments, got {len(types)}")
+        env = {}
+        for want, got in zip(self.args, types):
+            if want in ("S", "E", "T", "M"):
+                if want in env and env[want] != got:
+                    raise SpecError(f"{name}: mismatched types {types}")
+                env[want] = got
+            elif want == "table":
+                if not got.startswith("table"):
+                    raise SpecError(f"{name}: expected a table, got {got}")
+            elif want != got:
+                raise SpecError(f"{name}: expected {self.args}, got {types}")
+        if "S" in env:
+            if env["S"] not in SET_TYPES:
+                raise SpecError(f"{name}: {env['S']} is not a set type")
+            if "E" in env and SET_TYPES[env["S"]] != env["E"]:
+                raise SpecError(f"{name}: element {env['E']} not in {env['S']}")
+        if "M" in env:
+            vt = map_value_type(env["M"])
+            if vt is None:
+                raise SpecError(f"{name}: {env['M']} is not a map")
+            if "T" in env and env["T"] != vt:
+                raise SpecError(f"{name}: value {env['T']} for {env['M']}")
+            if self.result == "T":
+                return vt
+        r = self.result
+        return env.get(r, r)
+
+
+OPS: dict[str, Sig] = {
+    "and": Sig([BOOL], BOOL, "conjunction", variadic=True),
+    "or": Sig([BOOL], BOOL, "disjunction", variadic=True),
+    "not": Sig([BOOL], BOOL, "negation"),
+    "eq": Sig(["T", "T"], BOOL, "equality of two values of one type"),
+    "add": Sig([INT, INT], INT, "integer sum"),
+    "sub": Sig([INT, INT], INT, "integer difference"),
+    "mul": Sig([INT, INT], INT, "integer product"),
+    "lt": Sig([INT, INT], BOOL, "less than"),
+    "le": Sig([INT, INT], BOOL, "less or equal"),
+    "union": Sig(["S", "S"], "S", "set union"),
+    "inter": Sig(["S", "S"], "S", "set intersection"),
+    "diff": Sig(["S", "S"], "S", "set difference"),
+    "member": Sig(["E", "S"], BOOL, "element of a set (false for NOCARD/NOBODY)"),
+    "with": Sig(["S", "E"], "S", "the set plus one element (unchanged for NOCARD/NOBODY)"),
+    "without": Sig(["S", "E"], "S", "the set minus one element"),
+    "is_empty": Sig(["S"], BOOL, "the set is empty"),
+    "count": Sig(["S"], INT, "the number of elements"),
+    "subset": Sig(["S", "S"], BOOL, "the first set is contained in the second"),
+    "tsum": Sig([CARDS, "table"], INT, "sum of a card table over a card set"),
+    "attr": Sig([CARD, "table"], INT, "a card table's entry for a card (last entry: NOCARD)"),
+    "step": Sig([PLAYER, INT], PLAYER, "the seat dir places away, modulo players"),
+    "next_in": Sig([PLAYER, INT, PLAYERS], PLAYER,
+                   "first seat p+k*dir (k = 1..n) in the set, else NOBODY"),
+    "top": Sig([PILE], CARD, "the pile's top card, NOCARD if empty"),
+    "pile_len": Sig([PILE], INT, "number of cards in the pile"),
+    "push": Sig([PILE, CARD], PILE, "the pile with a card put on top"),
+    "pop": Sig([PILE], PILE, "the pile without its top card"),
+    "pile_cards": Sig([PILE], CARDS, "the set of cards in the pile"),
+    "pile_of": Sig([CARD], PILE, "a pile of one card (empty for NOCARD)"),
+    "get": Sig(["M", PLAYER], "T", "a map's value at a player"),
+    "put": Sig(["M", PLAYER, "T"], "M", "the map with one player's value replaced"),
+}
+
+
+def op(name: str, *args) -> Op:
+    return Op(name, tuple(args))
+
+
+def _bits(mask: int):
+    i = 0
+    while mask:
+        if mask & 1:
+            yield i
+        mask >>= 1
+        i += 1
+
+
+# ---------------------------------------------------------------------------
+# Generic traversal helpers used by elaboration and backends.
+
+
+def children(n: Node) -> tuple:
+    if isinstance(n, Op):
+        return n.args
+    if isinstance(n, Ite):
+        return (n.cond, n.then, n.else_)
+    if isinstance(n, Let):
+        return (n.value, n.body)
+    if isinstance(n, Quant):
+        return (n.domain, n.body)
+    if isinstance(n, Call):
+        return n.args
+    return ()
+
+
+def rebuild(n: Node, kids: tuple) -> Node:
+    if isinstance(n, Op):
+        return Op(n.op, tuple(kids), src_loc=n.src_loc)
+    if isinstance(n, Ite):
+        return Ite(*kids, src_loc=n.src_loc)
+    if isinstance(n, Let):
+        return Let(n.var, kids[0], kids[1], src_loc=n.src_loc)
+    if isinstance(n, Quant):
+        return Quant(n.kind, n.var, kids[0], kids[1], src_loc=n.src_loc)
+    if isinstance(n, Call):
+        return Call(n.name, tuple(kids), n.type, src_loc=n.src_loc)
+    return n
+
+
+def walk(n: Node):
+    """Every node of the tree, pre-order, without recursion."""
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(reversed(children(x)))
+
+
+def substitute(n: Node, env: dict) -> Node:
+    """Replace Bound/Param nodes by name (capture-free: bound names are fresh)."""
+    if isinstance(n, (Bound, Param)) and n.name in env:
+        return env[n.name]
+    kids = children(n)
+    if not kids:
+        return n
+    new = tuple(substitute(k, env) for k in kids)
+    if all(a is b for a, b in zip(new, kids)):
+        return n
+    return rebuild(n, new)

@@ -1,0 +1,57 @@
+"""One exception hierarchy for the whole program.
+
+Every error a user can cause (a bad variant, scenario, question or flag) is an
+``InputError``: the CLI prints its message and exits with code 2, never a
+traceback.  ``SpecError`` is a bug in the rulebook spec itself (found at
+elaboration, with the source line of the offending rule).
+"""
+from __future__ import annotations
+
+import difflib
+
+
+class ItcpError(Exception):
+    """Base of every error this program raises on purpose."""
+
+
+class InputError(ItcpError):
+    """Bad user input.  ``where`` is "file:line" when known; ``hint`` the fix."""
+
+    def __init__(self, message: str, where: str | None = None, hint: str | None = None):
+        self.message, self.where, self.hint = message, where, hint
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        text = f"{self.where}: {self.message}" if self.where else self.message
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class ConfigError(InputError):
+    """A configuration that cannot be a table (too many players for the deck...)."""
+
+
+class VariantError(InputError):
+    """A variant file that does not load."""
+
+
+class SpecError(ItcpError):
+    """The spec is ill-formed: a type error, a missing definition, a cycle."""
+
+
+class IllegalAction(ItcpError):
+    """An action that is not legal in the given state."""
+
+
+def nearest(name: str, valid) -> str | None:
+    """The closest valid name, for "did you mean" hints."""
+    match = difflib.get_close_matches(str(name), list(valid), n=1, cutoff=0.5)
+    return match[0] if match else None
+
+
+def did_you_mean(name: str, valid) -> str:
+    best = nearest(name, valid)
+    valid = sorted(valid)
+    listing = ", ".join(valid) if len(valid) <= 12 else ", ".join(valid[:12]) + ", ..."
+    return (f"did you mean {best!r}? " if best else "") + f"valid: {listing}"

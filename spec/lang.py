@@ -1,0 +1,436 @@
+"""The spec language above expressions: state, phases, actions, rules.
+
+The model is TLA+-shaped.  State variables; phases (each with who acts in it:
+a player expression, or chance); actions with parameters drawn from finite
+domains; rules as records that contribute *fragments* to actions:
+
+* ``Guard(actions, expr)``   -- a conjunct of those actions' guards;
+* ``Update(actions, var, value, when, priority)`` -- a new value for ``var``
+  when ``when`` holds (the highest priority whose ``when`` holds wins;
+  unmentioned variables keep their value: the frame);
+* ``Define(name, params, body)`` -- a definition (``points(h)``, ...).
+
+A rule belongs to at most one choice-point reading; ``elaborate`` keeps the
+rules of the chosen readings, inlines definitions, and assembles each action
+from its fragments, remembering which rule contributed what, so a trace or an
+unsat core can always be told in rule ids and rulebook sentences.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from . import ast as A
+from .ast import (BOOL, CARD, CARDS, INT, PILE, PLAYER, PLAYERS, Bound, Call,
+                  Const, Ite, Let, Node, Op, Quant, lift, op)
+from .errors import SpecError
+
+A._LANG_FILE.append(__file__)
+_fresh = itertools.count()
+
+TRUE = Const(True, BOOL, src_loc=("<builtin>", 0))
+FALSE = Const(False, BOOL, src_loc=("<builtin>", 0))
+
+
+# -- expression builders ----------------------------------------------------
+
+def And(*xs):
+    xs = [x for x in xs if not (isinstance(x, Const) and x.value is True)]
+    if not xs:
+        return TRUE
+    return xs[0] if len(xs) == 1 else op("and", *xs)
+
+
+def Or(*xs):
+    xs = [x for x in xs if not (isinstance(x, Const) and x.value is False)]
+    if not xs:
+        return FALSE
+    return xs[0] if len(xs) == 1 else op("or", *xs)
+
+
+def Not(x):
+    return op("not", x)
+
+
+def Implies(a, b):
+    return Or(Not(a), b)
+
+
+def If(c, a, b):
+    if isinstance(a, Node) and not isinstance(b, Node):
+        b = lift(b, a.type)
+    elif isinstance(b, Node) and not isinstance(a, Node):
+        a = lift(a, b.type)
+    elif not isinstance(a, Node):
+        a, b = lift(a, INT), lift(b, INT)
+    if isinstance(c, Const):
+        return a if c.value else b
+    return Ite(c, a, b)
+
+
+def _bound(t, hint="x"):
+    return Bound(f"{hint}{next(_fresh)}", t)
+
+
+def LetIn(value: Node, body, hint="v"):
+    v = _bound(value.type, hint)
+    return Let(v, value, body(v))
+
+
+def _quant(kind, domain, body, hint):
+    v = _bound(A.SET_TYPES[domain.type], hint)
+    return Quant(kind, v, domain, body(v))
+
+
+def ForAll(domain, body, hint="x"):
+    return _quant("forall", domain, body, hint)
+
+
+def Exists(domain, body, hint="x"):
+    return _quant("exists", domain, body, hint)
+
+
+def Sum(domain, body, hint="x"):
+    return _quant("sum", domain, body, hint)
+
+
+def SetOf(domain, body, hint="x"):
+    return _quant("setof", domain, body, hint)
+
+
+def MapOf(all_players, body, hint="p"):
+    return _quant("mapof", all_players, body, hint)
+
+
+def cards(mask: int) -> Const:
+    return Const(mask, CARDS)
+
+
+def players(mask: int) -> Const:
+    return Const(mask, PLAYERS)
+
+
+def num(v: int) -> Const:
+    return Const(v, INT)
+
+
+def player(v: int) -> Const:
+    return Const(v, PLAYER)
+
+
+def card(v: int) -> Const:
+    return Const(v, CARD)
+
+
+def table(values) -> Const:
+    return Const(tuple(values), "table")
+
+
+# -- declarations -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class StateVar:
+    name: str
+    type: str
+    doc: str
+    scope: str = "round"  # "round" or "game"
+
+    @property
+    def cur(self) -> A.Var:
+        return A.Var(self.name, self.type)
+
+    @property
+    def new(self) -> A.Primed:
+        return A.Primed(self.name, self.type)
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    value: int
+    actor: Node | None  # None: chance moves here
+    doc: str
+    terminal: bool = False
+    scope: str = "round"
+
+
+@dataclass(frozen=True)
+class ParamDecl:
+    """An action parameter drawn from a finite domain.
+
+    ``domain`` is a set expression; with ``size`` the parameter is a set of
+    exactly ``size`` elements of the domain (a dealt hand).  ``chooser`` is
+    "player" or "chance".
+    """
+    name: str
+    type: str
+    domain: Node
+    chooser: str = "player"
+    size: int | None = None
+
+    @property
+    def ref(self) -> A.Param:
+        return A.Param(self.name, self.type)
+
+
+@dataclass(frozen=True)
+class ActionDecl:
+    name: str
+    phase: str
+    params: tuple[ParamDecl, ...]
+    doc: str
+    scope: str = "round"
+
+
+@dataclass(frozen=True)
+class Guard:
+    actions: tuple[str, ...]
+    expr: Node
+
+
+@dataclass(frozen=True)
+class Update:
+    actions: tuple[str, ...]
+    var: str
+    value: Node
+    when: Node = TRUE
+    priority: int = 0
+
+
+@dataclass(frozen=True)
+class Define:
+    name: str
+    params: tuple[Bound, ...]
+    body: Node
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: what it formalises and what it contributes."""
+    id: str
+    sentences: tuple[str, ...]
+    doc: str
+    fragments: tuple
+    choice: str | None = None
+    reading: str | None = None
+    scope: str = "round"
+
+
+@dataclass(frozen=True)
+class DefSig:
+    name: str
+    params: tuple[str, ...]
+    result: str
+
+    def __call__(self, *args):
+        args = tuple(lift(a, t) for a, t in zip(args, self.params))
+        if len(args) != len(self.params):
+            raise SpecError(f"{self.name} takes {len(self.params)} arguments")
+        for a, t in zip(args, self.params):
+            if a.type != t:
+                raise SpecError(f"{self.name}: argument of type {a.type}, expected {t}")
+        return Call(self.name, args, self.result)
+
+
+@dataclass
+class RuleSet:
+    """Everything the rulebook declares, all readings included."""
+    config: object
+    variables: tuple[StateVar, ...]
+    phases: tuple[Phase, ...]
+    actions: tuple[ActionDecl, ...]
+    rules: tuple[Rule, ...]
+    signatures: dict[str, DefSig]
+    properties: tuple = ()
+    initial: dict = field(default_factory=dict)  # var -> constant expression
+
+
+# -- elaboration -------------------------------------------------------------
+
+@dataclass
+class AssembledAction:
+    decl: ActionDecl
+    phase: Phase
+    guards: list  # (rule_id, expr), inlined
+    updates: dict  # var -> list of (rule_id, when, value, priority), inlined
+    values: dict  # var -> combined new-value expression
+    order: list  # variables in the order their new values must be computed
+    used_defs: set = field(default_factory=set)  # definitions (rule ids) used
+
+    @property
+    def name(self):
+        return self.decl.name
+
+    @property
+    def guard(self) -> Node:
+        return And(*[g for _, g in self.guards])
+
+
+@dataclass
+class Spec:
+    """An elaborated spec: one configuration, one reading per choice point."""
+    config: object
+    readings: dict
+    scope: str
+    variables: tuple[StateVar, ...]
+    phases: tuple[Phase, ...]
+    actions: tuple[AssembledAction, ...]
+    rules: tuple[Rule, ...]
+    definitions: dict  # name -> (rule_id, Define)
+    properties: tuple = ()
+    initial: dict = field(default_factory=dict)
+
+    @property
+    def var_index(self) -> dict:
+        return {v.name: i for i, v in enumerate(self.variables)}
+
+    def phase(self, name) -> Phase:
+        return next(p for p in self.phases if p.name == name)
+
+    def action(self, name) -> AssembledAction:
+        return next(a for a in self.actions if a.name == name)
+
+    def rule(self, rid) -> Rule:
+        return next(r for r in self.rules if r.id == rid)
+
+
+def included(rule: Rule, readings: dict, scope: str) -> bool:
+    if rule.scope == "game" and scope != "game":
+        return False
+    return rule.choice is None or readings.get(rule.choice) == rule.reading
+
+
+class Inliner:
+    """Expands definition calls, memoised per call site."""
+
+    def __init__(self, defs: dict):
+        self.defs = defs
+        self.used: set[str] = set()
+
+    def __call__(self, n: Node, stack=()) -> Node:
+        if isinstance(n, Call):
+            if n.name not in self.defs:
+                raise SpecError(f"{n.name} is used at {_loc(n)} but no included rule defines it")
+            if n.name in stack:
+                raise SpecError(f"definition {n.name} is recursive: {' -> '.join(stack)}")
+            rid, d = self.defs[n.name]
+            self.used.add(rid)
+            args = [self(a, stack) for a in n.args]
+            body = self(d.body, stack + (n.name,))
+            return A.substitute(body, {p.name: a for p, a in zip(d.params, args)})
+        kids = A.children(n)
+        if not kids:
+            return n
+        new = tuple(self(k, stack) for k in kids)
+        return n if all(a is b for a, b in zip(new, kids)) else A.rebuild(n, new)
+
+
+def _loc(n):
+    f, line = n.src_loc or ("?", 0)
+    return f"{f}:{line}"
+
+
+def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
+    """Keep the rules of the chosen readings and assemble every action."""
+    rules = tuple(r for r in rs.rules if included(r, readings, scope))
+    variables = tuple(v for v in rs.variables if scope == "game" or v.scope == "round")
+    vnames = {v.name: v for v in variables}
+    phases = tuple(p for p in rs.phases if scope == "game" or p.scope == "round")
+    decls = [a for a in rs.actions if scope == "game" or a.scope == "round"]
+    defs = {}
+    for r in rules:
+        for f in r.fragments:
+            if isinstance(f, Define):
+                if f.name in defs:
+                    raise SpecError(f"{f.name} defined by both {defs[f.name][0]} and {r.id}")
+                sig = rs.signatures.get(f.name)
+                if sig is None or f.body.type != sig.result:
+                    raise SpecError(f"definition {f.name} in {r.id} does not match its signature")
+                defs[f.name] = (r.id, f)
+    assembled = []
+    anames = {a.name for a in decls}
+    for r in rules:
+        for f in r.fragments:
+            for an in getattr(f, "actions", ()):
+                if an not in anames and scope == "game":
+                    raise SpecError(f"rule {r.id} names unknown action {an}")
+    for decl in decls:
+        inline = Inliner(defs)
+        phase = next(p for p in phases if p.name == decl.phase)
+        guards, updates = [], {}
+        for r in rules:
+            for f in r.fragments:
+                if isinstance(f, Guard) and decl.name in f.actions:
+                    _expect(f.expr, BOOL, r)
+                    guards.append((r.id, inline(f.expr)))
+                elif isinstance(f, Update) and decl.name in f.actions:
+                    if f.var not in vnames:
+                        if vnames or scope == "game":
+                            if scope == "round" and any(v.name == f.var for v in rs.variables):
+                                continue  # a game-scope variable in a round-scope spec
+                            raise SpecError(f"rule {r.id} updates unknown variable {f.var}")
+                    _expect(f.value, vnames[f.var].type, r)
+                    _expect(f.when, BOOL, r)
+                    updates.setdefault(f.var, []).append(
+                        (r.id, inline(f.when), inline(f.value), f.priority))
+        values = {}
+        for var, ups in updates.items():
+            ups.sort(key=lambda u: u[3])
+            prios = [u[3] for u in ups]
+            if len(set(prios)) != len(prios):
+                clash = [u[0] for u in ups]
+                raise SpecError(f"action {decl.name}: rules {clash} update {var} "
+                                "with the same priority; give them distinct priorities")
+            value = vnames[var].cur
+            for rid, when, val, _ in ups:
+                value = If(when, val, value)
+            values[var] = value
+        values = {v: _unprime(e, values) for v, e in values.items()}
+        guards = [(rid, _unprime(g, {})) for rid, g in guards]
+        order = _topo(decl.name, values)
+        assembled.append(AssembledAction(decl, phase, guards, updates, values, order,
+                                         inline.used))
+    initial = {v.name: rs.initial[v.name] for v in variables}
+    return Spec(rs.config, dict(readings), scope, variables, phases, tuple(assembled),
+                rules, defs, rs.properties, initial)
+
+
+def _unprime(e: Node, updated) -> Node:
+    """x' for a variable the action does not update is just x (the frame)."""
+    if isinstance(e, A.Primed):
+        return e if e.name in updated else A.Var(e.name, e.type)
+    kids = A.children(e)
+    if not kids:
+        return e
+    new = tuple(_unprime(k, updated) for k in kids)
+    return e if all(a is b for a, b in zip(new, kids)) else A.rebuild(e, new)
+
+
+def _expect(n: Node, t: str, r: Rule):
+    if n.type != t:
+        raise SpecError(f"rule {r.id} ({_loc(n)}): expected {t}, got {n.type}: {n}")
+
+
+def _topo(action: str, values: dict) -> list:
+    deps = {v: {n.name for n in A.walk(e) if isinstance(n, A.Primed)} for v, e in values.items()}
+    for v, ds in deps.items():
+        missing = ds - set(values)
+        if missing:
+            raise SpecError(f"action {action}: {v}' reads {missing}' which it never sets")
+    order, done, busy = [], set(), set()
+
+    def visit(v, path):
+        if v in done:
+            return
+        if v in busy:
+            raise SpecError(f"action {action}: cyclic next-state dependency {' -> '.join(path)}")
+        busy.add(v)
+        for d in sorted(deps[v]):
+            visit(d, path + [d])
+        busy.discard(v)
+        done.add(v)
+        order.append(v)
+
+    for v in sorted(values):
+        visit(v, [v])
+    return order

@@ -1,0 +1,93 @@
+"""How one move leads to the next: the expressions several rules share.
+
+A discard (or a Justice answer, or the first face-up card under
+``setup.first_card = applies``) is an *effect context*: a card, who played it,
+whether its option effect applies, and the seat play resumes from.  Whether
+the move opens a sub-phase (Mercy's race, Pride Cycle's gifts, a Secret
+Combination choice) or ends the turn is decided here from the definitions the
+option rules provide, so the turn rules and the option rules never disagree
+about it.  Everything reading-dependent goes through a definition; this module
+adds no rule of its own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ast import Node
+from ..lang import And, FALSE, If, Not, Or, TRUE
+from .table import Table
+
+
+@dataclass(frozen=True)
+class Effect:
+    action: str
+    card: Node       # the card played
+    by: Node         # who played it
+    on: Node         # does its option effect apply
+    from_seat: Node  # where play resumes when the turn ends
+
+
+def effect_contexts(t: Table) -> list[Effect]:
+    c = lambda a: next(p for p in next(x for x in t.actions if x.name == a).params).ref
+    racing_from = If(t.racing, t.d("race_from", t.actor, t.resume), t.turn)
+    return [
+        Effect("discard", c("discard"), t.actor,
+               Or(Not(t.racing), t.d("race_effects")), racing_from),
+        Effect("answer", c("answer"), t.actor, TRUE, t.turn),
+        Effect("reveal", t.top_card, t.dealer, TRUE, t.dealer),
+    ]
+
+
+def ring(t: Table):
+    return t.ring(t.hand_of, t.aside)
+
+
+def race_field(t: Table, e: Effect):
+    return t.d("race_field", t.hands_, t.hand_of, t.passers, t.aside, e.by, t.dir_)
+
+
+def pride_givers(t: Table):
+    return t.d("pride_givers", ring(t), t.passers, t.dir)
+
+
+def secret_partner(t: Table, e: Effect):
+    return t.d("secret_partner", e.by, ring(t), t.passers, t.dir)
+
+
+def opens_race(t, e):
+    return And(e.on, t.is_kind(e.card, "mercy"), Not(race_field(t, e).is_empty()))
+
+
+def opens_pride(t, e):
+    return And(e.on, t.is_kind(e.card, "pride_cycle"), Not(pride_givers(t).is_empty()))
+
+
+def forms_team(t, e):
+    q = secret_partner(t, e)
+    return And(e.on, t.is_kind(e.card, "secret_combination"), q.ne(t.NOBODY),
+               t.hand_of[q].ne(t.hand_of[e.by]), t.d("secret_allowed", ring(t)))
+
+
+def opens_secret(t, e):
+    return And(forms_team(t, e), t.d("secret_waits"))
+
+
+def opens(t, e):
+    return Or(opens_race(t, e), opens_pride(t, e), opens_secret(t, e))
+
+
+def skip(t, e):
+    """Does this card skip the next player (Unbelief; Repentance with two)?"""
+    return And(e.on, Or(And(t.is_kind(e.card, "unbelief"), t.d("unbelief_skips")),
+                        And(t.is_kind(e.card, "repentance"), t.d("repentance_skips"))))
+
+
+def live_seats(t: Table, aside, passers, first_passer):
+    """Seats that take turns: not set aside, not frozen (the first passer
+    stays, since reaching them ends the round)."""
+    return (t.ALLP - aside) - (passers - t.NONEP.plus(first_passer))
+
+
+__all__ = ["Effect", "effect_contexts", "opens", "opens_race", "opens_pride",
+           "opens_secret", "forms_team", "skip", "race_field", "pride_givers",
+           "secret_partner", "ring", "live_seats", "FALSE"]

@@ -1,0 +1,373 @@
+"""Charity, Desolation and the six option cards.
+
+Effects are written once per *effect context* (a discard, a Justice answer,
+the first face-up card): see ``flow.py``.  Sub-phases (Mercy's race, Pride
+Cycle's gifts, a Secret Combination choice) have their own actions here.
+"""
+from __future__ import annotations
+
+from ..ast import op
+from ..lang import (And, Exists, FALSE, Guard, If, MapOf, Not, Or, SetOf, TRUE, Update,
+                    num, players)
+from . import flow
+from .table import DISCARD, PRIDE, RACE, SECRET, Table
+from .turn import define, my_seat, next_seat, rule
+
+
+def _param(t, action, i=0):
+    return next(a for a in t.actions if a.name == action).params[i].ref
+
+
+def charity_rules(t: Table):
+    def cancelled(numbers_only):
+        def body(h):
+            out = t.NONE
+            for s, ch in enumerate(t.charity_of):
+                if ch is None:
+                    continue
+                suit = t.suit_mask[s] & t.kind["number"] if numbers_only else t.suit_mask[s]
+                out = out | If(op("member", t.card_const(ch), h), suit, t.NONE)
+            return out
+        return body
+    return [
+        rule("charity.scope.whole_suit", ["charity.1"],
+             "Charity cancels every card of its suit in the holder's hand, Desolation too.",
+             define(t, "cancelled", cancelled(False)),
+             choice="charity.scope", reading="whole_suit"),
+        rule("charity.scope.numbers_only", ["charity.1"],
+             "Charity cancels the number cards of its suit only.",
+             define(t, "cancelled", cancelled(True)),
+             choice="charity.scope", reading="numbers_only"),
+    ]
+
+
+def desolation_rules(t: Table):
+    same = lambda c, pile: And(Not(op("pile_len", pile).eq(0)),
+                               op("attr", op("top", pile), t.SUIT).eq(op("attr", c, t.SUIT)))
+    gate = lambda c, ok: Or(Not(t.is_kind(c, "desolation")), ok)
+    return [
+        rule("desolation.target.same_suit", ["desolation.1"],
+             "A Desolation may only be discarded on a top card of its suit.",
+             define(t, "desolation_ok", lambda c, pile: gate(c, same(c, pile))),
+             choice="desolation.target", reading="same_suit"),
+        rule("desolation.target.or_mercy", ["desolation.1"],
+             "A Desolation may be discarded on its suit or on a Mercy.",
+             define(t, "desolation_ok", lambda c, pile: gate(c, Or(
+                 same(c, pile), t.is_kind(op("top", pile), "mercy")))),
+             choice="desolation.target", reading="or_mercy"),
+        rule("desolation.target.or_empty", ["desolation.1"],
+             "A Desolation may be discarded on its suit or on an empty pile.",
+             define(t, "desolation_ok", lambda c, pile: gate(c, Or(
+                 same(c, pile), op("pile_len", pile).eq(0)))),
+             choice="desolation.target", reading="or_empty"),
+    ]
+
+
+def mercy_rules(t: Table):
+    frags = []
+    for e in flow.effect_contexts(t):
+        when = flow.opens_race(t, e)
+        frags += [Update((e.action,), "phase", num(RACE), when=when, priority=10),
+                  Update((e.action,), "resume", e.by, when=when)]
+    w = _param(t, "race")
+    nonempty = lambda hands, hand_of, p: Not(hands[hand_of[p]].is_empty())
+
+    def field(exclude_passers):
+        def body(hands, hand_of, ps, aside, by, d):
+            seated = t.ALLP - aside
+            pool = seated - ps if exclude_passers else seated
+            return SetOf(pool, lambda p: nonempty(hands, hand_of, p), hint="m")
+        return body
+
+    def next_only(hands, hand_of, ps, aside, by, d):
+        q = op("next_in", by, d, t.ALLP - aside)
+        return If(nonempty(hands, hand_of, q), t.NONEP.plus(q), t.NONEP)
+
+    return [
+        rule("mercy.open", ["mercy.1"],
+             "Discarding a Mercy starts a race to discard any card.", *frags),
+        rule("mercy.win", ["mercy.1"],
+             "The race winner (chance among the eligible) must discard next.",
+             Guard(("race",), w.in_(t.d("race_field", t.hands, t.hand_of, t.passers, t.aside,
+                                        t.resume, t.dir))),
+             Update(("race",), "actor", w),
+             Update(("race",), "racing", TRUE),
+             Update(("race",), "phase", num(DISCARD))),
+        rule("mercy.race.not_passer", ["mercy.1", "pass.2"],
+             "Any player with a card may win the race, except a passer.",
+             define(t, "race_field", field(True)),
+             choice="mercy.race", reading="not_passer"),
+        rule("mercy.race.anyone", ["mercy.1"],
+             "Any player with a card may win the race, a passer too.",
+             define(t, "race_field", field(False)),
+             choice="mercy.race", reading="anyone"),
+        rule("mercy.race.next_only", ["mercy.1"],
+             "Only the next player races.",
+             define(t, "race_field", next_only),
+             choice="mercy.race", reading="next_only"),
+        rule("mercy.after.from_mercy_player", ["mercy.1"],
+             "After the race, play goes on from the player who discarded the Mercy.",
+             define(t, "race_from", lambda winner, mercy_player: mercy_player),
+             choice="mercy.after", reading="from_mercy_player"),
+        rule("mercy.after.from_winner", ["mercy.1"],
+             "After the race, play goes on from the race winner.",
+             define(t, "race_from", lambda winner, mercy_player: winner),
+             choice="mercy.after", reading="from_winner"),
+        rule("mercy.effect.no_effect", ["mercy.1"],
+             "The card discarded in the race has no option effect.",
+             define(t, "race_effects", lambda: FALSE),
+             choice="mercy.effect", reading="no_effect"),
+        rule("mercy.effect.applies", ["mercy.1"],
+             "The card discarded in the race has its usual effect.",
+             define(t, "race_effects", lambda: TRUE),
+             choice="mercy.effect", reading="applies"),
+    ]
+
+
+def justice_rules(t: Table):
+    seat = my_seat(t)
+    duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
+    jm = t.kind["justice"] | t.kind["mercy"]
+    has_jm = Not((t.hands[seat] & jm).is_empty())
+    ac = _param(t, "answer")
+    frags = []
+    for e in flow.effect_contexts(t):
+        q1, live = next_seat(t, e.from_seat)
+        when = And(e.on, t.is_kind(e.card, "justice"), Not(flow.opens(t, e)))
+        frags += [
+            Update((e.action,), "duty", If(t.duty_on.eq(t.actor), t.duty, num(0)) + 1,
+                   when=when, priority=1),
+            Update((e.action,), "duty_on", t.d("justice_target", q1, t.passers_, t.turn_),
+                   when=when, priority=1)]
+    answer_guard = lambda: Guard(("answer",), And(duty_active, ac.in_(jm), t.owed.eq(1),
+                                                  t.taken.eq(t.NOCARD)))
+    drew = lambda x: (("draw_pile", t.top_card), ("deck_card", _param(t, "deck_card")))
+    return [
+        rule("justice.duty_set", ["justice.1"],
+             "Discarding a Justice puts a duty on the next player.", *frags),
+        rule("justice.duty.no_force", ["justice.1"],
+             "The next player draws as usual, or plays a Justice or Mercy instead.",
+             answer_guard(),
+             choice="justice.duty", reading="no_force"),
+        rule("justice.duty.play_or_extra", ["justice.1"],
+             "The next player must play a Justice or Mercy if able, else draws one extra card.",
+             answer_guard(),
+             Guard(("draw_pile", "draw_deck"), Not(And(duty_active, has_jm))),
+             Update(("draw_pile", "deck_card"), "owed", num(1), when=duty_active, priority=1),
+             Update(("draw_pile", "deck_card"), "duty", num(0), when=duty_active, priority=1),
+             choice="justice.duty", reading="play_or_extra"),
+        rule("justice.duty.stacking", ["justice.1"],
+             "Justices stack: play a Justice (passing the stack on) or a Mercy, or draw one "
+             "extra card per Justice stacked.",
+             answer_guard(),
+             Update(("draw_pile", "deck_card"), "owed", t.duty, when=duty_active, priority=1),
+             Update(("draw_pile", "deck_card"), "duty", num(0), when=duty_active, priority=1),
+             choice="justice.duty", reading="stacking"),
+        rule("justice.duty.until", ["justice.1"],
+             "The next player keeps drawing until a Justice or Mercy is drawn.",
+             *[f for a, x in drew(None) for f in (
+                 Update((a,), "owed", If(x.in_(jm), num(0), num(1)), when=duty_active,
+                        priority=1),
+                 Update((a,), "duty", num(0), when=And(duty_active, x.in_(jm)), priority=1))],
+             choice="justice.duty", reading="until"),
+        rule("justice.passer.stands", ["justice.1", "pass.2"],
+             "The duty falls on the next player even if they passed (a frozen hand cannot "
+             "meet it).",
+             define(t, "justice_target", lambda q, ps, nxt: q),
+             choice="justice.passer", reading="stands"),
+        rule("justice.passer.skips", ["justice.1", "pass.2"],
+             "If the next player passed, the duty falls on the player who moves next.",
+             define(t, "justice_target", lambda q, ps, nxt: If(q.in_(ps), nxt, q)),
+             choice="justice.passer", reading="skips"),
+        rule("justice.passer.lapses", ["justice.1", "pass.2"],
+             "If the next player passed, the duty lapses.",
+             define(t, "justice_target", lambda q, ps, nxt: If(q.in_(ps), t.NOBODY, q)),
+             choice="justice.passer", reading="lapses"),
+    ]
+
+
+def repentance_unbelief_rules(t: Table):
+    frags = [Update((e.action,), "dir", num(0) - t.dir,
+                    when=And(e.on, t.is_kind(e.card, "repentance")))
+             for e in flow.effect_contexts(t)]
+    two = t.n == 2
+    return [
+        rule("repentance.reverse", ["repentance.1"],
+             "Repentance reverses the direction of play.", *frags),
+        rule("repentance.two.no_effect", ["repentance.1"],
+             "With two players, reversing changes nothing.",
+             define(t, "repentance_skips", lambda: FALSE),
+             choice="repentance.two", reading="no_effect"),
+        rule("repentance.two.skip", ["repentance.1"],
+             "With two players, Repentance acts as a skip.",
+             define(t, "repentance_skips", lambda: TRUE if two else FALSE),
+             choice="repentance.two", reading="skip"),
+        rule("unbelief.two.again", ["unbelief.1"],
+             "Unbelief skips the next player; with two, the discarder plays again.",
+             define(t, "unbelief_skips", lambda: TRUE),
+             choice="unbelief.two", reading="again"),
+        rule("unbelief.two.no_effect", ["unbelief.1"],
+             "Unbelief skips the next player; with two players it has no effect.",
+             define(t, "unbelief_skips", lambda: FALSE if two else TRUE),
+             choice="unbelief.two", reading="no_effect"),
+        rule("unbelief.pass.go_around", ["unbelief.2"],
+             "Skipping the passer sends play round again until it reaches the passer.",
+             define(t, "skip_stops", lambda q, fp: FALSE),
+             choice="unbelief.pass", reading="go_around"),
+        rule("unbelief.pass.round_ends", ["unbelief.2"],
+             "A skip cannot pass over the passer: the round ends.",
+             define(t, "skip_stops", lambda q, fp: q.eq(fp)),
+             choice="unbelief.pass", reading="round_ends"),
+    ]
+
+
+def pride_rules(t: Table):
+    frags = []
+    givers = flow.pride_givers(t)
+    for e in flow.effect_contexts(t):
+        when = flow.opens_pride(t, e)
+        first = op("next_in", op("step", e.by, num(0) - t.dir), t.dir, givers)
+        frags += [Update((e.action,), "phase", num(PRIDE), when=when, priority=11),
+                  Update((e.action,), "pride_left", givers, when=when),
+                  Update((e.action,), "actor", first, when=when, priority=11),
+                  Update((e.action,), "resume", e.from_seat, when=when, priority=1)]
+    gc = _param(t, "give")
+    giver_seat = t.hand_of[t.actor]
+    left = t.pride_left.minus(t.actor)
+    done = left.is_empty()
+    ring = flow.ring(t)
+    to = t.d("pride_to", t.actor, ring, t.passers, t.dir)
+    order = [Update(("give", "give_nothing"), "pride_left", left),
+             Update(("give", "give_nothing"), "actor", op("next_in", t.actor, t.dir, left),
+                    when=Not(done), priority=1)]
+    removed = t.hands.put(giver_seat, t.hands[giver_seat].minus(gc))
+    gifts_after = t.gifts.put(t.actor, gc)
+
+    def delivered(hands, gifts):
+        def body(r):
+            got = hands[r]
+            for g in range(t.n):
+                dest = t.hand_of[t.d("pride_to", t.player_const(g), ring, t.passers, t.dir)]
+                got = got | If(dest.eq(r), t.NONE.plus(gifts[t.player_const(g)]), t.NONE)
+            return got
+        return MapOf(t.ALLP, body, hint="r")
+
+    no_gifts = MapOf(t.ALLP, lambda p: t.NOCARD)
+    return [
+        rule("pride.open", ["pride.1", "pride.2"],
+             "Discarding a Pride Cycle makes every included player give a card.", *frags),
+        rule("pride.empty_hand", ["pride.1"],
+             "A giver with an empty hand gives nothing.",
+             Guard(("give_nothing",), t.hands[giver_seat].is_empty()), *order[:0]),
+        rule("pride.passer.gives_not_receives", ["pride.2"],
+             "The passer gives nothing but still receives.",
+             define(t, "pride_givers", lambda r, ps, d: r - ps),
+             define(t, "pride_to", lambda g, r, ps, d: op("next_in", g, d, r)),
+             choice="pride.passer", reading="gives_not_receives"),
+        rule("pride.passer.skipped", ["pride.2"],
+             "The passer neither gives nor receives: the player before gives past them.",
+             define(t, "pride_givers", lambda r, ps, d: r - ps),
+             define(t, "pride_to", lambda g, r, ps, d: op("next_in", g, d, r - ps)),
+             choice="pride.passer", reading="skipped"),
+        rule("pride.passer.before_keeps", ["pride.2"],
+             "The passer gives nothing, and the player before the passer keeps their card.",
+             define(t, "pride_givers", lambda r, ps, d: SetOf(
+                 r - ps, lambda p: Not(op("next_in", p, d, r).in_(ps)), hint="g")),
+             define(t, "pride_to", lambda g, r, ps, d: op("next_in", g, d, r)),
+             choice="pride.passer", reading="before_keeps"),
+        rule("pride.timing.simultaneous", ["pride.1"],
+             "Everyone chooses a card first; then all cards move at once.",
+             *order,
+             Update(("give",), "hands", If(done, delivered(removed, gifts_after), removed)),
+             Update(("give",), "gifts", If(done, no_gifts, gifts_after)),
+             Update(("give_nothing",), "hands", delivered(t.hands, t.gifts), when=done),
+             Update(("give_nothing",), "gifts", no_gifts, when=done),
+             choice="pride.timing", reading="simultaneous"),
+        rule("pride.timing.in_turn", ["pride.1"],
+             "Givers give one after another, so a card received may be passed on.",
+             *order,
+             Update(("give",), "hands", removed.put(
+                 t.hand_of[to], removed[t.hand_of[to]].plus(gc))),
+             choice="pride.timing", reading="in_turn"),
+    ]
+
+
+def secret_rules(t: Table):
+    frags = []
+    kc = _param(t, "keep")
+
+    def team(a_seat, q_seat, k):
+        other = If(k.eq(a_seat), q_seat, a_seat)
+        hand_of = MapOf(t.ALLP, lambda r: If(Or(t.hand_of[r].eq(a_seat), t.hand_of[r].eq(q_seat)),
+                                             k, t.hand_of[r]), hint="r")
+        return hand_of, other
+
+    seat_frags = []
+    for e in flow.effect_contexts(t):
+        q = flow.secret_partner(t, e)
+        forms = flow.forms_team(t, e)
+        waits = And(forms, t.d("secret_waits"))
+        now = And(forms, Not(t.d("secret_waits")))
+        a_seat, q_seat = t.hand_of[e.by], t.hand_of[q]
+        auto = If(t.d("points_of", t.hands_[a_seat]) <= t.d("points_of", t.hands_[q_seat]),
+                  a_seat, q_seat)
+        hand_of, other = team(a_seat, q_seat, auto)
+        frags += [Update((e.action,), "phase", num(SECRET), when=waits, priority=12),
+                  Update((e.action,), "partner", q, when=waits),
+                  Update((e.action,), "actor", e.by, when=waits, priority=12),
+                  Update((e.action,), "resume", e.from_seat, when=waits, priority=2),
+                  Update((e.action,), "hand_of", hand_of, when=now)]
+        seat_frags.append(Update((e.action,), "aside", t.aside.plus(other), when=now))
+    a_seat, q_seat = t.hand_of[t.actor], t.hand_of[t.partner]
+    hand_of, other = team(a_seat, q_seat, kc)
+    seat_frags.append(Update(("keep",), "aside", t.aside.plus(other)))
+    return [
+        rule("secret.form", ["secret.1", "secret.2", "secret.3", "secret.4"],
+             "Discarding a Secret Combination teams the discarder with the next player; "
+             "the best hand is kept, the other set aside (never combined).",
+             *frags,
+             Guard(("keep",), kc.in_(t.NONEP.plus(a_seat).plus(q_seat))),
+             Update(("keep",), "hand_of", hand_of),
+             Update(("keep",), "partner", t.NOBODY)),
+        rule("secret.seat.leaves", ["secret.2"],
+             "The set-aside seat leaves the turn order; the team plays from one seat.",
+             *seat_frags,
+             choice="secret.seat", reading="leaves"),
+        rule("secret.seat.both_seats", ["secret.2"],
+             "Both seats keep their turns, each playing the team's one hand.",
+             choice="secret.seat", reading="both_seats"),
+        rule("secret.best.lower_score", ["secret.2"],
+             "The lower-scoring hand is kept automatically (a tie keeps the discarder's).",
+             define(t, "secret_waits", lambda: FALSE),
+             choice="secret.best", reading="lower_score"),
+        rule("secret.best.team_chooses", ["secret.2"],
+             "The discarder chooses which of the two hands the team keeps.",
+             define(t, "secret_waits", lambda: TRUE),
+             choice="secret.best", reading="team_chooses"),
+        rule("secret.next.forms", ["secret.1", "pass.2"],
+             "The team forms with the next player even if they passed.",
+             define(t, "secret_partner", lambda a, r, ps, d: op("next_in", a, d, r)),
+             choice="secret.next", reading="forms"),
+        rule("secret.next.skip_passer", ["secret.1", "pass.2"],
+             "A passer is left out: the team forms with the next player who has not passed.",
+             define(t, "secret_partner", lambda a, r, ps, d: op("next_in", a, d, r - ps)),
+             choice="secret.next", reading="skip_passer"),
+        rule("secret.next.no_effect", ["secret.1", "pass.2"],
+             "If the next player passed, Secret Combination has no effect.",
+             define(t, "secret_partner", lambda a, r, ps, d: If(
+                 op("next_in", a, d, r).in_(ps), t.NOBODY, op("next_in", a, d, r))),
+             choice="secret.next", reading="no_effect"),
+        rule("secret.two.applies", ["secret.1", "secret.4"],
+             "With two teams or players left, the table becomes one team.",
+             define(t, "secret_allowed", lambda r: TRUE),
+             choice="secret.two", reading="applies"),
+        rule("secret.two.no_effect", ["secret.1", "secret.4"],
+             "With only two teams or players left, Secret Combination has no effect.",
+             define(t, "secret_allowed", lambda r: r.count() > 2),
+             choice="secret.two", reading="no_effect"),
+    ]
+
+
+def rules(t: Table):
+    return (charity_rules(t) + desolation_rules(t) + mercy_rules(t) + justice_rules(t)
+            + repentance_unbelief_rules(t) + pride_rules(t) + secret_rules(t))

@@ -1,0 +1,217 @@
+"""The vocabulary the rules are written in, bound to one configuration.
+
+State variables, phases, actions and definition signatures, plus the constant
+card sets and tables of the configured deck (the elaborated "netlist" of the
+table).  Rules in ``turn.py`` and ``options.py`` are written against a
+``Table``; nothing here says what any card does.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+
+from .. import ast as A
+from ..ast import BOOL, CARD, CARDS, INT, NOBODY, NOCARD, PILE, PLAYER, PLAYERS, map_of
+from ..config import Config, OPTION_VALUES
+from ..lang import (ActionDecl, DefSig, If, Not, Or, And, ParamDecl, Phase, StateVar,
+                    card, cards, num, player, players, table)
+
+# Phase numbers (the value of the ``phase`` variable).
+DEAL, REVEAL, DRAW, DECK, DISCARD, RACE, PRIDE, SECRET, OVER, GAME_OVER = range(10)
+PHASE_NAMES = ("DEAL", "REVEAL", "DRAW", "DECK", "DISCARD", "RACE", "PRIDE", "SECRET", "OVER",
+               "GAME_OVER")
+# Why a round ended (the value of ``ended``).
+LIVE, PASS_REACHED, ZERO, DECK_OUT = range(4)
+END_NAMES = ("live", "pass reached", "zero", "deck exhausted")
+
+VARIABLES = (
+    StateVar("phase", INT, "what kind of move comes next (DEAL, DRAW, ...)"),
+    StateVar("turn", PLAYER, "whose turn it is in the rotation"),
+    StateVar("actor", PLAYER, "who must choose now (the turn player, a race winner, a giver)"),
+    StateVar("dir", INT, "direction of play: +1 to the left, -1 to the right"),
+    StateVar("hands", map_of(CARDS), "the cards held at each seat"),
+    StateVar("deck", CARDS, "the face-down deck (unordered: drawing is chance)"),
+    StateVar("pile", PILE, "the discard pile, top card last"),
+    StateVar("passers", PLAYERS, "players who have said Pass this round"),
+    StateVar("first_passer", PLAYER, "the first player to say Pass, or nobody"),
+    StateVar("since_pass", PLAYERS, "players who finished a turn since the first Pass"),
+    StateVar("had_turn", PLAYERS, "players who have finished a turn this round"),
+    StateVar("taken", CARD, "the card taken from the pile this turn, or none"),
+    StateVar("owed", INT, "draws still owed this turn before discarding"),
+    StateVar("duty", INT, "Justice cards stacked on the duty"),
+    StateVar("duty_on", PLAYER, "the player the Justice duty falls on, or nobody"),
+    StateVar("racing", BOOL, "the pending discard is a Mercy race discard"),
+    StateVar("resume", PLAYER, "the seat play resumes from after a race, gifts or a team"),
+    StateVar("pride_left", PLAYERS, "Pride Cycle givers still to choose"),
+    StateVar("gifts", map_of(CARD), "cards chosen for Pride Cycle, not yet handed over"),
+    StateVar("partner", PLAYER, "the next player in a Secret Combination being formed"),
+    StateVar("hand_of", map_of(PLAYER), "the seat whose hand each player plays and scores"),
+    StateVar("aside", PLAYERS, "seats set aside by a Secret Combination (out of the rotation)"),
+    StateVar("ended", INT, "why the round ended: 0 live, 1 pass reached, 2 zero, 3 deck"),
+    StateVar("dealer", PLAYER, "the dealer of this round"),
+    StateVar("totals", map_of(INT), "each player's running total", scope="game"),
+    StateVar("round_no", INT, "rounds completed", scope="game"),
+)
+V = {v.name: v for v in VARIABLES}
+
+
+class Table:
+    """One configuration's constants and the shared vocabulary of the rules."""
+
+    def __init__(self, config: Config):
+        self.cfg = c = config
+        self.n = c.players
+        self.ALLP = players((1 << c.players) - 1)
+        self.NONEP = players(0)
+        self.ALL = cards((1 << c.n_cards) - 1)
+        self.NONE = cards(0)
+        self.NOBODY = player(NOBODY)
+        self.NOCARD = card(NOCARD)
+        self.kind = {k: cards(c.mask(lambda x, k=k: x.kind == k))
+                     for k in ("number", "charity", "desolation", *OPTION_VALUES)}
+        self.suit_mask = [cards(c.mask(lambda x, s=s: x.suit == s)) for s in range(c.suits)]
+        self.charity_of = [next((x.index for x in c.cards if x.kind == "charity" and x.suit == s),
+                                None) for s in range(c.suits)]
+        self.VALUES = table([x.value for x in c.cards] + [0])
+        self.SUIT = table([(-1 if x.suit is None else x.suit) for x in c.cards] + [-1])
+        self.OPTIONS = cards(c.mask(lambda x: x.is_option))
+
+    # -- variables --------------------------------------------------------
+    def __getattr__(self, name):
+        # t.hands -> Var, t.hands_ -> Primed (next state)
+        if name.endswith("_") and name[:-1] in V:
+            return V[name[:-1]].new
+        if name in V:
+            return V[name].cur
+        raise AttributeError(name)
+
+    def card_const(self, i):
+        return card(i)
+
+    def player_const(self, i):
+        return player(i)
+
+    @cached_property
+    def initial(self) -> dict:
+        """The state before the deal: every card in the deck."""
+        from ..lang import MapOf, FALSE
+        t = self
+        return {
+            "phase": num(DEAL), "turn": t.NOBODY, "actor": t.NOBODY, "dir": num(1),
+            "hands": MapOf(t.ALLP, lambda p: t.NONE), "deck": t.ALL,
+            "pile": A.Const((), PILE), "passers": t.NONEP, "first_passer": t.NOBODY,
+            "since_pass": t.NONEP, "had_turn": t.NONEP, "taken": t.NOCARD, "owed": num(1),
+            "duty": num(0), "duty_on": t.NOBODY, "racing": FALSE, "resume": t.NOBODY,
+            "pride_left": t.NONEP, "gifts": MapOf(t.ALLP, lambda p: t.NOCARD),
+            "partner": t.NOBODY, "hand_of": MapOf(t.ALLP, lambda p: p),
+            "aside": t.NONEP, "ended": num(LIVE), "dealer": player(0),
+            "totals": MapOf(t.ALLP, lambda p: num(0)), "round_no": num(0),
+        }
+
+    @property
+    def top_card(self):
+        return A.op("top", self.pile)
+
+    def top_after(self):
+        return A.op("top", self.pile_)
+
+    def is_kind(self, c, kind):
+        return c.in_(self.kind[kind])
+
+    def phase_is(self, ph):
+        return self.phase.eq(num(ph))
+
+    @cached_property
+    def phases(self):
+        t = self
+        return (
+            Phase("DEAL", DEAL, None, "the dealer deals (chance)"),
+            Phase("REVEAL", REVEAL, t.actor,
+                  "the face-up first card takes effect as if the dealer discarded it"),
+            Phase("DRAW", DRAW, t.actor, "the turn player draws, passes or meets a duty"),
+            Phase("DECK", DECK, None, "the top card of the deck is revealed (chance)"),
+            Phase("DISCARD", DISCARD, t.actor, "the turn player (or a race winner) discards"),
+            Phase("RACE", RACE, None, "who wins Mercy's race (a choice among eligible players)"),
+            Phase("PRIDE", PRIDE, t.actor, "a Pride Cycle giver chooses a card"),
+            Phase("SECRET", SECRET, t.actor, "a Secret Combination team chooses the best hand"),
+            Phase("OVER", OVER, None, "the round is over", terminal=True),
+            Phase("GAME_OVER", GAME_OVER, None, "the game is over", terminal=True, scope="game"),
+        )
+
+    @cached_property
+    def actions(self):
+        t = self
+        deal_params, dealt = [], t.NONE
+        for p in range(t.n):
+            prm = ParamDecl(f"h{p}", CARDS, t.deck - dealt, chooser="chance", size=t.cfg.hand)
+            deal_params.append(prm)
+            dealt = dealt | prm.ref
+        deal_params.append(ParamDecl("up", CARD, t.deck - dealt, chooser="chance"))
+        my = t.hands[t.hand_of[t.actor]]
+        return (
+            ActionDecl("deal", "DEAL", tuple(deal_params), "deal the hands and the face-up card"),
+            ActionDecl("reveal", "REVEAL", (), "the first face-up card takes effect"),
+            ActionDecl("draw_pile", "DRAW", (), "take the top card of the discard pile"),
+            ActionDecl("draw_deck", "DRAW", (), "draw from the deck"),
+            ActionDecl("deck_card", "DECK", (ParamDecl("c", CARD, t.deck, "chance"),),
+                       "the card drawn from the deck"),
+            ActionDecl("pass", "DRAW", (), "say Pass instead of drawing"),
+            ActionDecl("answer", "DRAW", (ParamDecl("c", CARD, my),),
+                       "meet a Justice duty by playing a Justice or Mercy"),
+            ActionDecl("discard", "DISCARD", (ParamDecl("c", CARD, my),), "discard a card"),
+            ActionDecl("skip_discard", "DISCARD", (), "end the turn without a discard"),
+            ActionDecl("race", "RACE", (ParamDecl("w", PLAYER, t.ALLP, "chance"),),
+                       "the winner of Mercy's race"),
+            ActionDecl("give", "PRIDE", (ParamDecl("c", CARD, my),), "give a card (Pride Cycle)"),
+            ActionDecl("give_nothing", "PRIDE", (), "a giver with an empty hand gives nothing"),
+            ActionDecl("keep", "SECRET", (ParamDecl("k", PLAYER, t.ALLP),),
+                       "keep this seat's hand for the team"),
+            ActionDecl("next_round", "OVER", (), "total the scores and start the next round",
+                       scope="game"),
+        )
+
+    @cached_property
+    def signatures(self):
+        return {s.name: s for s in (
+            DefSig("points_of", (CARDS,), INT),
+            DefSig("cancelled", (CARDS,), CARDS),
+            DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYER), INT),
+            DefSig("desolation_ok", (CARD, PILE), BOOL),
+            DefSig("take_back_ok", (CARD, CARD), BOOL),
+            DefSig("can_discard", (CARD, PILE, CARD), BOOL),
+            DefSig("discard_ok", (CARD, CARDS, PILE, CARD), BOOL),
+            DefSig("race_field", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYERS, PLAYER, INT),
+                   PLAYERS),
+            DefSig("race_effects", (), BOOL),
+            DefSig("race_from", (PLAYER, PLAYER), PLAYER),
+            DefSig("pride_givers", (PLAYERS, PLAYERS, INT), PLAYERS),
+            DefSig("pride_to", (PLAYER, PLAYERS, PLAYERS, INT), PLAYER),
+            DefSig("secret_partner", (PLAYER, PLAYERS, PLAYERS, INT), PLAYER),
+            DefSig("secret_allowed", (PLAYERS,), BOOL),
+            DefSig("secret_waits", (), BOOL),
+            DefSig("unbelief_skips", (), BOOL),
+            DefSig("repentance_skips", (), BOOL),
+            DefSig("skip_stops", (PLAYER, PLAYER), BOOL),
+            DefSig("arrival_ends", (PLAYER, PLAYER, PLAYERS, PLAYERS, PLAYERS), BOOL),
+            DefSig("arrival_seat", (PLAYER, PLAYER, INT, PLAYERS), PLAYER),
+            DefSig("justice_target", (PLAYER, PLAYERS, PLAYER), PLAYER),
+            DefSig("game_done", (map_of(INT), INT), BOOL),
+        )}
+
+    def d(self, name, *args):
+        return self.signatures[name](*args)
+
+    # -- shared shorthands (pure vocabulary: no rule content) ---------------
+    def ring(self, hand_of, aside):
+        """Seats in the rotation that hold a live hand."""
+        from ..lang import SetOf
+        return SetOf(self.ALLP - aside, lambda p: hand_of[p].eq(p), hint="r")
+
+    def seated(self, aside):
+        return self.ALLP - aside
+
+    def points(self, hands, hand_of, p):
+        return self.d("points_of", hands[hand_of[p]])
+
+    def any_zero(self, hands, hand_of):
+        from ..lang import Exists
+        return Exists(self.ALLP, lambda p: self.points(hands, hand_of, p).eq(0), hint="z")

@@ -1,0 +1,324 @@
+"""Setup, the draw/discard turn, Pass, the end of the round and the zero rule.
+
+Each rule cites the rulebook sentences it formalises; rules that interpret a
+gap belong to one reading of a choice point.
+"""
+from __future__ import annotations
+
+from ..ast import BOOL, CARDS, PILE, CARD, INT, PLAYER, PLAYERS, op
+from ..lang import (And, Define, Exists, FALSE, Guard, If, MapOf, Not, Or, Rule, TRUE,
+                    Update, _bound, num)
+from . import flow
+from .table import (DECK, DECK_OUT, DISCARD, DRAW, LIVE, OVER, PASS_REACHED, REVEAL,
+                    ZERO, Table)
+
+#: Every round-scope action: the stop rule and the zero rule cover them all.
+ROUND_ACTIONS = ("deal", "reveal", "draw_pile", "draw_deck", "deck_card", "pass", "answer",
+                 "discard", "skip_discard", "race", "give", "give_nothing", "keep")
+
+
+def rule(id, sentences, doc, *fragments, choice=None, reading=None, scope="round"):
+    return Rule(id, tuple(sentences), doc, tuple(fragments), choice, reading, scope)
+
+
+def define(t: Table, name, body_fn):
+    """A definition whose parameters follow its signature."""
+    sig = t.signatures[name]
+    params = tuple(_bound(ty, "a") for ty in sig.params)
+    return Define(name, params, body_fn(*params))
+
+
+def my_seat(t):
+    return t.hand_of[t.actor]
+
+
+def endings(t: Table):
+    """(action, does it end the turn, seat play resumes from, skip flag)."""
+    out = []
+    for e in flow.effect_contexts(t):
+        out.append((e.action, Not(flow.opens(t, e)), e.from_seat, flow.skip(t, e)))
+    racing_from = If(t.racing, t.d("race_from", t.actor, t.resume), t.turn)
+    out += [
+        ("skip_discard", TRUE, racing_from, FALSE),
+        ("pass", TRUE, t.actor, FALSE),
+        ("give", t.pride_left_.is_empty(), t.resume, FALSE),
+        ("give_nothing", t.pride_left_.is_empty(), t.resume, FALSE),
+        ("keep", TRUE, t.resume, FALSE),
+    ]
+    return out
+
+
+def next_seat(t: Table, from_seat):
+    live = flow.live_seats(t, t.aside_, t.passers_, t.first_passer_)
+    return op("next_in", from_seat, t.dir_, live), live
+
+
+def setup_rules(t: Table):
+    h = [next(a for a in t.actions if a.name == "deal").params[i].ref for i in range(t.n)]
+    up = next(a for a in t.actions if a.name == "deal").params[-1].ref
+    dealt = t.NONE
+    for x in h:
+        dealt = dealt | x
+
+    def hand_for(p):
+        v = h[-1]
+        for i in range(t.n - 2, -1, -1):
+            v = If(p.eq(i), h[i], v)
+        return v
+
+    first = op("step", t.dealer, num(1))
+    return [
+        rule("setup.deal", ["setup.1"],
+             "Deal a hand to each player from the deck and turn the next card face up.",
+             Update(("deal",), "hands", MapOf(t.ALLP, hand_for)),
+             Update(("deal",), "deck", (t.deck - dealt).minus(up)),
+             Update(("deal",), "pile", op("pile_of", up))),
+        rule("setup.first_player", ["setup.2"],
+             "The player to the left of the dealer begins; play goes to the left.",
+             Update(("deal",), "turn", first),
+             Update(("deal",), "actor", first),
+             Update(("deal",), "dir", num(1)),
+             Update(("deal",), "phase", num(DRAW))),
+        rule("setup.first_card.no_effect", ["setup.1"],
+             "The face-up first card is only the start of the pile.",
+             choice="setup.first_card", reading="no_effect"),
+        rule("setup.first_card.applies", ["setup.1"],
+             "An option card turned up first acts as if the dealer had discarded it.",
+             Update(("deal",), "phase", num(REVEAL), when=up.in_(t.OPTIONS), priority=1),
+             Update(("deal",), "actor", t.dealer, when=up.in_(t.OPTIONS), priority=1),
+             choice="setup.first_card", reading="applies"),
+        rule("setup.zero_deal.ends_at_once", ["setup.1", "pass.5"],
+             "A hand dealt worth zero ends the round at once.",
+             Update(("deal",), "ended", num(ZERO), when=t.any_zero(t.hands_, t.hand_of_),
+                    priority=50),
+             choice="setup.zero_deal", reading="ends_at_once"),
+        rule("setup.zero_deal.after_actions", ["setup.1", "pass.5"],
+             "Zero is only checked after a player's action, not at the deal.",
+             choice="setup.zero_deal", reading="after_actions"),
+    ]
+
+
+def draw_rules(t: Table):
+    seat = my_seat(t)
+    top = t.top_card
+    drawn = lambda x: Update(("draw_pile", "deck_card"), "hands",
+                             t.hands.put(seat, t.hands[seat].plus(x)))
+    c = next(a for a in t.actions if a.name == "deck_card").params[0].ref
+    after_draw = If(t.owed_ > 0, num(DRAW), num(DISCARD))
+    return [
+        rule("play.draw_pile", ["play.1"],
+             "Take the top card of the discard pile.",
+             Guard(("draw_pile",), Not(op("pile_len", t.pile).eq(0))),
+             Update(("draw_pile",), "hands", t.hands.put(seat, t.hands[seat].plus(top))),
+             Update(("draw_pile",), "pile", op("pop", t.pile)),
+             Update(("draw_pile",), "taken", top),
+             Update(("draw_pile",), "owed", t.owed - 1),
+             Update(("draw_pile",), "phase", after_draw)),
+        rule("play.draw_deck", ["play.1"],
+             "Draw the top card of the deck: which card it is, is chance.",
+             Update(("draw_deck",), "phase", num(DECK))),
+        rule("play.deck_card", ["play.1"],
+             "The card drawn from the deck goes to the drawer's hand.",
+             Update(("deck_card",), "hands", t.hands.put(seat, t.hands[seat].plus(c))),
+             Update(("deck_card",), "deck", t.deck.minus(c)),
+             Update(("deck_card",), "owed", t.owed - 1),
+             Update(("deck_card",), "phase", after_draw)),
+        rule("deck.exhausted.nothing", ["play.1"],
+             "An empty deck cannot be drawn from; only the discard pile can.",
+             Guard(("draw_deck",), Not(t.deck.is_empty())),
+             choice="deck.exhausted", reading="nothing"),
+        rule("deck.exhausted.reshuffle", ["play.1"],
+             "An empty deck is replaced by the discard pile under its top card.",
+             Guard(("draw_deck",), Or(Not(t.deck.is_empty()), op("pile_len", t.pile) > 1)),
+             Update(("draw_deck",), "deck", op("pile_cards", op("pop", t.pile)),
+                    when=t.deck.is_empty()),
+             Update(("draw_deck",), "pile", op("pile_of", top), when=t.deck.is_empty()),
+             choice="deck.exhausted", reading="reshuffle"),
+        rule("deck.exhausted.round_ends", ["play.1"],
+             "Drawing from the empty deck ends the round.",
+             Update(("draw_deck",), "ended", num(DECK_OUT), when=t.deck.is_empty(), priority=10),
+             choice="deck.exhausted", reading="round_ends"),
+    ]
+
+
+def discard_rules(t: Table):
+    seat = my_seat(t)
+    dc = next(a for a in t.actions if a.name == "discard").params[0].ref
+    ac = next(a for a in t.actions if a.name == "answer").params[0].ref
+    hand = t.hands[seat]
+    any_ok = Exists(hand, lambda x: t.d("can_discard", x, t.pile, t.taken), hint="d")
+    out = [
+        rule("play.discard", ["play.2"],
+             "Discard a card from the hand onto the pile.",
+             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, t.taken)),
+             Update(("discard",), "hands", t.hands.put(seat, hand.minus(dc))),
+             Update(("discard",), "pile", op("push", t.pile, dc)),
+             Update(("answer",), "hands", t.hands.put(seat, hand.minus(ac))),
+             Update(("answer",), "pile", op("push", t.pile, ac))),
+        rule("play.can_discard", ["play.2", "desolation.1"],
+             "A card may be discarded when Desolation's and the take-back rule allow it.",
+             define(t, "can_discard", lambda c, pile, taken: And(
+                 t.d("desolation_ok", c, pile), t.d("take_back_ok", c, taken)))),
+        rule("turn.take_back.allowed", ["play.2"],
+             "\"Any card\": the card just taken from the pile may be discarded again.",
+             define(t, "take_back_ok", lambda c, taken: TRUE),
+             choice="turn.take_back", reading="allowed"),
+        rule("turn.take_back.not_allowed", ["play.2"],
+             "The card just taken from the pile may not be discarded this turn.",
+             define(t, "take_back_ok", lambda c, taken: c.ne(taken)),
+             choice="turn.take_back", reading="not_allowed"),
+        rule("discard.none.stuck", ["play.2"],
+             "The text says nothing: with no legal discard there is no move.",
+             Guard(("skip_discard",), FALSE),
+             define(t, "discard_ok", lambda c, h, pile, taken: t.d("can_discard", c, pile, taken)),
+             choice="discard.none", reading="stuck"),
+        rule("discard.none.any_card", ["play.2"],
+             "With no legal discard, any card may be discarded.",
+             Guard(("skip_discard",), FALSE),
+             define(t, "discard_ok", lambda c, h, pile, taken: Or(
+                 t.d("can_discard", c, pile, taken),
+                 Not(Exists(h, lambda x: t.d("can_discard", x, pile, taken), hint="d")))),
+             choice="discard.none", reading="any_card"),
+        rule("discard.none.skip_discard", ["play.2"],
+             "With no legal discard, the turn ends without one.",
+             Guard(("skip_discard",), Not(any_ok)),
+             define(t, "discard_ok", lambda c, h, pile, taken: t.d("can_discard", c, pile, taken)),
+             choice="discard.none", reading="skip_discard"),
+    ]
+    return out
+
+
+def pass_rules(t: Table):
+    duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
+    return [
+        rule("pass.say", ["pass.1", "pass.2"],
+             "Instead of drawing, a player may say Pass; their hand is frozen.",
+             Guard(("pass",), And(t.owed.eq(1), t.taken.eq(t.NOCARD))),
+             Update(("pass",), "passers", t.passers.plus(t.actor)),
+             Update(("pass",), "first_passer", t.actor, when=t.first_passer.eq(t.NOBODY))),
+        rule("pass.when.any_turn", ["pass.1"], "Pass is allowed on any turn.",
+             choice="pass.when", reading="any_turn"),
+        rule("pass.when.after_first_circuit", ["pass.1"],
+             "Pass is allowed once every player has had a turn.",
+             Guard(("pass",), op("subset", t.ALLP - t.aside, t.had_turn)),
+             choice="pass.when", reading="after_first_circuit"),
+        rule("pass.multiple.not_allowed", ["pass.1", "pass.3"],
+             "Once someone has passed, nobody else may.",
+             Guard(("pass",), t.passers.is_empty()),
+             choice="pass.multiple", reading="not_allowed"),
+        rule("pass.multiple.allowed", ["pass.1", "pass.3"],
+             "Several players may pass; the round ends at the first passer.",
+             choice="pass.multiple", reading="allowed"),
+        rule("justice.pass.not_allowed", ["justice.1", "pass.1"],
+             "A player under a Justice duty must draw or play: no Pass.",
+             Guard(("pass",), Not(duty_active)),
+             choice="justice.pass", reading="not_allowed"),
+        rule("justice.pass.allowed", ["justice.1", "pass.1"],
+             "A player under a Justice duty may still pass.",
+             choice="justice.pass", reading="allowed"),
+        rule("pass.reached.next_turn", ["pass.3", "pass.4"],
+             "The round stops when the passer's next turn comes.",
+             define(t, "arrival_ends", lambda land, fp, since, live, ps: land.eq(fp)),
+             define(t, "arrival_seat", lambda land, fp, d, live: land),
+             choice="pass.reached", reading="next_turn"),
+        rule("pass.reached.circuit", ["pass.3", "pass.4"],
+             "The round stops once every other player has had a turn since the Pass; "
+             "the frozen passer's own turns are skipped.",
+             define(t, "arrival_ends", lambda land, fp, since, live, ps: And(
+                 Not(fp.eq(t.NOBODY)), op("subset", live - ps, since))),
+             define(t, "arrival_seat", lambda land, fp, d, live: If(
+                 land.eq(fp), op("next_in", fp, d, live.minus(fp)), land)),
+             choice="pass.reached", reading="circuit"),
+    ]
+
+
+def advance_rules(t: Table):
+    """End of turn: who plays next, and whether that reaches the passer."""
+    frags = []
+    for action, ends, from_seat, skip in endings(t):
+        q1, live = next_seat(t, from_seat)
+        land = If(skip, op("next_in", q1, t.dir_, live), q1)
+        stop = Or(And(skip, t.d("skip_stops", q1, t.first_passer_)),
+                  t.d("arrival_ends", land, t.first_passer_, t.since_pass_, live, t.passers_))
+        nxt = t.d("arrival_seat", land, t.first_passer_, t.dir_, live)
+        frags += [
+            Update((action,), "turn", nxt, when=ends),
+            Update((action,), "actor", nxt, when=ends),
+            Update((action,), "owed", num(1), when=ends),
+            Update((action,), "taken", t.NOCARD, when=ends),
+            Update((action,), "racing", FALSE, when=ends),
+            Update((action,), "duty", num(0), when=ends),
+            Update((action,), "duty_on", t.NOBODY, when=ends),
+            Update((action,), "phase", num(DRAW), when=ends),
+            Update((action,), "ended", num(PASS_REACHED), when=And(ends, stop)),
+        ]
+        if action != "reveal":
+            frags += [
+                Update((action,), "had_turn", t.had_turn.plus(t.turn), when=ends),
+                Update((action,), "since_pass", t.since_pass.plus(t.turn), when=And(
+                    ends, Not(t.first_passer_.eq(t.NOBODY)), Not(t.turn.in_(t.passers_)))),
+            ]
+    return [
+        rule("turn.advance", ["play.1", "pass.3", "pass.4"],
+             "When a turn ends, play goes to the next seat in the direction of play "
+             "(skipping set-aside seats and frozen later passers); reaching the passer "
+             "stops the round.", *frags),
+        rule("round.stop", ["pass.4", "pass.5"],
+             "A round that has ended admits no further play.",
+             *[Update((a,), "phase", num(OVER), when=Not(t.ended_.eq(LIVE)), priority=100)
+               for a in ROUND_ACTIONS]),
+    ]
+
+
+def zero_rules(t: Table):
+    zero_now = t.any_zero(t.hands_, t.hand_of_)
+    every = [a for a in ROUND_ACTIONS if a not in ("deal", "race")]
+    return [
+        rule("zero.when.every_change", ["pass.5"],
+             "After every change, mid-effect too: a player at zero points stops the round.",
+             Update(tuple(every), "ended", num(ZERO), when=zero_now, priority=50),
+             choice="zero.when", reading="every_change"),
+        rule("zero.when.end_of_turn", ["pass.5"],
+             "At the end of each turn: a player at zero points stops the round.",
+             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=50)
+               for a, ends, _, _ in endings(t)],
+             choice="zero.when", reading="end_of_turn"),
+    ]
+
+
+def scoring_rules(t: Table):
+    def score(passer_bonus):
+        def body(hands, hand_of, ps, p):
+            own = t.points(hands, hand_of, p)
+            return If(p.in_(ps), If(passer_bonus(hands, hand_of, p, own), num(-20), own), own)
+        return body
+
+    def others(hands, hand_of, p, cmp):
+        from ..lang import ForAll
+        return ForAll(t.ALLP, lambda q: Or(hand_of[q].eq(hand_of[p]),
+                                           cmp(t.points(hands, hand_of, q))), hint="q")
+
+    return [
+        rule("scoring.points", ["scoring.1", "options.1"],
+             "A hand's points: the cards' values, less what Charity cancels.",
+             define(t, "points_of", lambda h: op("tsum", h - t.d("cancelled", h), t.VALUES))),
+        rule("pass.score.lowest_or_total", ["pass.1", "scoring.1"],
+             "The passer scores -20 if no one is lower (ties count), else their total.",
+             define(t, "score", score(lambda hs, ho, p, own: others(
+                 hs, ho, p, lambda x: own <= x))),
+             choice="pass.score", reading="lowest_or_total"),
+        rule("pass.score.strictly_lowest", ["pass.1", "scoring.1"],
+             "The passer scores -20 only if strictly lowest, else their total.",
+             define(t, "score", score(lambda hs, ho, p, own: others(
+                 hs, ho, p, lambda x: own < x))),
+             choice="pass.score", reading="strictly_lowest"),
+        rule("pass.score.always", ["pass.1", "scoring.1"],
+             "The passer always scores -20.",
+             define(t, "score", score(lambda hs, ho, p, own: TRUE)),
+             choice="pass.score", reading="always"),
+    ]
+
+
+def rules(t: Table):
+    return (setup_rules(t) + draw_rules(t) + discard_rules(t) + pass_rules(t)
+            + advance_rules(t) + zero_rules(t) + scoring_rules(t))
