@@ -95,8 +95,16 @@ class FunctionEmitter:
         hit = self.cached(node)
         if hit is not None:
             return hit
-        method = getattr(self, "on_" + type(node).__name__)
-        return method(node)
+        code = getattr(self, "on_" + type(node).__name__)(node)
+        if type(node) in (Op, Ite, Quant):
+            # every compound result is computed once per block (CSE)
+            if not _is_atom(code):
+                name = self.fresh()
+                self.line(f"{name} = {code}")
+                code = name
+            if code.isidentifier():
+                self.scopes[-1][node] = code
+        return code
 
     def on_Const(self, n: Const):
         if n.type == A.BOOL:
@@ -127,6 +135,13 @@ class FunctionEmitter:
         return self.expr(n.body)
 
     def on_Ite(self, n: Ite):
+        if (isinstance(n.cond, Op) and n.cond.op == "member" and isinstance(n.cond.args[0], Const)
+                and n.cond.args[0].value >= 0 and isinstance(n.then, Const)
+                and isinstance(n.else_, Const) and n.else_.value == 0
+                and n.then.type in (A.CARDS, A.PLAYERS, A.INT)):
+            # if i in X then M else 0  ->  branch-free ((X >> i & 1) * M)
+            x = self.expr(n.cond.args[1])
+            return f"(({x} >> {n.cond.args[0].value} & 1) * {n.then.value})"
         c = self.expr(n.cond)
         if c == "True":
             return self.expr(n.then)
@@ -144,25 +159,35 @@ class FunctionEmitter:
         return out
 
     def _chain(self, parts, is_and: bool) -> str:
-        """Short-circuit and/or over already-built nodes (or thunks)."""
+        """Short-circuit and/or.  Operands before the first ``if`` block always
+        run, so they are cached in the enclosing scope; each later block runs
+        only if every earlier one ran, so the blocks share one CSE scope."""
         stop, go = ("False", "True") if is_and else ("True", "False")
         out = None
-        for part in parts:
-            if out is None:
-                code = part() if callable(part) else self.expr(part)
-                if code == stop:
-                    return stop
-                if code == go:
+        pushed = False
+        try:
+            for part in parts:
+                if out is None:
+                    code = part() if callable(part) else self.expr(part)
+                    if code == stop:
+                        return stop
+                    if code == go:
+                        continue
+                    out = self.fresh()
+                    self.line(f"{out} = {code}")
                     continue
-                out = self.fresh()
+                if not pushed:
+                    self.scopes.append({})
+                    pushed = True
+                self.line(f"if {'' if is_and else 'not '}{out}:")
+                self.depth += 1
+                code = part() if callable(part) else self.expr(part)
                 self.line(f"{out} = {code}")
-                continue
-            self.line(f"if {'' if is_and else 'not '}{out}:")
-            self.push()
-            code = part() if callable(part) else self.expr(part)
-            self.line(f"{out} = {code}")
-            self.pop()
-        return go if out is None else out
+                self.depth -= 1
+            return go if out is None else out
+        finally:
+            if pushed:
+                self.scopes.pop()
 
     def on_Op(self, n: Op):
         o, a = n.op, n.args
@@ -175,6 +200,10 @@ class FunctionEmitter:
             return {"True": "False", "False": "True"}.get(x, f"(not {x})")
         binop = {"eq": "==", "add": "+", "sub": "-", "mul": "*", "lt": "<", "le": "<=",
                  "union": "|", "inter": "&"}
+        if o == "eq" and _is_zero_sum(a):
+            # points == 0 iff no card of non-zero value remains: one mask test
+            mask = sum(1 << i for i, v in enumerate(a[0].args[1].value[:-1]) if v)
+            return f"({self.expr(a[0].args[0])} & {mask} == 0)"
         if o in binop:
             x, y = self.expr(a[0]), self.expr(a[1])
             if o == "eq" and x == y:
@@ -258,6 +287,39 @@ class FunctionEmitter:
                  for v, m in sorted(groups.items())]
         return "(" + " + ".join(terms) + ")"
 
+    def _unrolled_players(self, n: Quant) -> str:
+        """A quantifier over a variable set of players: at most 8 seats, so
+        each seat is tested in line rather than looped over."""
+        dom = self.atom(n.domain)
+        bodies = [A.substitute(n.body, {n.var.name: Const(i, n.var.type)}) for i in range(self.n)]
+        if n.kind in ("forall", "exists"):
+            if n.kind == "forall":  # forall x in D: b  ==  not exists x in D: not b
+                bodies = [Op("not", (b,)) for b in bodies]
+            found = self._chain([lambda i=i, b=b: self._chain(
+                [lambda: _member_of(i, dom), b], True) for i, b in enumerate(bodies)], False)
+            if n.kind == "exists":
+                return found
+            return {"True": "False", "False": "True"}.get(found, f"(not {found})")
+        out = self.fresh()
+        self.line(f"{out} = 0")
+        for i, b in enumerate(bodies):
+            self.line(f"if {_member_of(i, dom)}:")
+            self.depth += 1
+            self.scopes.append({})
+            code = self.expr(b)
+            if n.kind == "sum":
+                self.line(f"{out} += {code}")
+            elif code == "True":
+                self.line(f"{out} |= {1 << i}")
+            elif code != "False":
+                self.line(f"if {code}:")
+                self.line(f"    {out} |= {1 << i}")
+            else:
+                self.line("pass")
+            self.scopes.pop()
+            self.depth -= 1
+        return out
+
     def on_Quant(self, n: Quant):
         if isinstance(n.domain, Const):
             elems = list(runtime.bits(n.domain.value))
@@ -286,6 +348,8 @@ class FunctionEmitter:
             return out
         if n.kind == "mapof":
             raise SpecError("mapof must range over all players")
+        if n.domain.type == A.PLAYERS:
+            return self._unrolled_players(n)
         dom = self.atom(n.domain)
         out, m, x = self.fresh(), self.fresh("m"), self.fresh("x")
         self.line(f"{out} = {dict(forall='True', exists='False').get(n.kind, '0')}")
@@ -313,6 +377,17 @@ class FunctionEmitter:
             self.line(f"    {out} |= {low}")
         self.pop()
         return out
+
+
+def _member_of(i, dom_atom):
+    return f"({dom_atom} >> {i} & 1 == 1)"
+
+
+def _is_zero_sum(args) -> bool:
+    """eq(tsum(X, T), 0) with a constant, non-negative table T."""
+    x, z = args
+    return (isinstance(z, Const) and z.value == 0 and isinstance(x, Op) and x.op == "tsum"
+            and isinstance(x.args[1], Const) and min(x.args[1].value) >= 0)
 
 
 def _ident(name: str) -> str:
@@ -357,11 +432,17 @@ class EngineSource:
             em.env[prm.name] = var
             if prm.size is not None:
                 em.line(f"for {var} in subsets({dom}, {prm.size}):")
+                em.push()
             else:
-                em.line(f"for {var} in bits({dom}):")
-            em.push()
+                m, low = em.fresh("m"), em.fresh("low")
+                em.line(f"{m} = {dom}")
+                em.line(f"while {m}:")
+                em.push()
+                em.line(f"{low} = {m} & -{m}")
+                em.line(f"{var} = {low}.bit_length() - 1")
+                em.line(f"{m} ^= {low}")
         g = em.expr(act.guard)
-        args = "(" + "".join(f"p_{p.name}, " for p in params) + ")"
+        args = f"({name!r}, (" + "".join(f"p_{p.name}, " for p in params) + "))"
         if g == "True":
             em.line(f"out.append({args})")
         elif g != "False":
@@ -380,6 +461,8 @@ class EngineSource:
             for p in params:
                 em.env[p.name] = f"p_{p.name}"
         for var in act.order:
+            for _, when, _, _ in act.updates.get(var, ()):
+                em.atom(when)  # every condition once, at the top level, for all to share
             code = em.expr(act.values[var])
             em.line(f"n_{var} = {code}")
             em.scopes[0][A.Primed(var, act.values[var].type)] = f"n_{var}"
@@ -404,6 +487,22 @@ class EngineSource:
                 em.line("    return False")
         em.line(f"return {em.expr(act.guard)}")
         self.function(f"def allowed_{name}(s, a):", em)
+
+        # sample: one outcome of a chance action over one element domain
+        if (act.phase.actor is None and len(params) == 1 and params[0].size is None
+                and act.guard == A.Const(True, A.BOOL)):
+            em = self.emitter()
+            self.unpack(em)
+            dom = em.atom(self.inline(params[0].domain))
+            em.line(f"m = {dom}")
+            em.line("if not m:")
+            em.line("    return None")
+            em.line("k = randrange(m.bit_count())")
+            em.line("while k:")
+            em.line("    m &= m - 1")
+            em.line("    k -= 1")
+            em.line(f"return ({name!r}, ((m & -m).bit_length() - 1,))")
+            self.function(f"def sample_{name}(s, randrange):", em)
 
         # fired: which rules took part in this step
         em = self.emitter()
@@ -433,6 +532,16 @@ class EngineSource:
     def build(self) -> str:
         for act in self.spec.actions:
             self.action(act)
+        # legal actions, dispatched on the phase
+        em = self.emitter()
+        em.line("ph = s[0]")
+        for ph in self.spec.phases:
+            names = [a.name for a in self.spec.actions if a.phase.name == ph.name]
+            if names:
+                em.line(f"if ph == {ph.value}:")
+                em.line("    return " + " + ".join(f"enum_{x}(s)" for x in names))
+        em.line("return []")
+        self.function("def legal(s):", em)
         # current player
         em = self.emitter()
         self.unpack(em)

@@ -67,6 +67,8 @@ class Game:
         ev = Evaluator(spec)
         self._initial = tuple(ev.eval(spec.initial[v], {"state": {}}) for v in self.var_names)
         self._phase_i = self.index["phase"]
+        assert self._phase_i == 0, "the generated dispatch reads the phase at index 0"
+        self._legal = getattr(self.impl, "legal")
 
     @classmethod
     def from_variant(cls, variant, scope: str = "round", backend: str = "generated"):
@@ -93,10 +95,7 @@ class Game:
         return s[self._phase_i] in self._chance_phase
 
     def legal_actions(self, s) -> list[Action]:
-        out = []
-        for name, enum in self._by_phase.get(s[self._phase_i], ()):
-            out.extend((name, args) for args in enum(s))
-        return out
+        return self._legal(s)
 
     def chance_outcomes(self, s) -> list[tuple[Action, float]]:
         """Every chance outcome with its probability (uniform over the legal ones)."""
@@ -107,10 +106,15 @@ class Game:
 
     def sample_chance(self, s, rng: random.Random) -> Action:
         """One chance outcome drawn uniformly, without enumerating deals."""
-        name = next(n for n, _ in self._by_phase[s[self._phase_i]])
-        act = self.actions[name]
-        if any(p.size is not None for p in act.decl.params):
-            return self._sample_params(s, act, rng)
+        names = self._by_phase[s[self._phase_i]]
+        if len(names) == 1:
+            name = names[0][0]
+            fast = getattr(self.impl, f"sample_{name}", None)
+            if fast is not None:
+                return fast(s, rng.randrange)
+            act = self.actions[name]
+            if any(p.size is not None for p in act.decl.params):
+                return self._sample_params(s, act, rng)
         return rng.choice(self.legal_actions(s))
 
     def _sample_params(self, s, act, rng):

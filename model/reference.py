@@ -12,6 +12,8 @@ from itcp.spec.ast import Bound, Call, Const, Ite, Let, Op, Param, Primed, Quant
 from itcp.spec.errors import SpecError
 from itcp.spec.lang import Inliner, Spec
 
+from itcp.spec.semantics import apply_op
+
 from . import runtime
 from .codegen import CHANCE, TERMINAL
 
@@ -20,7 +22,6 @@ class Evaluator:
     def __init__(self, spec: Spec):
         self.spec = spec
         self.n = spec.config.players
-        self.next_table = runtime.next_in_table(self.n)
         self.vars = [v.name for v in spec.variables]
         self.inline = Inliner(spec.definitions)
 
@@ -67,77 +68,11 @@ class Evaluator:
         raise SpecError(n.kind)
 
     def op(self, n: Op, env):
-        o = n.op
-        if o == "and":
+        if n.op == "and":
             return all(self.eval(a, env) for a in n.args)
-        if o == "or":
+        if n.op == "or":
             return any(self.eval(a, env) for a in n.args)
-        v = [self.eval(a, env) for a in n.args]
-        if o == "not":
-            return not v[0]
-        if o == "eq":
-            return v[0] == v[1]
-        if o == "add":
-            return v[0] + v[1]
-        if o == "sub":
-            return v[0] - v[1]
-        if o == "mul":
-            return v[0] * v[1]
-        if o == "lt":
-            return v[0] < v[1]
-        if o == "le":
-            return v[0] <= v[1]
-        if o == "union":
-            return v[0] | v[1]
-        if o == "inter":
-            return v[0] & v[1]
-        if o == "diff":
-            return v[0] & ~v[1]
-        if o == "member":
-            return v[0] >= 0 and bool(v[1] >> v[0] & 1)
-        if o == "with":
-            return v[0] | (1 << v[1]) if v[1] >= 0 else v[0]
-        if o == "without":
-            return v[0] & ~(1 << v[1]) if v[1] >= 0 else v[0]
-        if o == "is_empty":
-            return v[0] == 0
-        if o == "count":
-            return bin(v[0]).count("1")
-        if o == "subset":
-            return v[0] & ~v[1] == 0
-        if o == "tsum":
-            return sum(v[1][i] for i in runtime.bits(v[0]))
-        if o == "attr":
-            return v[1][v[0]]
-        if o == "step":
-            return (v[0] + v[1]) % self.n if v[0] >= 0 else -1
-        if o == "next_in":
-            p, d, s = v
-            if p < 0:
-                return -1
-            for k in range(1, self.n + 1):
-                q = (p + k * d) % self.n
-                if s >> q & 1:
-                    return q
-            return -1
-        if o == "top":
-            return v[0][-1] if v[0] else -1
-        if o == "pile_len":
-            return len(v[0])
-        if o == "push":
-            return v[0] + (v[1],)
-        if o == "pop":
-            return v[0][:-1]
-        if o == "pile_cards":
-            return runtime.pile_mask(v[0])
-        if o == "pile_of":
-            return (v[0],) if v[0] >= 0 else ()
-        if o == "get":
-            return v[0][v[1]] if v[1] >= 0 else runtime.zero_of(n.type)
-        if o == "put":
-            m, k, x = v
-            return m[:k] + (x,) + m[k + 1:] if k >= 0 else m
-        raise SpecError(f"the reference evaluator has no rule for {o!r}")
+        return apply_op(n.op, n.type, [self.eval(a, env) for a in n.args], self.n)
 
 
 class ReferenceModule:
@@ -174,7 +109,7 @@ class ReferenceModule:
     def _params(self, act, params, env, chosen, out):
         if not params:
             if self.ev.eval(act.guard, env):
-                out.append(chosen)
+                out.append((act.name, chosen))
             return
         prm, rest = params[0], params[1:]
         dom = self.ev.eval(self.ev.inline(prm.domain), env)
@@ -186,7 +121,19 @@ class ReferenceModule:
 
     def _allowed(self, act):
         def allowed(s, a):
-            return tuple(a) in self._enum(act)(s)
+            env = self._env(s)
+            if env["state"]["phase"] != act.phase.value or len(a) != len(act.decl.params):
+                return False
+            for prm, x in zip(act.decl.params, a):
+                dom = self.ev.eval(self.ev.inline(prm.domain), env)
+                if prm.size is None:
+                    if not (x >= 0 and dom >> x & 1):
+                        return False
+                elif x & ~dom or bin(x).count("1") != prm.size:
+                    return False
+                env = dict(env)
+                env[prm.name] = x
+            return bool(self.ev.eval(act.guard, env))
         return allowed
 
     def _apply(self, act):
@@ -205,6 +152,12 @@ class ReferenceModule:
         if prop.kind == "step":
             return lambda s, s2: self.ev.eval(f, self._env(s, s2))
         return lambda s: self.ev.eval(f, self._env(s))
+
+    def legal(self, s):
+        out = []
+        for a in self.spec.actions:
+            out.extend(getattr(self, f"enum_{a.name}")(s))
+        return out
 
     def current(self, s):
         env = self._env(s)

@@ -46,7 +46,10 @@ _HERE = __file__
 def _src_loc() -> tuple[str, int]:
     """The first frame outside this module: where the node was written."""
     f = sys._getframe(2)
-    while f is not None and f.f_code.co_filename in (_HERE, _LANG_FILE[0]):
+    # Skip this module, lang.py's builders, and the dataclass-generated
+    # ``__init__`` (compiled from "<string>" but run in this module's globals).
+    while f is not None and (f.f_code.co_filename in _LANG_FILE
+                             or f.f_globals is _GLOBALS):
         f = f.f_back
     if f is None:
         return ("?", 0)
@@ -54,6 +57,7 @@ def _src_loc() -> tuple[str, int]:
 
 
 _LANG_FILE = [_HERE]  # lang.py registers itself so builders there are skipped too
+_GLOBALS = globals()
 
 
 class Node:

@@ -385,8 +385,14 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
             for rid, when, val, _ in ups:
                 value = If(when, val, value)
             values[var] = value
-        values = {v: _unprime(e, values) for v, e in values.items()}
-        guards = [(rid, _unprime(g, {})) for rid, g in guards]
+        from .simplify import simplify
+        memo: dict = {}
+        fold = lambda e: simplify(e, rs.config.players, memo)
+        values = {v: fold(_unprime(e, values)) for v, e in values.items()}
+        guards = [(rid, fold(g)) for rid, g in guards]
+        for var, ups in updates.items():
+            updates[var] = [(rid, fold(_unprime(w, values)), fold(_unprime(v, values)), pr)
+                            for rid, w, v, pr in ups]
         order = _topo(decl.name, values)
         assembled.append(AssembledAction(decl, phase, guards, updates, values, order,
                                          inline.used))
