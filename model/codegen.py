@@ -416,16 +416,11 @@ class EngineSource:
         return FunctionEmitter(self.module, self.n)
 
     # -- per action --------------------------------------------------------
-    def action(self, act):
-        name = act.name
-        phase_value = act.phase.value
-        # enum: legal parameter tuples
-        em = self.emitter()
-        self.unpack(em)
-        em.line(f"if v_phase != {phase_value}:")
-        em.line("    return []")
-        em.line("out = []")
-        params = act.decl.params
+    def emit_enum(self, em: FunctionEmitter, act):
+        """Append the legal actions of ``act`` to ``out`` (the phase is checked)."""
+        name, params = act.name, act.decl.params
+        depth, scopes = em.depth, len(em.scopes)
+        em.scopes.append({})
         for prm in params:
             dom = em.atom(self.inline(prm.domain))
             var = f"p_{prm.name}"
@@ -450,8 +445,22 @@ class EngineSource:
             em.line(f"    out.append({args})")
         for _ in params:
             em.pop()
+        em.scopes.pop()
+        assert em.depth == depth and len(em.scopes) == scopes
+
+    def action(self, act):
+        name = act.name
+        phase_value = act.phase.value
+        # enum: legal parameter tuples
+        em = self.emitter()
+        self.unpack(em)
+        em.line(f"if v_phase != {phase_value}:")
+        em.line("    return []")
+        em.line("out = []")
+        self.emit_enum(em, act)
         em.line("return out")
         self.function(f"def enum_{name}(s):", em)
+        params = act.decl.params
 
         # apply: the next state
         em = self.emitter()
@@ -532,16 +541,25 @@ class EngineSource:
     def build(self) -> str:
         for act in self.spec.actions:
             self.action(act)
-        # legal actions, dispatched on the phase
-        em = self.emitter()
-        em.line("ph = s[0]")
+        # legal actions: one function per phase (one unpacking, shared
+        # subexpressions across the phase's actions), dispatched on the phase
+        table = []
         for ph in self.spec.phases:
-            names = [a.name for a in self.spec.actions if a.phase.name == ph.name]
-            if names:
-                em.line(f"if ph == {ph.value}:")
-                em.line("    return " + " + ".join(f"enum_{x}(s)" for x in names))
-        em.line("return []")
-        self.function("def legal(s):", em)
+            acts = [a for a in self.spec.actions if a.phase.name == ph.name]
+            if not acts:
+                table.append("_no_moves")
+                continue
+            em = self.emitter()
+            self.unpack(em)
+            em.line("out = []")
+            for a in acts:
+                self.emit_enum(em, a)
+            em.line("return out")
+            self.function(f"def legal_{ph.name}(s):", em)
+            table.append(f"legal_{ph.name}")
+        self.funcs.append("def _no_moves(s):\n    return []")
+        self.funcs.append("LEGAL = (" + ", ".join(table) + ",)")
+        self.funcs.append("def legal(s):\n    return LEGAL[s[0]](s)")
         # current player
         em = self.emitter()
         self.unpack(em)

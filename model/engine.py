@@ -69,6 +69,9 @@ class Game:
         self._phase_i = self.index["phase"]
         assert self._phase_i == 0, "the generated dispatch reads the phase at index 0"
         self._legal = getattr(self.impl, "legal")
+        if backend == "generated":
+            phases = [p.value for p in spec.phases]
+            assert phases == list(range(len(phases))), "phases are numbered 0..k in order"
 
     @classmethod
     def from_variant(cls, variant, scope: str = "round", backend: str = "generated"):
