@@ -526,14 +526,20 @@ class EngineSource:
         seen = set(always)
         for var, ups in act.updates.items():
             for rid, when, _, _ in ups:
+                # a rule took part when its update applied; so did the
+                # definitions (and their readings) that update used
+                ids = [rid] + sorted(act.update_defs.get((var, rid), ()))
                 c = em.expr(when)
                 if c == "True":
-                    if rid not in seen:
-                        em.line(f"out.append({rid!r})")
-                        seen.add(rid)
+                    for x in ids:
+                        if x not in seen:
+                            em.line(f"out.append({x!r})")
+                            seen.add(x)
                 elif c != "False":
-                    em.line(f"if {c} and {rid!r} not in out:")
-                    em.line(f"    out.append({rid!r})")
+                    em.line(f"if {c}:")
+                    for x in ids:
+                        em.line(f"    if {x!r} not in out:")
+                        em.line(f"        out.append({x!r})")
         em.line("return out")
         self.function(f"def fired_{name}(s, a, s2):", em)
 

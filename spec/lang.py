@@ -134,6 +134,8 @@ class StateVar:
     type: str
     doc: str
     scope: str = "round"  # "round" or "game"
+    #: inclusive value range of an int variable (used to pack states)
+    bounds: tuple[int, int] | None = None
 
     @property
     def cur(self) -> A.Var:
@@ -255,7 +257,8 @@ class AssembledAction:
     updates: dict  # var -> list of (rule_id, when, value, priority), inlined
     values: dict  # var -> combined new-value expression
     order: list  # variables in the order their new values must be computed
-    used_defs: set = field(default_factory=set)  # definitions (rule ids) used
+    used_defs: set = field(default_factory=set)  # definition rules the guards use
+    update_defs: dict = field(default_factory=dict)  # (var, rule id) -> definition rules
 
     @property
     def name(self):
@@ -357,7 +360,7 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
     for decl in decls:
         inline = Inliner(defs)
         phase = next(p for p in phases if p.name == decl.phase)
-        guards, updates = [], {}
+        guards, updates, update_defs = [], {}, {}
         for r in rules:
             for f in r.fragments:
                 if isinstance(f, Guard) and decl.name in f.actions:
@@ -371,8 +374,10 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
                             raise SpecError(f"rule {r.id} updates unknown variable {f.var}")
                     _expect(f.value, vnames[f.var].type, r)
                     _expect(f.when, BOOL, r)
+                    own = Inliner(defs)
                     updates.setdefault(f.var, []).append(
-                        (r.id, inline(f.when), inline(f.value), f.priority))
+                        (r.id, own(f.when), own(f.value), f.priority))
+                    update_defs[(f.var, r.id)] = own.used
         values = {}
         for var, ups in updates.items():
             ups.sort(key=lambda u: u[3])
@@ -395,7 +400,7 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
                             for rid, w, v, pr in ups]
         order = _topo(decl.name, values)
         assembled.append(AssembledAction(decl, phase, guards, updates, values, order,
-                                         inline.used))
+                                         inline.used, update_defs))
     initial = {v.name: rs.initial[v.name] for v in variables}
     return Spec(rs.config, dict(readings), scope, variables, phases, tuple(assembled),
                 rules, defs, rs.properties, initial)

@@ -24,10 +24,10 @@ LIVE, PASS_REACHED, ZERO, DECK_OUT = range(4)
 END_NAMES = ("live", "pass reached", "zero", "deck exhausted")
 
 VARIABLES = (
-    StateVar("phase", INT, "what kind of move comes next (DEAL, DRAW, ...)"),
+    StateVar("phase", INT, "what kind of move comes next (DEAL, DRAW, ...)", bounds=(0, 15)),
     StateVar("turn", PLAYER, "whose turn it is in the rotation"),
     StateVar("actor", PLAYER, "who must choose now (the turn player, a race winner, a giver)"),
-    StateVar("dir", INT, "direction of play: +1 to the left, -1 to the right"),
+    StateVar("dir", INT, "direction of play: +1 to the left, -1 to the right", bounds=(-1, 1)),
     StateVar("hands", map_of(CARDS), "the cards held at each seat"),
     StateVar("deck", CARDS, "the face-down deck (unordered: drawing is chance)"),
     StateVar("pile", PILE, "the discard pile, top card last"),
@@ -36,8 +36,8 @@ VARIABLES = (
     StateVar("since_pass", PLAYERS, "players who finished a turn since the first Pass"),
     StateVar("had_turn", PLAYERS, "players who have finished a turn this round"),
     StateVar("taken", CARD, "the card taken from the pile this turn, or none"),
-    StateVar("owed", INT, "draws still owed this turn before discarding"),
-    StateVar("duty", INT, "Justice cards stacked on the duty"),
+    StateVar("owed", INT, "draws still owed this turn before discarding", bounds=(0, 31)),
+    StateVar("duty", INT, "Justice cards stacked on the duty", bounds=(0, 31)),
     StateVar("duty_on", PLAYER, "the player the Justice duty falls on, or nobody"),
     StateVar("racing", BOOL, "the pending discard is a Mercy race discard"),
     StateVar("resume", PLAYER, "the seat play resumes from after a race, gifts or a team"),
@@ -46,10 +46,11 @@ VARIABLES = (
     StateVar("partner", PLAYER, "the next player in a Secret Combination being formed"),
     StateVar("hand_of", map_of(PLAYER), "the seat whose hand each player plays and scores"),
     StateVar("aside", PLAYERS, "seats set aside by a Secret Combination (out of the rotation)"),
-    StateVar("ended", INT, "why the round ended: 0 live, 1 pass reached, 2 zero, 3 deck"),
+    StateVar("ended", INT, "why the round ended: 0 live, 1 pass reached, 2 zero, 3 deck", bounds=(0, 7)),
     StateVar("dealer", PLAYER, "the dealer of this round"),
-    StateVar("totals", map_of(INT), "each player's running total", scope="game"),
-    StateVar("round_no", INT, "rounds completed", scope="game"),
+    StateVar("totals", map_of(INT), "each player's running total", scope="game",
+             bounds=(-4096, 65535)),
+    StateVar("round_no", INT, "rounds completed", scope="game", bounds=(0, 255)),
 )
 V = {v.name: v for v in VARIABLES}
 

@@ -1,0 +1,219 @@
+"""From an exploration to a verdict per property.
+
+HOLDS only when the search was exhausted (every state reachable from every
+deal at this table was visited); VIOLATED with the shortest trace the
+breadth-first search found; UNKNOWN, naming the limit, otherwise.  Every
+verdict states its scope: the table and the number of states explored.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from itcp.spec.rules.table import PHASE_NAMES
+
+from . import story as S
+from .explore import Exploration, concrete_trace, path_to, state
+
+HOLDS, VIOLATED, UNKNOWN = "HOLDS", "VIOLATED", "UNKNOWN"
+
+
+@dataclass
+class Verdict:
+    id: str
+    verdict: str
+    engine: str
+    statement: str
+    evidence: dict = field(default_factory=dict)
+    trace: dict | None = None  # story + ITF for a violation
+
+    def as_json(self) -> dict:
+        out = {"id": self.id, "verdict": self.verdict, "engine": self.engine,
+               "statement": self.statement, "evidence": self.evidence}
+        if self.trace is not None:
+            out["trace"] = {k: v for k, v in self.trace.items() if k != "itf"}
+        return out
+
+
+def scope(ex: Exploration) -> str:
+    return (f"every deal and every play at this table ({ex.game.config.describe()}): "
+            f"{ex.states:,} states, depth {ex.depth}")
+
+
+def _exhaustive(ex: Exploration, extra=None) -> dict:
+    ev = {"kind": "exhaustive", "states": ex.states, "transitions": ex.transitions,
+          "depth": ex.depth, "symmetry": ex.symmetry, "scope": scope(ex)}
+    ev.update(extra or {})
+    return ev
+
+
+def _unknown(ex: Exploration) -> dict:
+    return {"kind": "bounded", "limit": ex.limit, "states": ex.states, "depth": ex.depth,
+            "note": f"search stopped by {ex.limit}: no violation within what was explored"}
+
+
+def _trace(ex: Exploration, numbers, ending, loop_from: int | None = None) -> dict:
+    """The concrete trace through ``numbers``; ``ending`` is text or a function
+    of the trace's last (concrete) state."""
+    game = ex.game
+    steps, last = concrete_trace(ex, numbers)
+    if callable(ending):
+        ending = ending(last)
+    states = [s for s, _ in steps] + [last]
+    full = [(s, a, states[i + 1]) for i, (s, a) in enumerate(steps)]
+    told = S.story(game, states[0], full, ending)
+    told["length"] = len(steps)
+    if loop_from is not None:
+        told["loop_starts_at_step"] = loop_from
+    told["itf"] = S.itf(game, states, [a for _, a in steps], ending)
+    return told
+
+
+def _deadlock_ending(game, s) -> str:
+    d = game.describe(s)
+    p = game.current_player(s)
+    held = d["hands"][game.get(s, "hand_of")[p]] if p >= 0 else "?"
+    top = f"{d['pile'][-1]} on top of the pile" if d["pile"] else "the discard pile empty"
+    return (f"P{p} must act ({d['phase']}) holding [{held}] with {top}, and no move is "
+            "legal: NO_DEADLOCK violated")
+
+
+def _frozen_ending(ex, s, a, s2):
+    g = ex.game
+    ps = [p for p in range(g.config.players) if g.get(s, "passers") >> p & 1]
+    hof, hof2 = g.get(s, "hand_of"), g.get(s2, "hand_of")
+    for p in ps:
+        before, after = g.get(s, "hands")[hof[p]], g.get(s2, "hands")[hof2[p]]
+        if before != after:
+            return (f"P{p} passed, yet their frozen hand changes from [{g.cards_str(before)}] "
+                    f"to [{g.cards_str(after)}]: FROZEN violated")
+    return "FROZEN violated"
+
+
+def _state_ending(ex, pid, s):
+    g = ex.game
+    d = g.describe(s)
+    if pid == "ZERO_STOPS":
+        return (f"a player is at zero points but the round goes on (phase {d['phase']}): "
+                "ZERO_STOPS violated")
+    if pid == "TURN_DEFINED":
+        return f"no seated player is to act (actor {d['actor']}): TURN_DEFINED violated"
+    return f"{pid} violated in state {d}"
+
+
+def verdicts(ex: Exploration, wanted: list[str] | None = None) -> list[Verdict]:
+    game = ex.game
+    props = {p.id: p for p in game.spec.properties}
+    out = []
+    for pid, prop in props.items():
+        if wanted and pid not in wanted:
+            continue
+        v = Verdict(pid, UNKNOWN, "explicit", prop.statement)
+        if pid in ex.violations:
+            w = ex.violations[pid]
+            if w[0] == "step":
+                _, i, a = w
+                nums = path_to(ex, i)
+                _, last = concrete_trace(ex, nums)
+                # the violating step, taken from the concrete (not canonical) last state
+                match = next(b for b, x in game.successors(last)
+                             if not game.check_property(pid, last, x))
+                ending = _frozen_ending(ex, last, match, game.apply(last, match))
+                t = _trace_with_final(ex, nums, match, ending)
+            else:
+                _, i = w
+                t = _trace(ex, path_to(ex, i), lambda s, pid=pid: _state_ending(ex, pid, s))
+            v.verdict, v.trace = VIOLATED, t
+            v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"]}
+        elif pid == "NO_DEADLOCK":
+            if ex.deadlocks:
+                i = ex.deadlocks[0]
+                t = _trace(ex, path_to(ex, i), lambda s: _deadlock_ending(game, s))
+                v.verdict, v.trace = VIOLATED, t
+                v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"],
+                              "deadlocks": len(ex.deadlocks)}
+            elif ex.complete:
+                v.verdict, v.evidence = HOLDS, _exhaustive(ex)
+            else:
+                v.evidence = _unknown(ex)
+        elif pid == "ROUND_ENDS":
+            cycle = find_post_pass_cycle(ex)
+            if cycle:
+                entry = cycle[0]
+                nums = path_to(ex, entry) + cycle[1:] + [entry]
+                ending = (f"the state after step {len(path_to(ex, entry)) - 1} recurs: play can "
+                          "go round this loop forever after the Pass: ROUND_ENDS violated")
+                t = _trace(ex, nums, ending, loop_from=len(path_to(ex, entry)))
+                v.verdict, v.trace = VIOLATED, t
+                v.evidence = {"kind": "trace", "lasso": True, "length": t["length"],
+                              "loop_starts_at_step": len(path_to(ex, entry)),
+                              "story": t["story"]}
+            elif ex.complete:
+                v.verdict = HOLDS
+                v.evidence = _exhaustive(ex, {"post_pass_edges": len(ex.post_pass_edges),
+                                              "method": "no cycle among post-Pass states"})
+            else:
+                v.evidence = _unknown(ex)
+        elif pid == "HAND_BOUNDS":
+            if ex.complete:
+                v.verdict = HOLDS
+                v.evidence = _exhaustive(ex, {"min_hand": ex.hand_min, "max_hand": ex.hand_max})
+            else:
+                v.evidence = _unknown(ex) | {"min_hand_seen": ex.hand_min,
+                                             "max_hand_seen": ex.hand_max}
+        elif pid == "DETERMINED":
+            if ex.complete:
+                v.verdict = HOLDS
+                v.evidence = _exhaustive(ex, {
+                    "method": "every transition explored is the value of the compiled next-state "
+                              "function at (state, choice); elaboration rejects any action where "
+                              "two rules could set one variable at the same priority"})
+            else:
+                v.evidence = _unknown(ex)
+        else:
+            v.verdict = HOLDS if ex.complete else UNKNOWN
+            v.evidence = _exhaustive(ex) if ex.complete else _unknown(ex)
+        out.append(v)
+    return out
+
+
+def _trace_with_final(ex, numbers, final_action, ending):
+    game = ex.game
+    steps, last = concrete_trace(ex, numbers)
+    s2 = game.apply(last, final_action)
+    states = [s for s, _ in steps] + [last, s2]
+    acts = [a for _, a in steps] + [final_action]
+    full = [(states[i], acts[i], states[i + 1]) for i in range(len(acts))]
+    told = S.story(game, states[0], full, ending)
+    told["length"] = len(acts)
+    told["itf"] = S.itf(game, states, acts, ending)
+    return told
+
+
+def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
+    """A cycle among post-Pass states, as state numbers (first = entry), or None."""
+    if not ex.post_pass_edges:
+        return None
+    g = nx.DiGraph()
+    g.add_edges_from(ex.post_pass_edges)
+    try:
+        edges = nx.find_cycle(g)
+    except nx.NetworkXNoCycle:
+        return None
+    nodes = [u for u, _ in edges]
+    # enter the loop at the node closest to a deal, so the lasso's stem is shortest
+    k = min(range(len(nodes)), key=lambda i: ex.depth_of[nodes[i]])
+    return nodes[k:] + nodes[:k]
+
+
+def exit_code(vs: list[Verdict]) -> int:
+    if any(v.verdict == VIOLATED for v in vs):
+        return 1
+    if any(v.verdict == UNKNOWN for v in vs):
+        return 3
+    return 0
+
+
+def phase_name(v: int) -> str:
+    return PHASE_NAMES[v]
