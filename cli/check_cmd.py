@@ -25,7 +25,7 @@ from .common import VARIANT_HELP, Command, config_options, emit_json, overrides,
 #: under a minute, large enough to show the official text's contradictions
 #: (a passer's hand changed by Pride Cycle; a turn with no legal discard).
 DEFAULT_TABLE = {"players": 2, "suits": 2, "ranks": (2, 2), "hand": 1,
-                 "options": (("pride_cycle", 1),)}
+                 "options": (("unbelief", 1), ("pride_cycle", 1))}
 
 PROPERTY_IDS = ("FROZEN", "NO_DEADLOCK", "ROUND_ENDS", "CONSERVATION", "DETERMINED",
                 "TURN_DEFINED", "ZERO_STOPS", "HAND_BOUNDS", "SCORE_DEFINED")
@@ -74,7 +74,7 @@ def _write_graph(ex, path: str):
 @click.command("check", cls=Command, help=(
     "Check every property of a variant and report a verdict for each.\n\n" + VARIANT_HELP
     + " Without table flags the default small table is used (2 players, 2 suits, ranks 2..3, "
-      "hand 1, Pride Cycle). Exit codes: 0 all hold, 1 a property is violated, 2 bad input, "
+      "hand 1, Unbelief and Pride Cycle). Exit codes: 0 all hold, 1 a property is violated, 2 bad input, "
       "3 unknown (a limit was hit)."))
 @variant_argument
 @config_options
