@@ -16,10 +16,11 @@ import click
 from itcp.checks.explore import Limits, explore
 from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, exit_code, verdicts
 from itcp.model.engine import Game
-from itcp.spec.errors import InputError, did_you_mean
+from itcp.spec.errors import InputError, nearest, valid_names
 from itcp.spec.variants import load_variant
 
-from .common import VARIANT_HELP, Command, config_options, emit_json, overrides, variant_argument
+from .common import (VARIANT_HELP, Command, config_options, emit_json, load_with, overrides,
+                     variant_argument)
 
 #: The table ``itcp-check`` checks by default: small enough to exhaust in well
 #: under a minute, large enough to show the official text's contradictions
@@ -34,7 +35,7 @@ PROPERTY_IDS = ("FROZEN", "NO_DEADLOCK", "ROUND_ENDS", "CONSERVATION", "DETERMIN
 def _load(variant: str, flags: dict):
     table = dict(DEFAULT_TABLE)
     table.update(overrides(flags))
-    return load_variant(variant, table)
+    return load_with(variant, table)
 
 
 def _progress():
@@ -98,8 +99,9 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
           as_json, itf_dir, graph_file):
     for p in properties:
         if p not in PROPERTY_IDS:
-            raise InputError(f"--property: unknown property {p!r}",
-                             hint=did_you_mean(p, PROPERTY_IDS))
+            best = nearest(p, PROPERTY_IDS)
+            raise InputError(f"--property: unknown property {p!r}; {valid_names(PROPERTY_IDS)}",
+                             hint=f"did you mean {best!r}?" if best else None)
     v = _load(variant, config_flags)
     game = Game.from_variant(v)
     update, bar = _progress()

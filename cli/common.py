@@ -14,7 +14,9 @@ from collections.abc import Mapping
 
 import click
 
-from itcp.spec.errors import InputError
+import re
+
+from itcp.spec.errors import ConfigError, InputError
 from itcp.spec.variants import (FULL_DECK_OVERRIDES, Variant, list_variants, load_variant,
                                 parse_options, parse_ranks)
 
@@ -133,7 +135,19 @@ def overrides(flags: Mapping | None) -> dict:
 
 def load(variant: str, flags: Mapping | None = None) -> Variant:
     """The variant named or at a path, with the command line's config flags on top."""
-    return load_variant(variant, overrides(flags))
+    return load_with(variant, overrides(flags))
+
+
+def load_with(variant: str, table: Mapping) -> Variant:
+    """``load_variant`` with an error about a flag's value phrased as a flag."""
+    try:
+        return load_variant(variant, table)
+    except ConfigError as e:
+        hint = e.hint
+        m = re.match(r"(.*?)\b(players|suits|hand|ranks|options) = (\S+)(.*)", hint or "")
+        if m:
+            hint = f"{m.group(1)}--{m.group(2)} {m.group(3).strip(chr(34))}{m.group(4)}"
+        raise InputError(e.message, e.where, hint) from None
 
 
 # -- output -----------------------------------------------------------------------

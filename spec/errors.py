@@ -50,8 +50,13 @@ def nearest(name: str, valid) -> str | None:
     return match[0] if match else None
 
 
-def did_you_mean(name: str, valid) -> str:
-    best = nearest(name, valid)
+def valid_names(valid) -> str:
+    """"valid: a, b, c" for a message (the suggestion goes in the hint)."""
     valid = sorted(valid)
     listing = ", ".join(valid) if len(valid) <= 12 else ", ".join(valid[:12]) + ", ..."
-    return (f"did you mean {best!r}? " if best else "") + f"valid: {listing}"
+    return f"valid: {listing}"
+
+
+def did_you_mean(name: str, valid) -> str:
+    best = nearest(name, valid)
+    return (f"did you mean {best!r}? " if best else "") + valid_names(valid)

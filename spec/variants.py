@@ -36,7 +36,7 @@ from pathlib import Path
 from .choices import CHOICE_POINTS, default_readings
 from .config import (DEFAULT_OPTION_COPIES, MAX_RANK, MIN_RANK, OPTION_VALUES,
                      Config, full_deck_options)
-from .errors import ConfigError, InputError, VariantError, did_you_mean, nearest
+from .errors import ConfigError, InputError, VariantError, did_you_mean, nearest, valid_names
 
 TOP_KEYS = ("description", "extends", "readings", "config")
 CONFIG_KEYS = tuple(f.name for f in dataclasses.fields(Config))
@@ -101,7 +101,7 @@ def _option_name(text: str) -> str:
     key = "_".join(str(text).replace("-", " ").replace("_", " ").split()).lower()
     if key not in OPTION_VALUES:
         raise InputError(f"unknown option card {str(text)!r}; "
-                         + did_you_mean(key, OPTION_VALUES),
+                         + valid_names(OPTION_VALUES),
                          hint=_nearest_hint(key, OPTION_VALUES))
     return key
 
@@ -318,7 +318,7 @@ def _parse(label: str, path: str, text: str) -> _Layer:
 
     for key, value in data.items():
         if key not in TOP_KEYS:
-            raise layer.error(f"unknown key {key!r}; " + did_you_mean(key, TOP_KEYS),
+            raise layer.error(f"unknown key {key!r}; " + valid_names(TOP_KEYS),
                               key, hint=_nearest_hint(key, TOP_KEYS))
         want = str if key in ("description", "extends") else Mapping
         if not isinstance(value, want):
@@ -331,7 +331,7 @@ def _parse(label: str, path: str, text: str) -> _Layer:
     for point, reading in _flatten(data.get("readings", {})):
         if point not in CHOICE_POINTS:
             raise layer.error(f"unknown choice point {point!r}; "
-                              + did_you_mean(point, CHOICE_POINTS),
+                              + valid_names(CHOICE_POINTS),
                               "readings", point, hint=_nearest_hint(point, CHOICE_POINTS))
         valid = CHOICE_POINTS[point].reading_ids
         if not isinstance(reading, str) or reading not in valid:
@@ -339,14 +339,14 @@ def _parse(label: str, path: str, text: str) -> _Layer:
             shown = repr(reading) if isinstance(reading, str) else _show(reading)
             raise layer.error(
                 f"reading {shown} is not a reading of {point}; "
-                + did_you_mean(str(reading), valid),
+                + valid_names(valid),
                 "readings", point,
                 hint=f'"{point}" = "{best}"' if best else f"choose one of: {', '.join(valid)}")
         layer.readings[point] = reading
 
     for key, value in data.get("config", {}).items():
         if key not in CONFIG_KEYS:
-            raise layer.error(f"unknown config key {key!r}; " + did_you_mean(key, CONFIG_KEYS),
+            raise layer.error(f"unknown config key {key!r}; " + valid_names(CONFIG_KEYS),
                               "config", key, hint=_nearest_hint(key, CONFIG_KEYS))
         try:
             layer.config[key] = _convert(key, value)
@@ -379,7 +379,7 @@ def _locate(ref: str, base):
     """A shipped name or a path -> (label, location, identity, base dir)."""
     if not ref.endswith(".toml") and "/" not in ref and "\\" not in ref:
         if ref not in list_variants():
-            raise VariantError(f"no variant named {ref!r}; " + did_you_mean(ref, list_variants()),
+            raise VariantError(f"no variant named {ref!r}; " + valid_names(list_variants()),
                                hint=_nearest_hint(ref, list_variants())
                                or "or give the path of a .toml file")
         loc = _shipped_dir() / f"{ref}.toml"
@@ -462,7 +462,7 @@ def load_variant(name_or_path: str, overrides: Mapping[str, object] | None = Non
     overrides = dict(overrides or {})
     for key, value in overrides.items():
         if key not in CONFIG_KEYS:
-            raise InputError(f"unknown config key {key!r}; " + did_you_mean(key, CONFIG_KEYS),
+            raise InputError(f"unknown config key {key!r}; " + valid_names(CONFIG_KEYS),
                              hint=_nearest_hint(key, CONFIG_KEYS))
         settings[key] = _convert(key, value)
 

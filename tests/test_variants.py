@@ -173,7 +173,7 @@ def test_unknown_extends_target(tmp_path):
     ('[readings]\n\n"justice.dutty" = "stacking"\n', 3,
      "unknown choice point 'justice.dutty'", "justice.duty"),
     ('[readings]\n"justice.duty" = "stackng"\n', 2,
-     "reading 'stackng' is not a reading of justice.duty; did you mean 'stacking'? "
+     "reading 'stackng' is not a reading of justice.duty; "
      "valid: no_force, play_or_extra, stacking, until", "stacking"),
     ('[readings]\njustice.duty = "stackng"\n', 2, "not a reading of justice.duty", "stacking"),
     ('[readings]\n"justice.duty" = 2\n', 2, "reading 2 is not a reading", None),
