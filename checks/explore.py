@@ -20,6 +20,11 @@ from itcp.model.packing import compile_packer
 from itcp.model.symmetry import canonicalizer
 
 
+#: Rule coverage is tracked on every transition of an action until this many in
+#: a row have shown no rule not seen before; after that it is a sample (said so).
+COVERAGE_PATIENCE = 5000
+
+
 @dataclass
 class Limits:
     max_states: int | None = None
@@ -50,6 +55,7 @@ class Exploration:
     limit: str | None = None  # which limit stopped the search
     interrupted: bool = False
     permutations: int = 1
+    coverage_sampled: bool = False
 
     @property
     def states(self) -> int:
@@ -85,6 +91,7 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
                                                            for r, *_ in ups} | set(a.used_defs)
                     | {d for ds in a.update_defs.values() for d in ds}
                     for a in game.spec.actions}
+    quiet = {a: 0 for a in game.actions}  # transitions since the action's last new rule
     legal, apply = game.impl.legal, game._apply
     terminal_fn = game.is_terminal
     hands_i, fp_i, aside_i, hand_of_i = (game.index[v] for v in
@@ -157,11 +164,13 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
                     for p in step_props:
                         if p not in ex.violations and not check[p](s, s2):
                             ex.violations[p] = ("step", i, a)
-                    if track_rules and unseen_rules[a[0]]:
+                    if track_rules and unseen_rules[a[0]] and quiet[a[0]] < COVERAGE_PATIENCE:
+                        quiet[a[0]] += 1
                         for r in fired_fns[a[0]](s, a[1], s2):
                             if r in unseen_rules[a[0]]:
                                 unseen_rules[a[0]].discard(r)
                                 ex.fired.add(r)
+                                quiet[a[0]] = 0
                     j, new = visit(s2, i, d + 1)
                     if new:
                         nxt.append(j)
@@ -191,6 +200,8 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
         ex.interrupted = True
         ex.limit = "interrupted (Ctrl-C)"
     ex.complete = ex.complete and ex.limit is None
+    ex.coverage_sampled = any(q >= COVERAGE_PATIENCE and unseen_rules[a]
+                              for a, q in quiet.items())
     if ex.terminal and track_rules:
         # scoring rules act at the end of a round, through scores()
         from itcp.spec import ast as A

@@ -124,7 +124,8 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
              "symmetries": ex.permutations, "complete": ex.complete, "limit": ex.limit}
     rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
     coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
-                                                          if r not in ex.fired]}
+                                                          if r not in ex.fired],
+                "sampled": ex.coverage_sampled}
     if as_json:
         emit_json({"variant": v.name, "config": v.config.as_dict(),
                    "readings": dict(v.explicit), "engine": engine,
@@ -159,8 +160,11 @@ def text_report(v, vs, stats, coverage) -> str:
         if x.verdict == VIOLATED:
             lines += ["", f"{x.id}: {x.statement}"] + ["  " + s for s in x.trace["story"]]
     never = coverage["never_fired"]
+    sampled = (" (rule firings were sampled once no new rule appeared for a while)"
+               if coverage["sampled"] else "")
     lines += ["", f"coverage: {len(coverage['fired'])} rules fired; {len(never)} never fired at "
-                  "this table (checks may be vacuous for them)" + (":" if never else ".")]
+                  f"this table{sampled} (checks may be vacuous for them)"
+              + (":" if never else ".")]
     if never:
         import textwrap
         lines += textwrap.wrap(", ".join(never), 100, initial_indent="  ",

@@ -18,7 +18,7 @@ unsat core can always be told in rule ids and rulebook sentences.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import ast as A
 from .ast import (BOOL, CARD, CARDS, INT, PILE, PLAYER, PLAYERS, Bound, Call,
@@ -338,8 +338,12 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
     rules = tuple(r for r in rs.rules if included(r, readings, scope))
     variables = tuple(v for v in rs.variables if scope == "game" or v.scope == "round")
     vnames = {v.name: v for v in variables}
-    phases = tuple(p for p in rs.phases if scope == "game" or p.scope == "round")
     decls = [a for a in rs.actions if scope == "game" or a.scope == "round"]
+    # a phase declared terminal is terminal only where no action of this scope
+    # leaves it (a finished round is terminal to a round, not to a game)
+    moving = {a.phase for a in decls}
+    phases = tuple(replace(p, terminal=p.terminal and p.name not in moving)
+                   for p in rs.phases if scope == "game" or p.scope == "round")
     defs = {}
     for r in rules:
         for f in r.fragments:

@@ -311,12 +311,6 @@ def test_random_game_scope_playout_agrees():
     assert pair.gen.legal_actions(s) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "API inconsistency: in scope='game' the OVER phase is still declared terminal "
-    "(spec/rules/table.py Phase OVER terminal=True for both scopes), so "
-    "Game.is_terminal/current_player say TERMINAL at the end of every round while "
-    "next_round is legal there; a game-scope playout that stops at is_terminal ends "
-    "after round 1"))
 def test_game_scope_round_end_is_not_terminal():
     cfg = Config(players=2, suits=1, ranks=(2, 4), hand=1, rounds=2)
     g = Game.make(cfg, scope="game")
@@ -328,13 +322,8 @@ def test_game_scope_round_end_is_not_terminal():
     assert not g.is_terminal(s)
 
 
-# -- a known spec defect, recorded ---------------------------------------------------
+# -- regression: the Justice duty counter stays bounded -----------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "spec defect: under justice.duty=no_force (the literal reading) drawing does not clear "
-    "the duty, so a player who drew and then discards a Justice adds to the old count: "
-    "taking a Justice back from the pile and discarding it again grows `duty` without "
-    "bound, and the reachable state graph of any table with a Justice is infinite"))
 def test_justice_duty_counter_is_bounded_under_the_literal_reading():
     cfg = Config(players=2, suits=1, ranks=(2, 3), hand=2, options=opts("mercy", "justice"))
     g = Game.make(cfg)

@@ -135,7 +135,8 @@ def justice_rules(t: Table):
         q1, live = next_seat(t, e.from_seat)
         when = And(e.on, t.is_kind(e.card, "justice"), Not(flow.opens(t, e)))
         frags += [
-            Update((e.action,), "duty", If(t.duty_on.eq(t.actor), t.duty, num(0)) + 1,
+            # a Justice answering a duty stacks on it; any other Justice starts at one
+            Update((e.action,), "duty", t.duty + 1 if e.action == "answer" else num(1),
                    when=when, priority=1),
             Update((e.action,), "duty_on", t.d("justice_target", q1, t.passers_, t.turn_),
                    when=when, priority=1)]
