@@ -111,8 +111,8 @@ class FunctionEmitter:
             return "True" if n.value else "False"
         if n.type.startswith("table"):
             return self.module.const(n.value, "TABLE")
-        if n.type == A.PILE:
-            return repr(n.value)
+        if n.type == A.PILE or A.map_value_type(n.type):
+            return repr(tuple(n.value))
         return str(n.value) if n.value >= 0 else f"({n.value})"
 
     def on_Var(self, n: Var):

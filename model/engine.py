@@ -64,6 +64,7 @@ class Game:
         self._apply = {a.name: getattr(self.impl, f"apply_{a.name}") for a in spec.actions}
         self._allowed = {a.name: getattr(self.impl, f"allowed_{a.name}") for a in spec.actions}
         self._chance_phase = {p.value for p in spec.phases if p.actor is None and not p.terminal}
+        self._terminal_phase = {p.value for p in spec.phases if p.terminal}
         ev = Evaluator(spec)
         self._initial = tuple(ev.eval(spec.initial[v], {"state": {}}) for v in self.var_names)
         self._phase_i = self.index["phase"]
@@ -92,7 +93,7 @@ class Game:
         return self.impl.current(s)
 
     def is_terminal(self, s) -> bool:
-        return self.impl.current(s) == TERMINAL
+        return s[0] in self._terminal_phase
 
     def is_chance(self, s) -> bool:
         return s[self._phase_i] in self._chance_phase

@@ -116,11 +116,14 @@ def test_unknown_property_is_a_usage_error():
 
 def test_graph_export(tmp_path):
     out = tmp_path / "g.graphml"
-    r = run("check", "--graph", str(out), "--property", "FROZEN")
+    r = run("check", "--graph", str(out), "--property", "FROZEN", "--options", "pride_cycle")
     assert r.exit_code == 1
     import networkx as nx
     g = nx.read_graphml(out)
     assert g.number_of_nodes() > 1000
+    dot = tmp_path / "g.dot"
+    r = run("check", "--graph", str(dot), "--options", "none", "--property", "FROZEN")
+    assert r.exit_code == 0 and dot.read_text().startswith("digraph")
 
 
 def test_suit_and_copy_permutations():

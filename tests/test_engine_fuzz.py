@@ -108,7 +108,7 @@ def test_random_single_reading_playouts_conserve_cards(choice, players, seed, pa
 
 
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(choice=single_readings(), players=st.integers(min_value=2, max_value=8), seed=SEEDS,
        pass_rate=PASS_RATES)
 def test_many_single_reading_playouts_conserve_cards(choice, players, seed, pass_rate):

@@ -526,10 +526,6 @@ def test_next_in_with_direction_zero_agrees(p, d, s):
         == generated_eval(dyn, env)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    "codegen gap: ast.Const accepts a map-typed constant (a tuple) and the reference "
-    "evaluator reads it, but FunctionEmitter.on_Const emits only ints/bools/piles/tables "
-    "and crashes (`tuple >= int`). The rulebook builds maps with MapOf, so unreachable"))
 def test_map_constants_compile():
     node = op("get", Const((4, 5, 6, 7), map_of(INT)), Const(2, PLAYER))
     assert reference_eval(node) == 6
