@@ -30,7 +30,7 @@ def rule_note(game: Game, rule_ids) -> str:
 
 def describe_deal(game: Game, s) -> list[str]:
     d = game.describe(s)
-    lines = [f"deal: " + "; ".join(f"P{i} holds {h}" for i, h in enumerate(d["hands"]))]
+    lines = ["deal: " + "; ".join(f"P{i} holds {h}" for i, h in enumerate(d["hands"]))]
     lines.append(f"      face-up card {', '.join(d['pile']) or 'none'}; "
                  f"{d['deck']} card(s) in the deck; P{d['turn']} to play")
     return lines

@@ -14,7 +14,7 @@ import networkx as nx
 from itcp.spec.rules.table import PHASE_NAMES
 
 from . import story as S
-from .explore import Exploration, concrete_trace, path_to, state
+from .explore import Exploration, concrete_trace, path_to
 
 HOLDS, VIOLATED, UNKNOWN = "HOLDS", "VIOLATED", "UNKNOWN"
 

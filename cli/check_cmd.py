@@ -14,10 +14,9 @@ from pathlib import Path
 import click
 
 from itcp.checks.explore import Limits, explore
-from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, exit_code, verdicts
+from itcp.checks.verdicts import HOLDS, VIOLATED, exit_code, verdicts
 from itcp.model.engine import Game
 from itcp.spec.errors import InputError, nearest, valid_names
-from itcp.spec.variants import load_variant
 
 from .common import (VARIANT_HELP, Command, config_options, emit_json, load_with, overrides,
                      variant_argument)
@@ -53,9 +52,7 @@ def _progress():
 
 def _write_graph(ex, path: str):
     import networkx as nx
-    from itcp.checks.explore import path_to  # noqa: F401  (graph of explored states)
     g = nx.DiGraph()
-    game = ex.game
     if ex.states > 200_000:
         raise InputError(f"--graph: {ex.states:,} states are too many to export "
                          "(limit 200,000); use a smaller table or --max-states")

@@ -1,39 +1,25 @@
 """``itcp-check``: the root command.
 
 With no command it checks the ``official`` variant (the same as ``itcp-check
-check official``, with the same options).  The ``check`` command lives in
-``itcp.cli.check_cmd``; until that module exists a bare ``itcp-check`` prints a
-summary of the spec and says the checker is not available (exit 3: no verdict).
+check official``, with the same options).
 """
 from __future__ import annotations
-
-import importlib
 
 import click
 from click.core import ParameterSource
 
-from .common import (EXIT_UNKNOWN, Group, config_option_objects, emit_json, load,
-                     pop_config_flags)
-from .rules_cmd import rules, rule_records, summary
+from .common import (Group)
+from .check_cmd import check
+from .rules_cmd import rules
 from .simulate_cmd import simulate
 
-try:
-    _check_mod = importlib.import_module(f"{__package__}.check_cmd")
-    CHECK: click.Command | None = getattr(_check_mod, "check", None)
-    CHECK_UNAVAILABLE = None if CHECK is not None else "itcp.cli.check_cmd defines no `check`"
-except ImportError as e:  # not written yet, or something it needs is missing
-    CHECK = None
-    CHECK_UNAVAILABLE = ("not written yet" if e.name == f"{__package__}.check_cmd"
-                         else f"it cannot be imported: {e}")
+CHECK = check
 
 
 def _root_options() -> list[click.Parameter]:
-    """The options a bare ``itcp-check`` takes: those of ``check`` (when it exists)."""
-    if CHECK is not None:
-        return [p for p in CHECK.params if isinstance(p, click.Option)
-                and p.name not in ("help", "version")]
-    return config_option_objects() + [
-        click.Option(["--json", "as_json"], is_flag=True, help="Machine-readable output.")]
+    """The options a bare ``itcp-check`` takes: those of ``check``."""
+    return [p for p in CHECK.params if isinstance(p, click.Option)
+            and p.name not in ("help", "version")]
 
 
 @click.group("itcp-check", cls=Group, invoke_without_command=True,
@@ -54,38 +40,17 @@ def main(ctx: click.Context, **params):
                 f"itcp-check; "
                 f"put them after '{ctx.invoked_subcommand}'")
         return
-    if CHECK is not None:
-        kwargs = dict(params)
-        for p in CHECK.params:
-            if isinstance(p, click.Argument) and p.name == "variant":
-                kwargs["variant"] = "official"
-        ctx.invoke(CHECK, **kwargs)
-        return
-    _no_checker(ctx, params)
-
-
-def _no_checker(ctx: click.Context, params: dict) -> None:
-    flags = pop_config_flags(params)
-    variant = load("official", flags)
-    why = f"the checker (itcp-check check) is not available: {CHECK_UNAVAILABLE}"
-    if params.get("as_json"):
-        emit_json({"variant": variant.name, "config": variant.config.as_dict(),
-                   "rules": len(rule_records(variant)),
-                   "checker": {"available": False, "reason": CHECK_UNAVAILABLE},
-                   "verdicts": None})
-    else:
-        click.echo(summary(variant))
-        click.echo("")
-        click.echo(why + ".")
-        click.echo("Try: itcp-check rules | itcp-check simulate -n 1000 | itcp-check --help")
-    ctx.exit(EXIT_UNKNOWN)
+    kwargs = dict(params)
+    for p in CHECK.params:
+        if isinstance(p, click.Argument) and p.name == "variant":
+            kwargs["variant"] = "official"
+    ctx.invoke(CHECK, **kwargs)
 
 
 main.params.extend(_root_options())
 main.add_command(rules)
 main.add_command(simulate)
-if CHECK is not None:
-    main.add_command(CHECK, "check")
+main.add_command(CHECK, "check")
 
 
 if __name__ == "__main__":

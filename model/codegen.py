@@ -584,7 +584,6 @@ class EngineSource:
         # scores
         em = self.emitter()
         self.unpack(em)
-        sig = self.spec.definitions["score"][1]
         parts = []
         for p in range(self.n):
             call = Call("score", (A.Var("hands", "map[cards]"), A.Var("hand_of", "map[player]"),

@@ -9,7 +9,6 @@ call the compiled functions.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import lru_cache
 
 from itcp.spec.choices import default_readings

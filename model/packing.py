@@ -78,7 +78,7 @@ class Layout:
                 terms.append(f"({val} << {f.offset})" if f.offset else val)
         if self.pile is not None:
             p = f"v_{self.pile.name}"
-            lines.append(f"    k = 0")
+            lines.append("    k = 0")
             lines.append(f"    for c in reversed({p}):")
             lines.append(f"        k = (k << {self.card_bits}) | (c + 1)")
             lines.append(f"    k = (k << {self.len_bits}) | len({p})")
@@ -86,7 +86,6 @@ class Layout:
         lines.append("    return " + " | ".join(terms or ["0"]))
         lines.append("")
         lines.append("def unpack(k):")
-        out = []
         for var, t, fs in self.fields:
             vt = A.map_value_type(t)
             parts = []

@@ -7,7 +7,7 @@ other module refers to cards by these numbers (bit positions in card sets).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from .errors import ConfigError

@@ -21,8 +21,8 @@ import itertools
 from dataclasses import dataclass, field, replace
 
 from . import ast as A
-from .ast import (BOOL, CARD, CARDS, INT, PILE, PLAYER, PLAYERS, Bound, Call,
-                  Const, Ite, Let, Node, Op, Quant, lift, op)
+from .ast import (BOOL, CARD, CARDS, INT, PLAYER, PLAYERS, Bound, Call,
+                  Const, Ite, Let, Node, Quant, lift, op)
 from .errors import SpecError
 
 A._LANG_FILE.append(__file__)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ast import Node, op
-from .lang import And, ForAll, If, Implies, Not, Or, Sum, num
+from .lang import And, ForAll, If, Implies, Not, Or, num
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ it cannot disagree with evaluation.
 from __future__ import annotations
 
 from . import ast as A
-from .ast import BOOL, Const, Ite, Let, Node, Op, Quant
+from .ast import BOOL, Const, Ite, Let, Node, Op
 from .semantics import apply_op
 
 _TRUE = Const(True, BOOL, src_loc=("<fold>", 0))

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
-from itcp.checks.explore import Limits, concrete_trace, explore, path_to
+from itcp.checks.explore import concrete_trace, explore, path_to
 from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, verdicts
 from itcp.cli.main import main
 from itcp.model.engine import Game
@@ -73,8 +73,8 @@ def test_shortest_traces_replay_to_the_same_violation(official_small):
     i = ex.violations["FROZEN"][1]
     steps, last = concrete_trace(ex, path_to(ex, i))
     s = steps[0][0] if steps else last
-    for st, a in steps:
-        assert st == s
+    for before, a in steps:
+        assert before == s
         s = official_small.apply(s, a)
     assert any(not official_small.check_property("FROZEN", s, s2)
                for _, s2 in official_small.successors(s))

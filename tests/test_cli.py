@@ -62,24 +62,6 @@ def test_version(cli):
 
 # -- a bare itcp-check -----------------------------------------------------------
 
-@pytest.mark.skipif(main_mod.CHECK is not None, reason="the checker exists: tested with check")
-def test_bare_without_checker_summarises_and_says_so(cli):
-    r = cli()
-    assert r.exit_code == 3  # unknown: no verdict was reached
-    assert "choice points" in r.output
-    assert "not available" in r.output
-    r = cli("--json")
-    assert r.exit_code == 3
-    data = json.loads(r.stdout)
-    assert data["checker"]["available"] is False and data["verdicts"] is None
-
-
-@pytest.mark.skipif(main_mod.CHECK is not None, reason="the checker exists: tested with check")
-def test_bare_validates_its_config_flags(cli):
-    assert_clean_usage_error(cli("--players", "9"), "players")
-
-
-@pytest.mark.skipif(main_mod.CHECK is None, reason="itcp.cli.check_cmd is not written yet")
 def test_bare_is_check_official_with_checks_options(cli):
     root = {p.name for p in main.params if p.name != "version"}
     check = {p.name for p in main_mod.CHECK.params if isinstance(p, click.Option)}

@@ -7,8 +7,8 @@ Cycle's gifts, a Secret Combination choice) have their own actions here.
 from __future__ import annotations
 
 from ..ast import op
-from ..lang import (And, Exists, FALSE, Guard, If, MapOf, Not, Or, SetOf, TRUE, Update,
-                    num, players)
+from ..lang import (And, FALSE, Guard, If, MapOf, Not, Or, SetOf, TRUE, Update,
+                    num)
 from . import flow
 from .table import DISCARD, PRIDE, RACE, SECRET, Table
 from .turn import define, my_seat, next_seat, rule

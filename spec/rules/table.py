@@ -12,7 +12,7 @@ from functools import cached_property
 from .. import ast as A
 from ..ast import BOOL, CARD, CARDS, INT, NOBODY, NOCARD, PILE, PLAYER, PLAYERS, map_of
 from ..config import Config, OPTION_VALUES
-from ..lang import (ActionDecl, DefSig, If, Not, Or, And, ParamDecl, Phase, StateVar,
+from ..lang import (ActionDecl, DefSig, ParamDecl, Phase, StateVar,
                     card, cards, num, player, players, table)
 
 # Phase numbers (the value of the ``phase`` variable).

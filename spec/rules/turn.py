@@ -5,7 +5,7 @@ gap belong to one reading of a choice point.
 """
 from __future__ import annotations
 
-from ..ast import BOOL, CARDS, PILE, CARD, INT, PLAYER, PLAYERS, op
+from ..ast import op
 from ..lang import (And, Define, Exists, FALSE, Guard, If, MapOf, Not, Or, Rule, TRUE,
                     Update, _bound, num)
 from . import flow
@@ -101,8 +101,6 @@ def setup_rules(t: Table):
 def draw_rules(t: Table):
     seat = my_seat(t)
     top = t.top_card
-    drawn = lambda x: Update(("draw_pile", "deck_card"), "hands",
-                             t.hands.put(seat, t.hands[seat].plus(x)))
     c = next(a for a in t.actions if a.name == "deck_card").params[0].ref
     after_draw = If(t.owed_ > 0, num(DRAW), num(DISCARD))
     return [
