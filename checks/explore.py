@@ -91,6 +91,7 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
                                                            for r, *_ in ups} | set(a.used_defs)
                     | {d for ds in a.update_defs.values() for d in ds}
                     for a in game.spec.actions}
+    taken: set = set()
     quiet = {a: 0 for a in game.actions}  # transitions since the action's last new rule
     legal, apply = game.impl.legal, game._apply
     terminal_fn = game.is_terminal
@@ -164,6 +165,9 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
                     for p in step_props:
                         if p not in ex.violations and not check[p](s, s2):
                             ex.violations[p] = ("step", i, a)
+                    if track_rules and a[0] not in taken:
+                        taken.add(a[0])  # its conditions were consulted
+                        ex.fired |= game.actions[a[0]].cond_defs
                     if track_rules and unseen_rules[a[0]] and quiet[a[0]] < COVERAGE_PATIENCE:
                         quiet[a[0]] += 1
                         for r in fired_fns[a[0]](s, a[1], s2):

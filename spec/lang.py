@@ -259,6 +259,7 @@ class AssembledAction:
     order: list  # variables in the order their new values must be computed
     used_defs: set = field(default_factory=set)  # definition rules the guards use
     update_defs: dict = field(default_factory=dict)  # (var, rule id) -> definition rules
+    cond_defs: set = field(default_factory=set)  # definition rules the conditions read
 
     @property
     def name(self):
@@ -364,7 +365,7 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
     for decl in decls:
         inline = Inliner(defs)
         phase = next(p for p in phases if p.name == decl.phase)
-        guards, updates, update_defs = [], {}, {}
+        guards, updates, update_defs, cond_defs = [], {}, {}, set()
         for r in rules:
             for f in r.fragments:
                 if isinstance(f, Guard) and decl.name in f.actions:
@@ -378,9 +379,13 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
                             raise SpecError(f"rule {r.id} updates unknown variable {f.var}")
                     _expect(f.value, vnames[f.var].type, r)
                     _expect(f.when, BOOL, r)
-                    own = Inliner(defs)
+                    # a rule's story names the definitions its new value used (the
+                    # readings that shaped what happened), not those its condition read
+                    own, cond = Inliner(defs), Inliner(defs)
+                    value = own(f.value)
                     updates.setdefault(f.var, []).append(
-                        (r.id, own(f.when), own(f.value), f.priority))
+                        (r.id, cond(f.when), value, f.priority))
+                    cond_defs |= cond.used
                     update_defs[(f.var, r.id)] = own.used
         values = {}
         for var, ups in updates.items():
@@ -404,7 +409,7 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
                             for rid, w, v, pr in ups]
         order = _topo(decl.name, values)
         assembled.append(AssembledAction(decl, phase, guards, updates, values, order,
-                                         inline.used, update_defs))
+                                         inline.used, update_defs, cond_defs))
     initial = {v.name: rs.initial[v.name] for v in variables}
     return Spec(rs.config, dict(readings), scope, variables, phases, tuple(assembled),
                 rules, defs, rs.properties, initial)
