@@ -43,7 +43,7 @@ def ring(t: Table):
 
 
 def race_field(t: Table, e: Effect):
-    return t.d("race_field", t.hands_, t.hand_of, t.passers, t.aside, e.by, t.dir_)
+    return t.d("race_field", t.hands_, t.hand_of, t.passers, t.aside, e.by, t.dir_, t.pile_)
 
 
 def pride_givers(t: Table):

@@ -7,7 +7,7 @@ Cycle's gifts, a Secret Combination choice) have their own actions here.
 from __future__ import annotations
 
 from ..ast import op
-from ..lang import (And, FALSE, Guard, If, MapOf, Not, Or, SetOf, TRUE, Update,
+from ..lang import (And, Exists, FALSE, Guard, If, MapOf, Not, Or, SetOf, TRUE, Update,
                     num)
 from . import flow
 from .table import DISCARD, PRIDE, RACE, SECRET, Table
@@ -70,18 +70,21 @@ def mercy_rules(t: Table):
         frags += [Update((e.action,), "phase", num(RACE), when=when, priority=10),
                   Update((e.action,), "resume", e.by, when=when)]
     w = _param(t, "race")
-    nonempty = lambda hands, hand_of, p: Not(hands[hand_of[p]].is_empty())
+    def can_race(hands, hand_of, p, pile):
+        """Only a player who can legally discard can be first to discard."""
+        hand = hands[hand_of[p]]
+        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, t.NOCARD), hint="rc")
 
     def field(exclude_passers):
-        def body(hands, hand_of, ps, aside, by, d):
+        def body(hands, hand_of, ps, aside, by, d, pile):
             seated = t.ALLP - aside
             pool = seated - ps if exclude_passers else seated
-            return SetOf(pool, lambda p: nonempty(hands, hand_of, p), hint="m")
+            return SetOf(pool, lambda p: can_race(hands, hand_of, p, pile), hint="m")
         return body
 
-    def next_only(hands, hand_of, ps, aside, by, d):
+    def next_only(hands, hand_of, ps, aside, by, d, pile):
         q = op("next_in", by, d, t.ALLP - aside)
-        return If(nonempty(hands, hand_of, q), t.NONEP.plus(q), t.NONEP)
+        return If(can_race(hands, hand_of, q, pile), t.NONEP.plus(q), t.NONEP)
 
     return [
         rule("mercy.open", ["mercy.1"],
@@ -89,20 +92,20 @@ def mercy_rules(t: Table):
         rule("mercy.win", ["mercy.1"],
              "The race winner (chance among the eligible) must discard next.",
              Guard(("race",), w.in_(t.d("race_field", t.hands, t.hand_of, t.passers, t.aside,
-                                        t.resume, t.dir))),
+                                        t.resume, t.dir, t.pile))),
              Update(("race",), "actor", w),
              Update(("race",), "racing", TRUE),
              Update(("race",), "phase", num(DISCARD))),
         rule("mercy.race.not_passer", ["mercy.1", "pass.2"],
-             "Any player with a card may win the race, except a passer.",
+             "Any player who can discard may win the race, except a passer.",
              define(t, "race_field", field(True)),
              choice="mercy.race", reading="not_passer"),
         rule("mercy.race.anyone", ["mercy.1"],
-             "Any player with a card may win the race, a passer too.",
+             "Any player who can discard may win the race, a passer too.",
              define(t, "race_field", field(False)),
              choice="mercy.race", reading="anyone"),
         rule("mercy.race.next_only", ["mercy.1"],
-             "Only the next player races.",
+             "Only the next player races (if they can discard).",
              define(t, "race_field", next_only),
              choice="mercy.race", reading="next_only"),
         rule("mercy.after.from_mercy_player", ["mercy.1"],

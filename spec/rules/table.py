@@ -180,7 +180,7 @@ class Table:
             DefSig("take_back_ok", (CARD, CARD), BOOL),
             DefSig("can_discard", (CARD, PILE, CARD), BOOL),
             DefSig("discard_ok", (CARD, CARDS, PILE, CARD), BOOL),
-            DefSig("race_field", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYERS, PLAYER, INT),
+            DefSig("race_field", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYERS, PLAYER, INT, PILE),
                    PLAYERS),
             DefSig("race_effects", (), BOOL),
             DefSig("race_from", (PLAYER, PLAYER), PLAYER),

@@ -1,0 +1,613 @@
+"""The spec as Z3 constraints: Init(s), Next(s, a, params, s'), properties.
+
+The only module of the project that imports z3.  ``SmtSpec`` is compiled from
+an elaborated ``Spec`` (one configuration, one reading per choice point), from
+the same AST the engine is generated from, and walks it the way the reference
+evaluator (``model/reference.py``) does, one method per node type and one
+encoder per operator of ``spec.ast.OPS``; the value semantics are exactly
+``spec.semantics.apply_op``'s, NOCARD/NOBODY (-1) cases included.
+
+Representation of a value of each type:
+
+=============  ==============================================================
+``bool``       z3 Bool
+``int``        BitVec(INT_WIDTH) (signed, two's complement; 16 bits unless a
+               variable's declared bounds need more)
+``player``     BitVec(8), signed; -1 is NOBODY
+``card``       BitVec(8), signed; -1 is NOCARD
+``cards``      BitVec(n_cards): bit i = card i
+``players``    BitVec(n_players)
+``pile``       ``Pile(length, slots)``: length a BitVec(8), slots a tuple of
+               n_cards BitVec(8); slots at or beyond the length are -1, so two
+               piles are equal exactly when their terms are
+``map[T]``     a tuple of n_players values of type T
+``table``      the constant Python tuple (tables are always constants)
+=============  ==============================================================
+
+Every fragment of ``Next`` is labelled (a rule id, "phase", "domain", "frame"),
+and ``track`` asserts each under its own Boolean, so an unsat core is a list of
+rule ids.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import z3
+
+from itcp.spec import ast as A
+from itcp.spec.ast import (BOOL, CARD, CARDS, INT, PILE, PLAYER, PLAYERS, Bound, Call,
+                           Const, Ite, Let, Op, Param, Primed, Quant, Var)
+from itcp.spec.errors import SpecError
+from itcp.spec.lang import Inliner, Spec
+from itcp.spec.semantics import zero_of
+
+#: width of a player or card number (signed; -1 = NOBODY / NOCARD)
+ELEM_WIDTH = 8
+DEFAULT_INT_WIDTH = 16
+
+
+@dataclass(frozen=True)
+class Pile:
+    length: z3.BitVecRef
+    slots: tuple
+
+
+class _Env:
+    """Bound names -> z3 values, with a signature for memoisation."""
+
+    __slots__ = ("vals", "sig")
+
+    def __init__(self, vals: dict, sig: tuple):
+        self.vals, self.sig = vals, sig
+
+    def bind(self, name, value):
+        vals = dict(self.vals)
+        vals[name] = value
+        return _Env(vals, self.sig + ((name, _term_id(value)),))
+
+
+def _term_id(v):
+    if isinstance(v, z3.ExprRef):
+        return v.get_id()
+    if isinstance(v, Pile):
+        return ("pile", v.length.get_id(), tuple(x.get_id() for x in v.slots))
+    if isinstance(v, tuple):
+        return tuple(_term_id(x) for x in v)
+    return ("py", v)
+
+
+class SmtSpec:
+    """An elaborated spec compiled to Z3 terms."""
+
+    def __init__(self, spec: Spec, int_width: int | None = None):
+        self.spec = spec
+        self.n = spec.config.players
+        self.n_cards = spec.config.n_cards
+        self.var_names = [v.name for v in spec.variables]
+        self.var_types = {v.name: v.type for v in spec.variables}
+        if int_width is None:
+            int_width = DEFAULT_INT_WIDTH
+            for v in spec.variables:
+                if v.bounds:
+                    lo, hi = v.bounds
+                    need = max((lo).bit_length(), (hi).bit_length()) + 1
+                    int_width = max(int_width, need)
+        self.iw = int_width
+        self.inline = Inliner(spec.definitions)
+        self.actions = {a.name: a for a in spec.actions}
+        self._fresh = itertools.count()
+        self._memo: dict = {}
+        self._ops = {name: getattr(self, "op_" + name) for name in A.OPS}
+
+    # ------------------------------------------------------------------
+    # sorts, constants, structural helpers
+
+    def set_width(self, t: str) -> int:
+        return self.n_cards if t == CARDS else self.n
+
+    def fresh(self, t: str, name: str):
+        """A fresh symbolic value of type ``t``."""
+        vt = A.map_value_type(t)
+        if vt is not None:
+            return tuple(self.fresh(vt, f"{name}_{i}") for i in range(self.n))
+        if t == BOOL:
+            return z3.Bool(name)
+        if t == INT:
+            return z3.BitVec(name, self.iw)
+        if t in (PLAYER, CARD):
+            return z3.BitVec(name, ELEM_WIDTH)
+        if t in (CARDS, PLAYERS):
+            return z3.BitVec(name, self.set_width(t))
+        if t == PILE:
+            return Pile(z3.BitVec(f"{name}_len", ELEM_WIDTH),
+                        tuple(z3.BitVec(f"{name}_{i}", ELEM_WIDTH)
+                              for i in range(self.n_cards)))
+        raise SpecError(f"no Z3 sort for type {t}")
+
+    def const(self, value, t: str):
+        """A concrete engine value of type ``t`` as Z3 term(s)."""
+        vt = A.map_value_type(t)
+        if vt is not None:
+            return tuple(self.const(x, vt) for x in value)
+        if t.startswith("table"):
+            return tuple(value)
+        if t == BOOL:
+            return z3.BoolVal(bool(value))
+        if t == INT:
+            return z3.BitVecVal(value, self.iw)
+        if t in (PLAYER, CARD):
+            return z3.BitVecVal(value, ELEM_WIDTH)
+        if t in (CARDS, PLAYERS):
+            return z3.BitVecVal(value, self.set_width(t))
+        if t == PILE:
+            value = tuple(value)
+            if len(value) > self.n_cards:
+                raise SpecError(f"a pile of {len(value)} cards exceeds the capacity {self.n_cards}")
+            return Pile(z3.BitVecVal(len(value), ELEM_WIDTH),
+                        tuple(z3.BitVecVal(value[i] if i < len(value) else -1, ELEM_WIDTH)
+                              for i in range(self.n_cards)))
+        raise SpecError(f"no Z3 constant for type {t}")
+
+    def zero(self, t: str):
+        return self.const(zero_of(t), t)
+
+    def ite(self, c, a, b, t: str):
+        vt = A.map_value_type(t)
+        if vt is not None:
+            return tuple(self.ite(c, x, y, vt) for x, y in zip(a, b))
+        if t == PILE:
+            return Pile(z3.If(c, a.length, b.length),
+                        tuple(z3.If(c, x, y) for x, y in zip(a.slots, b.slots)))
+        if t.startswith("table"):
+            if a != b:
+                raise SpecError("a conditional choice between two tables")
+            return a
+        return z3.If(c, a, b)
+
+    def eq(self, a, b, t: str):
+        vt = A.map_value_type(t)
+        if vt is not None:
+            return z3.And(*[self.eq(x, y, vt) for x, y in zip(a, b)])
+        if t == PILE:
+            return z3.And(a.length == b.length,
+                          *[x == y for x, y in zip(a.slots, b.slots)])
+        if t.startswith("table"):
+            return z3.BoolVal(tuple(a) == tuple(b))
+        return a == b
+
+    def to_int(self, x):
+        """A player or card number (8 bits) as an int."""
+        return z3.SignExt(self.iw - ELEM_WIDTH, x)
+
+    def to_elem(self, x):
+        """An int as a player or card number (values in range)."""
+        return z3.Extract(ELEM_WIDTH - 1, 0, x)
+
+    def _index(self, e, width: int):
+        """Element number ``e`` (8 bits) resized to a shift amount of ``width`` bits."""
+        if width > ELEM_WIDTH:
+            return z3.ZeroExt(width - ELEM_WIDTH, e)
+        if width < ELEM_WIDTH:
+            return z3.Extract(width - 1, 0, e)
+        return e
+
+    def in_range(self, e, width: int):
+        return z3.And(e >= 0, e < width)
+
+    def has(self, S, e, width: int):
+        """Element ``e`` is in set ``S`` (false for -1 and out-of-range numbers)."""
+        bit = z3.Extract(0, 0, z3.LShR(S, self._index(e, width))) == 1
+        return z3.And(self.in_range(e, width), bit)
+
+    def single(self, e, width: int):
+        return z3.BitVecVal(1, width) << self._index(e, width)
+
+    def popcount(self, S, width: int):
+        return z3.Sum([z3.ZeroExt(self.iw - 1, z3.Extract(i, i, S)) for i in range(width)]) \
+            if width > 1 else z3.ZeroExt(self.iw - 1, S)
+
+    # ------------------------------------------------------------------
+    # the translator: one method per node type
+
+    def tr(self, node, state: dict, env: _Env, nxt: dict | None = None):
+        key = (id(node), env.sig, id(state), id(nxt))
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        kind = type(node)
+        meth = self._nodes.get(kind)
+        if meth is None:
+            raise SpecError(f"the Z3 encoding has no case for node type {kind.__name__}")
+        out = meth(self, node, state, env, nxt)
+        self._memo[key] = (node, out)
+        return out
+
+    def n_const(self, node: Const, state, env, nxt):
+        return self.const(node.value, node.type)
+
+    def n_var(self, node: Var, state, env, nxt):
+        return state[node.name]
+
+    def n_primed(self, node: Primed, state, env, nxt):
+        if nxt is None or node.name not in nxt:
+            raise SpecError(f"{node.name}' read outside a step")
+        return nxt[node.name]
+
+    def n_bound(self, node, state, env, nxt):
+        if node.name not in env.vals:
+            raise SpecError(f"unbound name {node.name}")
+        return env.vals[node.name]
+
+    def n_ite(self, node: Ite, state, env, nxt):
+        c = self.tr(node.cond, state, env, nxt)
+        if z3.is_true(c):
+            return self.tr(node.then, state, env, nxt)
+        if z3.is_false(c):
+            return self.tr(node.else_, state, env, nxt)
+        return self.ite(c, self.tr(node.then, state, env, nxt),
+                        self.tr(node.else_, state, env, nxt), node.type)
+
+    def n_let(self, node: Let, state, env, nxt):
+        v = self.tr(node.value, state, env, nxt)
+        return self.tr(node.body, state, env.bind(node.var.name, v), nxt)
+
+    def n_quant(self, node: Quant, state, env, nxt):
+        kind = node.kind
+        if kind == "mapof":  # over every seat, as the reference evaluator does
+            return tuple(self.tr(node.body, state,
+                                 env.bind(node.var.name, z3.BitVecVal(i, ELEM_WIDTH)), nxt)
+                         for i in range(self.n))
+        width = self.set_width(node.domain.type)
+        D = z3.simplify(self.tr(node.domain, state, env, nxt))
+        if z3.is_bv_value(D):
+            dv = D.as_long()
+            elems = [(i, z3.BoolVal(True)) for i in range(width) if dv >> i & 1]
+        else:
+            elems = [(i, z3.Extract(i, i, D) == 1) for i in range(width)]
+
+        def body(i):
+            return self.tr(node.body, state,
+                           env.bind(node.var.name, z3.BitVecVal(i, ELEM_WIDTH)), nxt)
+
+        if kind == "forall":
+            return z3.And(*[z3.Implies(m, body(i)) for i, m in elems]) if elems else z3.BoolVal(True)
+        if kind == "exists":
+            return z3.Or(*[z3.And(m, body(i)) for i, m in elems]) if elems else z3.BoolVal(False)
+        if kind == "sum":
+            zero = z3.BitVecVal(0, self.iw)
+            return z3.Sum([z3.If(m, body(i), zero) for i, m in elems]) if elems else zero
+        if kind == "setof":
+            out = z3.BitVecVal(0, width)
+            for i, m in elems:
+                out = out | z3.If(z3.And(m, body(i)), z3.BitVecVal(1 << i, width),
+                                  z3.BitVecVal(0, width))
+            return out
+        raise SpecError(f"the Z3 encoding has no case for quantifier {kind}")
+
+    def n_op(self, node: Op, state, env, nxt):
+        fn = self._ops.get(node.op)
+        if fn is None:
+            raise SpecError(f"the Z3 encoding has no case for operator {node.op}")
+        args = [self.tr(a, state, env, nxt) for a in node.args]
+        return fn(args, node)
+
+    def n_call(self, node: Call, state, env, nxt):
+        return self.tr(self.inline(node), state, env, nxt)
+
+    def n_param(self, node: Param, state, env, nxt):
+        return self.n_bound(node, state, env, nxt)
+
+    _nodes = {Const: n_const, Var: n_var, Primed: n_primed, Param: n_param, Bound: n_bound,
+              Op: n_op, Ite: n_ite, Let: n_let, Quant: n_quant, Call: n_call}
+
+    # ------------------------------------------------------------------
+    # operators: one method per entry of spec.ast.OPS
+
+    def encode_op(self, name: str, args: list, arg_types: list, rtype: str):
+        """Operator ``name`` on already-encoded arguments (used by tests)."""
+        class _N:  # the bits of an Op node the encoders read
+            pass
+        n = _N()
+        n.op, n.type = name, rtype
+        n.args = tuple(type("T", (), {"type": t})() for t in arg_types)
+        return self._ops[name](args, n)
+
+    def op_and(self, v, n):
+        return z3.And(*v)
+
+    def op_or(self, v, n):
+        return z3.Or(*v)
+
+    def op_not(self, v, n):
+        return z3.Not(v[0])
+
+    def op_eq(self, v, n):
+        return self.eq(v[0], v[1], n.args[0].type)
+
+    def op_add(self, v, n):
+        return v[0] + v[1]
+
+    def op_sub(self, v, n):
+        return v[0] - v[1]
+
+    def op_mul(self, v, n):
+        return v[0] * v[1]
+
+    def op_lt(self, v, n):
+        return v[0] < v[1]
+
+    def op_le(self, v, n):
+        return v[0] <= v[1]
+
+    def op_union(self, v, n):
+        return v[0] | v[1]
+
+    def op_inter(self, v, n):
+        return v[0] & v[1]
+
+    def op_diff(self, v, n):
+        return v[0] & ~v[1]
+
+    def op_member(self, v, n):
+        return self.has(v[1], v[0], self.set_width(n.args[1].type))
+
+    def op_with(self, v, n):
+        w = self.set_width(n.args[0].type)
+        return z3.If(self.in_range(v[1], w), v[0] | self.single(v[1], w), v[0])
+
+    def op_without(self, v, n):
+        w = self.set_width(n.args[0].type)
+        return z3.If(self.in_range(v[1], w), v[0] & ~self.single(v[1], w), v[0])
+
+    def op_is_empty(self, v, n):
+        return v[0] == 0
+
+    def op_count(self, v, n):
+        return self.popcount(v[0], self.set_width(n.args[0].type))
+
+    def op_subset(self, v, n):
+        return v[0] & ~v[1] == 0
+
+    def op_tsum(self, v, n):
+        S, tab = v
+        zero = z3.BitVecVal(0, self.iw)
+        terms = [z3.If(z3.Extract(i, i, S) == 1, z3.BitVecVal(tab[i], self.iw), zero)
+                 for i in range(self.n_cards) if tab[i] != 0]
+        return z3.Sum(terms) if terms else zero
+
+    def op_attr(self, v, n):
+        c, tab = v
+        # Python indexing: -1 is the last entry (NOCARD's); other numbers their own
+        out = z3.BitVecVal(tab[-1], self.iw)
+        for i in reversed(range(len(tab) - 1)):
+            if tab[i] != tab[-1]:
+                out = z3.If(c == i, z3.BitVecVal(tab[i], self.iw), out)
+        return out
+
+    def op_step(self, v, n):
+        p, d = v
+        q = (self.to_int(p) + d) % z3.BitVecVal(self.n, self.iw)
+        return z3.If(p >= 0, self.to_elem(q), z3.BitVecVal(-1, ELEM_WIDTH))
+
+    def op_next_in(self, v, n):
+        p, d, S = v
+        nobody = z3.BitVecVal(-1, ELEM_WIDTH)
+        pi = self.to_int(p)
+        out = nobody
+        for k in reversed(range(1, self.n + 1)):
+            q = self.to_elem((pi + d * k) % z3.BitVecVal(self.n, self.iw))
+            out = z3.If(self.has(S, q, self.n), q, out)
+        return z3.If(z3.Or(p < 0, d == 0), nobody, out)
+
+    def _slot(self, pile: Pile, idx):
+        """The pile's slot ``idx`` (a symbolic 8-bit position), -1 outside."""
+        out = z3.BitVecVal(-1, ELEM_WIDTH)
+        for i in reversed(range(len(pile.slots))):
+            out = z3.If(idx == i, pile.slots[i], out)
+        return out
+
+    def op_top(self, v, n):
+        pile = v[0]
+        return z3.If(pile.length == 0, z3.BitVecVal(-1, ELEM_WIDTH),
+                     self._slot(pile, pile.length - 1))
+
+    def op_pile_len(self, v, n):
+        return z3.ZeroExt(self.iw - ELEM_WIDTH, v[0].length)
+
+    def op_push(self, v, n):
+        pile, c = v
+        return Pile(pile.length + 1,
+                    tuple(z3.If(pile.length == i, c, x) for i, x in enumerate(pile.slots)))
+
+    def op_pop(self, v, n):
+        pile = v[0]
+        return Pile(z3.If(pile.length == 0, pile.length, pile.length - 1),
+                    tuple(z3.If(pile.length == i + 1, z3.BitVecVal(-1, ELEM_WIDTH), x)
+                          for i, x in enumerate(pile.slots)))
+
+    def op_pile_cards(self, v, n):
+        pile = v[0]
+        w = self.n_cards
+        zero = z3.BitVecVal(0, w)
+        out = zero
+        for i, x in enumerate(pile.slots):
+            out = out | z3.If(z3.And(z3.ULT(i, pile.length), self.in_range(x, w)),
+                              self.single(x, w), zero)
+        return out
+
+    def op_pile_of(self, v, n):
+        c = v[0]
+        neg = z3.BitVecVal(-1, ELEM_WIDTH)
+        return Pile(z3.If(c >= 0, z3.BitVecVal(1, ELEM_WIDTH), z3.BitVecVal(0, ELEM_WIDTH)),
+                    tuple([z3.If(c >= 0, c, neg)] + [neg] * (self.n_cards - 1)))
+
+    def op_get(self, v, n):
+        m, k = v
+        out = self.zero(n.type)
+        for i in reversed(range(self.n)):
+            out = self.ite(k == i, m[i], out, n.type)
+        return out
+
+    def op_put(self, v, n):
+        m, k, x = v
+        vt = A.map_value_type(n.type)
+        return tuple(self.ite(k == i, x, m[i], vt) for i in range(self.n))
+
+    # ------------------------------------------------------------------
+    # states, Init, Next, properties
+
+    def state(self, prefix: str = "s") -> dict:
+        """A fresh symbolic state: variable name -> z3 value."""
+        return {v: self.fresh(t, f"{prefix}_{v}") for v, t in self.var_types.items()}
+
+    def wf(self, s: dict) -> list:
+        """Well-formedness of a symbolic state (ranges, pile layout)."""
+        out = []
+        for v in self.spec.variables:
+            out.extend(self._wf(s[v.name], v.type, v.bounds))
+        return out
+
+    def _wf(self, x, t, bounds=None):
+        vt = A.map_value_type(t)
+        if vt is not None:
+            return [c for y in x for c in self._wf(y, vt, bounds)]
+        if t == PLAYER:
+            return [x >= -1, x < self.n]
+        if t == CARD:
+            return [x >= -1, x < self.n_cards]
+        if t == INT and bounds is not None:
+            return [x >= bounds[0], x <= bounds[1]]
+        if t == PILE:
+            out = [z3.ULE(x.length, self.n_cards)]
+            for i, c in enumerate(x.slots):
+                out.append(z3.If(z3.ULT(i, x.length), z3.And(c >= 0, c < self.n_cards), c == -1))
+            return out
+        return []
+
+    def init(self, s: dict) -> list:
+        """Constraints: ``s`` is the initial (pre-deal) state."""
+        self._memo = {}
+        e = _Env({}, ())
+        return [self.eq(s[v], self.tr(self.inline(self.spec.initial[v]), s, e), self.var_types[v])
+                for v in self.var_names]
+
+    def params(self, action: str, prefix: str = "p") -> dict:
+        act = self.actions[action]
+        return {p.name: self.fresh(p.type, f"{prefix}_{action}_{p.name}") for p in act.decl.params}
+
+    def next(self, s: dict, action: str, params: dict, s2: dict) -> list:
+        """Next(s, action, params, s2) as labelled fragments [(label, z3 Bool)].
+
+        Labels: "phase" (the action belongs to the state's phase), "domain"
+        (each parameter is drawn from its domain), the rule id of each guard
+        fragment, for each updated variable the ids of the rules updating it
+        (joined by "+"), and "frame" for the variables the action leaves alone.
+        """
+        act = self.actions[action]
+        self._memo = {}
+        env = _Env({}, ())
+        frags = [("phase", s["phase"] == self.const(act.phase.value, INT))]
+        for prm in act.decl.params:
+            x = params[prm.name]
+            dom = self.tr(self.inline(prm.domain), s, env)
+            width = self.set_width(prm.domain.type)
+            if prm.size is None:
+                frags.append(("domain", self.has(dom, x, width)))
+            else:
+                frags.append(("domain", z3.And(self.popcount(x, width) == prm.size,
+                                               x & ~dom == 0)))
+            env = env.bind(prm.name, x)
+        for rid, g in act.guards:
+            frags.append((rid, self.tr(g, s, env)))
+        new = dict(s)
+        for var in act.order:
+            new[var] = self.tr(act.values[var], s, env, new)
+        for var in self.var_names:
+            t = self.var_types[var]
+            if var in act.values:
+                rids = []
+                for rid, *_ in act.updates.get(var, ()):
+                    if rid not in rids:
+                        rids.append(rid)
+                frags.append(("+".join(rids) or "update", self.eq(s2[var], new[var], t)))
+            else:
+                frags.append(("frame", self.eq(s2[var], s[var], t)))
+        return frags
+
+    def prop(self, pid: str, s: dict, s2: dict | None = None):
+        """Property ``pid``'s formula on ``s`` (and ``s2`` for a step property)."""
+        p = next((p for p in self.spec.properties if p.id == pid), None)
+        if p is None or p.formula is None:
+            raise SpecError(f"property {pid} has no formula")
+        if p.kind == "step" and s2 is None:
+            raise SpecError(f"{pid} is a step property: give the next state")
+        self._memo = {}
+        return self.tr(self.inline(p.formula), s, _Env({}, ()), s2)
+
+    # ------------------------------------------------------------------
+    # concrete <-> symbolic
+
+    def fix(self, s: dict, state_tuple) -> list:
+        """Constraints: symbolic state ``s`` equals the engine state ``state_tuple``."""
+        return [self.eq(s[v], self.const(x, self.var_types[v]), self.var_types[v])
+                for v, x in zip(self.var_names, state_tuple)]
+
+    value_of = fix
+
+    def decode_value(self, model: z3.ModelRef, x, t: str):
+        vt = A.map_value_type(t)
+        if vt is not None:
+            return tuple(self.decode_value(model, y, vt) for y in x)
+        if t == PILE:
+            k = model.eval(x.length, model_completion=True).as_long()
+            return tuple(model.eval(c, model_completion=True).as_signed_long()
+                         for c in x.slots[:k])
+        val = model.eval(x, model_completion=True)
+        if t == BOOL:
+            return z3.is_true(val)
+        if t in (CARDS, PLAYERS):
+            return val.as_long()
+        return val.as_signed_long()
+
+    def decode(self, model: z3.ModelRef, s: dict) -> tuple:
+        """The engine state tuple a model gives the symbolic state ``s``."""
+        return tuple(self.decode_value(model, s[v], self.var_types[v]) for v in self.var_names)
+
+    def decode_params(self, model, action: str, params: dict) -> tuple:
+        act = self.actions[action]
+        return tuple(self.decode_value(model, params[p.name], p.type) for p in act.decl.params)
+
+
+def track(solver: z3.Solver, fragments, tag: str = "") -> dict:
+    """Assert each labelled fragment under its own tracking Boolean.
+
+    Returns tracking-name -> label, so ``core_labels`` can turn an unsat core
+    back into rule ids.
+    """
+    names = {}
+    for k, (label, expr) in enumerate(fragments):
+        name = f"{tag}{label}#{k}"
+        solver.assert_and_track(expr, z3.Bool(name))
+        names[name] = label
+    return names
+
+
+def core_labels(solver: z3.Solver, names: dict) -> list:
+    """The labels (rule ids, ...) of the last unsat core, each once, in order."""
+    out = []
+    for b in solver.unsat_core():
+        label = names.get(str(b))
+        if label is not None:
+            for part in label.split("+"):
+                if part not in out:
+                    out.append(part)
+    return out
+
+
+def block(params: dict, values: dict) -> z3.BoolRef:
+    """A clause excluding one assignment (``values``: name -> z3 constant term)."""
+    return z3.Or(*[params[k] != values[k] for k in params]) if params else z3.BoolVal(False)
+
+
+__all__ = ["SmtSpec", "Pile", "track", "core_labels", "block", "ELEM_WIDTH"]
