@@ -62,6 +62,9 @@ def build(t) -> tuple[Property, ...]:
         Property("HAND_BOUNDS", "graph", "The reachable range of hand sizes (reported)."),
         Property("SCORE_DEFINED", "state",
                  "At the end of a round every player has exactly one score.",
-                 Implies(t.phase.eq(OVER), ForAll(t.ALLP, lambda p: Not(
-                     t.hand_of[p].eq(t.NOBODY)), hint="s"))),
+                 # each player scores one hand: a seat's hand that is itself kept
+                 # (not set aside), so a team's members all score the same hand
+                 Implies(t.phase.eq(OVER), ForAll(t.ALLP, lambda p: And(
+                     Not(t.hand_of[p].eq(t.NOBODY)),
+                     t.hand_of[t.hand_of[p]].eq(t.hand_of[p])), hint="s"))),
     )
