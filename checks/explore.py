@@ -114,19 +114,20 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
         depth_of.append(d)
         return i, True
 
+    state_ok, hand_range = game.impl.state_ok, game.impl.hand_range
+    bounds = [999, -1]
+
     def on_new_state(i, s):
-        for p in state_props:
-            if p not in ex.violations and not check[p](s):
-                ex.violations[p] = ("state", i)
+        if not state_ok(s):
+            for p in state_props:
+                if p not in ex.violations and not check[p](s):
+                    ex.violations[p] = ("state", i)
         if s[phase_i] != OVER:
-            hand_of, aside, hands = s[hand_of_i], s[aside_i], s[hands_i]
-            for p in range(game.config.players):
-                if not (aside >> p & 1) and hand_of[p] == p:
-                    size = hands[p].bit_count()
-                    if ex.hand_min is None or size < ex.hand_min:
-                        ex.hand_min = size
-                    if ex.hand_max is None or size > ex.hand_max:
-                        ex.hand_max = size
+            lo, hi = hand_range(s)
+            if lo < bounds[0]:
+                bounds[0] = lo
+            if hi > bounds[1]:
+                bounds[1] = hi
 
     frontier = []
     s0 = game.initial_state()
@@ -204,6 +205,8 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
         ex.interrupted = True
         ex.limit = "interrupted (Ctrl-C)"
     ex.complete = ex.complete and ex.limit is None
+    if bounds[1] >= 0:
+        ex.hand_min, ex.hand_max = bounds
     ex.coverage_sampled = any(q >= COVERAGE_PATIENCE and unseen_rules[a]
                               for a, q in quiet.items())
     if ex.terminal and track_rules:

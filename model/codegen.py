@@ -602,6 +602,25 @@ class EngineSource:
             em.line(f"return {em.expr(self.inline(prop.formula))}")
             args = "s, s2" if prop.kind == "step" else "s"
             self.function(f"def prop_{prop.id}({args}):", em)
+        # all state properties at once (the explorer's fast path) and the live
+        # hand sizes (HAND_BOUNDS), each with one unpacking
+        state_props = [p for p in self.spec.properties if p.kind == "state" and p.formula is not None]
+        if state_props:
+            em = self.emitter()
+            self.unpack(em)
+            from itcp.spec.lang import And as _And
+            em.line(f"return {em.expr(self.inline(_And(*[p.formula for p in state_props])))}")
+            self.function("def state_ok(s):", em)
+        em = self.emitter()
+        self.unpack(em)
+        em.line("lo, hi = 999, -1")
+        for p in range(self.n):
+            em.line(f"if not (v_aside >> {p} & 1) and v_hand_of[{p}] == {p}:")
+            em.line(f"    k = v_hands[{p}].bit_count()")
+            em.line("    if k < lo: lo = k")
+            em.line("    if k > hi: hi = k")
+        em.line("return lo, hi")
+        self.function("def hand_range(s):", em)
         header = [
             f'"""Engine generated from the itcp spec: {self.spec.config.describe()}.',
             "",

@@ -153,6 +153,16 @@ class ReferenceModule:
             return lambda s, s2: self.ev.eval(f, self._env(s, s2))
         return lambda s: self.ev.eval(f, self._env(s))
 
+    def state_ok(self, s):
+        return all(getattr(self, f"prop_{p.id}")(s) for p in self.spec.properties
+                   if p.kind == "state" and p.formula is not None)
+
+    def hand_range(self, s):
+        st = dict(zip(self.ev.vars, s))
+        sizes = [bin(st["hands"][p]).count("1") for p in range(self.ev.n)
+                 if not (st["aside"] >> p & 1) and st["hand_of"][p] == p]
+        return (min(sizes), max(sizes)) if sizes else (999, -1)
+
     def legal(self, s):
         out = []
         for a in self.spec.actions:
