@@ -177,63 +177,42 @@ class Const(Node):
 
 
 @_node
-class Var(Node):
+class _Named(Node):
+    """A leaf that names a value: a state variable, a parameter, a bound name."""
+    name: str
+    type: str
+    src_loc: tuple = field(default=None, compare=False)
+    _prefix = ""
+    _suffix = ""
+
+    def __post_init__(self):
+        if self.src_loc is None:
+            object.__setattr__(self, "src_loc", _src_loc())
+
+    def sexpr(self):
+        return self._prefix + self.name + self._suffix
+
+
+@_node
+class Var(_Named):
     """A state variable's value in the current state."""
-    name: str
-    type: str
-    src_loc: tuple = field(default=None, compare=False)
-
-    def __post_init__(self):
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
-
-    def sexpr(self):
-        return self.name
 
 
 @_node
-class Primed(Node):
+class Primed(_Named):
     """A state variable's value in the next state (only inside updates)."""
-    name: str
-    type: str
-    src_loc: tuple = field(default=None, compare=False)
-
-    def __post_init__(self):
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
-
-    def sexpr(self):
-        return self.name + "'"
+    _suffix = "'"
 
 
 @_node
-class Param(Node):
+class Param(_Named):
     """An action parameter."""
-    name: str
-    type: str
-    src_loc: tuple = field(default=None, compare=False)
-
-    def __post_init__(self):
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
-
-    def sexpr(self):
-        return "$" + self.name
+    _prefix = "$"
 
 
 @_node
-class Bound(Node):
+class Bound(_Named):
     """A variable bound by Let, a quantifier or a definition's parameter."""
-    name: str
-    type: str
-    src_loc: tuple = field(default=None, compare=False)
-
-    def __post_init__(self):
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
-
-    def sexpr(self):
-        return self.name
 
 
 def _same(t1, t2, what):
