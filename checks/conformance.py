@@ -49,7 +49,7 @@ class Report:
 
     @property
     def agree(self) -> bool:
-        return not self.disagreements and not self.unknown and not self.truncated
+        return not self.disagreements and not self.unknown
 
     @property
     def queries_per_second(self) -> float:
@@ -65,61 +65,27 @@ class Report:
 
 
 class Checker:
-    """One SmtSpec and one incremental solver per action, reused across states."""
+    """One successor query per action (model/smt.py), reused across states."""
 
     def __init__(self, game: Game, smt=None):
-        import z3
-
-        from itcp.model.smt import SmtSpec
-        self.z3 = z3
+        from itcp.model.smt import SmtSpec, SuccessorQuery
         self.game = game
         self.smt = smt or SmtSpec(game.spec)
+        self._query_class = SuccessorQuery
         self.by_phase: dict[int, list[str]] = {}
         for a in game.spec.actions:
             self.by_phase.setdefault(a.phase.value, []).append(a.name)
-        self._solvers: dict = {}
-
-    def _solver(self, action: str):
-        got = self._solvers.get(action)
-        if got is None:
-            z3 = self.z3
-            s, s2 = self.smt.state("s"), self.smt.state("t")
-            params = self.smt.params(action, "p")
-            solver = z3.SolverFor("QF_BV")
-            for _, f in self.smt.next(s, action, params, s2):
-                solver.add(f)
-            got = (solver, s, params, s2)
-            self._solvers[action] = got
-        return got
+        self._queries: dict = {}
 
     def solutions(self, state: tuple, action: str, max_solutions: int, report: Report):
-        """Z3's set of (args, successor) for ``action`` at ``state``, or None if unknown."""
-        z3 = self.z3
-        solver, s, params, s2 = self._solver(action)
-        out = set()
-        solver.push()
-        try:
-            for c in self.smt.fix(s, state):
-                solver.add(c)
-            while True:
-                report.queries += 1
-                r = solver.check()
-                if r == z3.unsat:
-                    return out, False
-                if r != z3.sat:
-                    return None, False
-                m = solver.model()
-                args = self.smt.decode_params(m, action, params)
-                succ = self.smt.decode(m, s2)
-                out.add((args, succ))
-                if len(out) >= max_solutions:
-                    return out, True
-                # block this (params, successor): the successor is a function of
-                # the parameters, so excluding the parameters excludes the pair
-                lits = [params[k] != m.eval(params[k], model_completion=True) for k in params]
-                solver.add(z3.Or(*lits) if lits else z3.BoolVal(False))
-        finally:
-            solver.pop()
+        """Z3's set of (args, successor) for ``action`` at ``state`` (None if unknown),
+        and whether the enumeration was cut at ``max_solutions``."""
+        q = self._queries.get(action)
+        if q is None:
+            q = self._queries[action] = self._query_class(self.smt, action)
+        out, truncated, queries = q.solutions(state, max_solutions)
+        report.queries += queries
+        return out, truncated
 
     def engine(self, state: tuple, action: str) -> set:
         g = self.game

@@ -10,6 +10,7 @@ from click.core import ParameterSource
 
 from .common import (Group)
 from .check_cmd import check
+from .conformance_cmd import conformance
 from .rules_cmd import rules
 from .simulate_cmd import simulate
 
@@ -50,6 +51,7 @@ def main(ctx: click.Context, **params):
 main.params.extend(_root_options())
 main.add_command(rules)
 main.add_command(simulate)
+main.add_command(conformance)
 main.add_command(CHECK, "check")
 
 

@@ -98,6 +98,12 @@ class SmtSpec:
         self.actions = {a.name: a for a in spec.actions}
         self._fresh = itertools.count()
         self._memo: dict = {}
+        self._free: dict = {}
+        self._consts: dict = {}
+        self._attr: dict = {}
+        missing = [name for name in A.OPS if not hasattr(self, "op_" + name)]
+        if missing:
+            raise SpecError(f"the Z3 encoding has no case for operator(s) {', '.join(missing)}")
         self._ops = {name: getattr(self, "op_" + name) for name in A.OPS}
 
     # ------------------------------------------------------------------
@@ -135,17 +141,17 @@ class SmtSpec:
         if t == BOOL:
             return z3.BoolVal(bool(value))
         if t == INT:
-            return z3.BitVecVal(value, self.iw)
+            return self.bv(value, self.iw)
         if t in (PLAYER, CARD):
-            return z3.BitVecVal(value, ELEM_WIDTH)
+            return self.bv(value, ELEM_WIDTH)
         if t in (CARDS, PLAYERS):
-            return z3.BitVecVal(value, self.set_width(t))
+            return self.bv(value, self.set_width(t))
         if t == PILE:
             value = tuple(value)
             if len(value) > self.n_cards:
                 raise SpecError(f"a pile of {len(value)} cards exceeds the capacity {self.n_cards}")
-            return Pile(z3.BitVecVal(len(value), ELEM_WIDTH),
-                        tuple(z3.BitVecVal(value[i] if i < len(value) else -1, ELEM_WIDTH)
+            return Pile(self.bv(len(value), ELEM_WIDTH),
+                        tuple(self.bv(value[i] if i < len(value) else -1, ELEM_WIDTH)
                               for i in range(self.n_cards)))
         raise SpecError(f"no Z3 constant for type {t}")
 
@@ -175,6 +181,29 @@ class SmtSpec:
         if t.startswith("table"):
             return z3.BoolVal(tuple(a) == tuple(b))
         return a == b
+
+    def bv(self, value: int, width: int):
+        """A cached bit-vector constant."""
+        key = (value, width)
+        hit = self._consts.get(key)
+        if hit is None:
+            hit = self._consts[key] = z3.BitVecVal(value, width)
+        return hit
+
+    @staticmethod
+    def eqi(x, i: int):
+        """``x == i`` for a bit-vector term and a Python int, folded if ``x`` is a value."""
+        if z3.is_bv_value(x):
+            return z3.BoolVal(x.as_signed_long() == i)
+        return x == i
+
+    def cond(self, c, a, b, t: str | None = None):
+        """If-then-else folded when the condition is a literal."""
+        if z3.is_true(c):
+            return a
+        if z3.is_false(c):
+            return b
+        return self.ite(c, a, b, t) if t is not None else z3.If(c, a, b)
 
     def to_int(self, x):
         """A player or card number (8 bits) as an int."""
@@ -210,8 +239,31 @@ class SmtSpec:
     # ------------------------------------------------------------------
     # the translator: one method per node type
 
+    def free(self, node) -> frozenset:
+        """The Bound/Param names ``node`` reads freely (cached per node)."""
+        hit = self._free.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        if isinstance(node, (Bound, Param)):
+            out = frozenset((node.name,))
+        elif isinstance(node, Let):
+            out = self.free(node.value) | (self.free(node.body) - {node.var.name})
+        elif isinstance(node, Quant):
+            out = self.free(node.domain) | (self.free(node.body) - {node.var.name})
+        else:
+            out = frozenset()
+            for k in A.children(node):
+                out |= self.free(k)
+        self._free[id(node)] = (node, out)
+        return out
+
     def tr(self, node, state: dict, env: _Env, nxt: dict | None = None):
-        key = (id(node), env.sig, id(state), id(nxt))
+        """The Z3 value of ``node``; memoised on the values of its free names only,
+        so a quantifier body's parts that do not read the bound variable are
+        encoded once."""
+        fv = self.free(node)
+        sig = tuple((k, _term_id(env.vals[k])) for k in sorted(fv) if k in env.vals) if fv else ()
+        key = (id(node), sig, id(state), id(nxt))
         hit = self._memo.get(key)
         if hit is not None and hit[0] is node:
             return hit[1]
@@ -256,32 +308,37 @@ class SmtSpec:
         kind = node.kind
         if kind == "mapof":  # over every seat, as the reference evaluator does
             return tuple(self.tr(node.body, state,
-                                 env.bind(node.var.name, z3.BitVecVal(i, ELEM_WIDTH)), nxt)
+                                 env.bind(node.var.name, self.bv(i, ELEM_WIDTH)), nxt)
                          for i in range(self.n))
         width = self.set_width(node.domain.type)
         D = z3.simplify(self.tr(node.domain, state, env, nxt))
         if z3.is_bv_value(D):
             dv = D.as_long()
-            elems = [(i, z3.BoolVal(True)) for i in range(width) if dv >> i & 1]
+            elems = [(i, None) for i in range(width) if dv >> i & 1]
         else:
             elems = [(i, z3.Extract(i, i, D) == 1) for i in range(width)]
 
         def body(i):
             return self.tr(node.body, state,
-                           env.bind(node.var.name, z3.BitVecVal(i, ELEM_WIDTH)), nxt)
+                           env.bind(node.var.name, self.bv(i, ELEM_WIDTH)), nxt)
 
+        # m is None where the domain is a constant holding element i
         if kind == "forall":
-            return z3.And(*[z3.Implies(m, body(i)) for i, m in elems]) if elems else z3.BoolVal(True)
+            return z3.And(*[body(i) if m is None else z3.Implies(m, body(i))
+                            for i, m in elems]) if elems else z3.BoolVal(True)
         if kind == "exists":
-            return z3.Or(*[z3.And(m, body(i)) for i, m in elems]) if elems else z3.BoolVal(False)
+            return z3.Or(*[body(i) if m is None else z3.And(m, body(i))
+                           for i, m in elems]) if elems else z3.BoolVal(False)
         if kind == "sum":
-            zero = z3.BitVecVal(0, self.iw)
-            return z3.Sum([z3.If(m, body(i), zero) for i, m in elems]) if elems else zero
+            zero = self.bv(0, self.iw)
+            return z3.Sum([body(i) if m is None else z3.If(m, body(i), zero)
+                           for i, m in elems]) if elems else zero
         if kind == "setof":
-            out = z3.BitVecVal(0, width)
+            zero = self.bv(0, width)
+            out = zero
             for i, m in elems:
-                out = out | z3.If(z3.And(m, body(i)), z3.BitVecVal(1 << i, width),
-                                  z3.BitVecVal(0, width))
+                c = body(i) if m is None else z3.And(m, body(i))
+                out = out | self.cond(c, self.bv(1 << i, width), zero)
             return out
         raise SpecError(f"the Z3 encoding has no case for quantifier {kind}")
 
@@ -379,10 +436,21 @@ class SmtSpec:
     def op_attr(self, v, n):
         c, tab = v
         # Python indexing: -1 is the last entry (NOCARD's); other numbers their own
-        out = z3.BitVecVal(tab[-1], self.iw)
-        for i in reversed(range(len(tab) - 1)):
-            if tab[i] != tab[-1]:
-                out = z3.If(c == i, z3.BitVecVal(tab[i], self.iw), out)
+        if z3.is_bv_value(c):
+            i = c.as_signed_long()
+            return self.bv(tab[i] if -len(tab) <= i < len(tab) else tab[-1], self.iw)
+        key = (c.get_id(), tab)
+        hit = self._attr.get(key)
+        if hit is not None:
+            return hit[1]
+        groups: dict = {}
+        for i, x in enumerate(tab[:-1]):
+            if x != tab[-1]:
+                groups.setdefault(x, []).append(i)
+        out = self.bv(tab[-1], self.iw)
+        for x, idx in groups.items():
+            out = z3.If(z3.Or(*[c == i for i in idx]), self.bv(x, self.iw), out)
+        self._attr[key] = (c, out)
         return out
 
     def op_step(self, v, n):
@@ -404,7 +472,7 @@ class SmtSpec:
         """The pile's slot ``idx`` (a symbolic 8-bit position), -1 outside."""
         out = z3.BitVecVal(-1, ELEM_WIDTH)
         for i in reversed(range(len(pile.slots))):
-            out = z3.If(idx == i, pile.slots[i], out)
+            out = self.cond(self.eqi(idx, i), pile.slots[i], out)
         return out
 
     def op_top(self, v, n):
@@ -446,13 +514,13 @@ class SmtSpec:
         m, k = v
         out = self.zero(n.type)
         for i in reversed(range(self.n)):
-            out = self.ite(k == i, m[i], out, n.type)
+            out = self.cond(self.eqi(k, i), m[i], out, n.type)
         return out
 
     def op_put(self, v, n):
         m, k, x = v
         vt = A.map_value_type(n.type)
-        return tuple(self.ite(k == i, x, m[i], vt) for i in range(self.n))
+        return tuple(self.cond(self.eqi(k, i), x, m[i], vt) for i in range(self.n))
 
     # ------------------------------------------------------------------
     # states, Init, Next, properties
@@ -555,6 +623,104 @@ class SmtSpec:
 
     value_of = fix
 
+    # -- flat forms: a whole state (or parameter tuple) as one bit-vector, so a
+    # conformance query fixes a state with one equation and reads a successor
+    # with one model evaluation
+
+    def _width(self, t: str) -> int:
+        if t == BOOL:
+            return 1
+        if t == INT:
+            return self.iw
+        if t in (PLAYER, CARD):
+            return ELEM_WIDTH
+        if t in (CARDS, PLAYERS):
+            return self.set_width(t)
+        raise SpecError(f"no flat form for type {t}")
+
+    def _atoms(self, x, t: str, out: list):
+        vt = A.map_value_type(t)
+        if vt is not None:
+            for y in x:
+                self._atoms(y, vt, out)
+        elif t == PILE:
+            out.append(x.length)
+            out.extend(x.slots)
+        elif t == BOOL:
+            out.append(z3.If(x, self.bv(1, 1), self.bv(0, 1)))
+        else:
+            out.append(x)
+
+    def _pack(self, value, t: str, out: list):
+        vt = A.map_value_type(t)
+        if vt is not None:
+            for y in value:
+                self._pack(y, vt, out)
+        elif t == PILE:
+            value = tuple(value)
+            out.append((len(value), ELEM_WIDTH))
+            out.extend((value[i] if i < len(value) else -1, ELEM_WIDTH)
+                       for i in range(self.n_cards))
+        else:
+            out.append((int(value), self._width(t)))
+
+    def _unpack(self, bits: int, t: str, pos: list):
+        vt = A.map_value_type(t)
+        if vt is not None:
+            return tuple(self._unpack(bits, vt, pos) for _ in range(self.n))
+        if t == PILE:
+            k = self._unpack(bits, PLAYER, pos)
+            slots = [self._unpack(bits, CARD, pos) for _ in range(self.n_cards)]
+            return tuple(slots[:k])
+        w = self._width(t)
+        x = bits >> pos[0] & ((1 << w) - 1)
+        pos[0] += w
+        if t == BOOL:
+            return x == 1
+        if t in (INT, PLAYER, CARD) and x >> (w - 1):
+            x -= 1 << w
+        return x
+
+    @staticmethod
+    def _concat(atoms: list):
+        return atoms[0] if len(atoms) == 1 else z3.Concat(*reversed(atoms))
+
+    @staticmethod
+    def _join(parts: list) -> int:
+        out, off = 0, 0
+        for v, w in parts:
+            out |= (v & ((1 << w) - 1)) << off
+            off += w
+        return out
+
+    def flat_state(self, s: dict):
+        """The whole symbolic state as one bit-vector (first variable lowest)."""
+        atoms: list = []
+        for v in self.var_names:
+            self._atoms(s[v], self.var_types[v], atoms)
+        return self._concat(atoms)
+
+    def pack_state(self, state_tuple) -> int:
+        parts: list = []
+        for v, x in zip(self.var_names, state_tuple):
+            self._pack(x, self.var_types[v], parts)
+        return self._join(parts)
+
+    def unpack_state(self, bits: int) -> tuple:
+        pos = [0]
+        return tuple(self._unpack(bits, self.var_types[v], pos) for v in self.var_names)
+
+    def flat_params(self, action: str, params: dict):
+        """An action's parameters as one bit-vector (None if it has none)."""
+        atoms: list = []
+        for p in self.actions[action].decl.params:
+            self._atoms(params[p.name], p.type, atoms)
+        return self._concat(atoms) if atoms else None
+
+    def unpack_params(self, action: str, bits: int) -> tuple:
+        pos = [0]
+        return tuple(self._unpack(bits, p.type, pos) for p in self.actions[action].decl.params)
+
     def decode_value(self, model: z3.ModelRef, x, t: str):
         vt = A.map_value_type(t)
         if vt is not None:
@@ -611,3 +777,52 @@ def block(params: dict, values: dict) -> z3.BoolRef:
 
 
 __all__ = ["SmtSpec", "Pile", "track", "core_labels", "block", "ELEM_WIDTH"]
+
+
+class SuccessorQuery:
+    """All solutions of Next(s, action, params, s') for a fixed concrete s.
+
+    One incremental solver per action holds Next; each call fixes the state by
+    one equation on its flat bit-vector form inside a push/pop scope, reads a
+    solution's parameters and successor from the model, blocks the parameters
+    (the successor is a function of the state and the parameters) and asks
+    again until unsat.
+    """
+
+    def __init__(self, smt: "SmtSpec", action: str):
+        self.smt, self.action = smt, action
+        s, s2 = smt.state("s"), smt.state("t")
+        params = smt.params(action, "p")
+        self.solver = z3.SimpleSolver()  # fastest for these small incremental queries
+        for _, f in smt.next(s, action, params, s2):
+            self.solver.add(f)
+        self.S, self.P, self.S2 = (smt.flat_state(s), smt.flat_params(action, params),
+                                   smt.flat_state(s2))
+
+    def solutions(self, state: tuple, max_solutions: int):
+        """(set of (args, successor) or None if the solver gave up, truncated, queries)."""
+        smt, solver = self.smt, self.solver
+        out, queries = set(), 0
+        solver.push()
+        try:
+            solver.add(self.S == z3.BitVecVal(smt.pack_state(state), self.S.size()))
+            while True:
+                queries += 1
+                r = solver.check()
+                if r == z3.unsat:
+                    return out, False, queries
+                if r != z3.sat:
+                    return None, False, queries
+                m = solver.model()
+                succ = smt.unpack_state(m.eval(self.S2, model_completion=True).as_long())
+                if self.P is None:
+                    out.add(((), succ))
+                    solver.add(z3.BoolVal(False))
+                else:
+                    pv = m.eval(self.P, model_completion=True)
+                    out.add((smt.unpack_params(self.action, pv.as_long()), succ))
+                    solver.add(self.P != pv)
+                if len(out) >= max_solutions:
+                    return out, True, queries
+        finally:
+            solver.pop()
