@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
 from itcp.model.packing import compile_packer
-from itcp.model.symmetry import canonicalizer
+from itcp.model.symmetry import canonicalizer, orbit_size
 
 
 #: Rule coverage is tracked on every transition of an action until this many in
@@ -56,6 +56,10 @@ class Exploration:
     interrupted: bool = False
     permutations: int = 1
     coverage_sampled: bool = False
+    #: with symmetry reduction: how many states the unreduced search would store
+    #: (the sum of the stored states' orbit sizes; exact, since the deals are
+    #: closed under the symmetries)
+    unreduced_states: int = 0
 
     @property
     def states(self) -> int:
@@ -81,6 +85,7 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     pack, unpack = compile_packer(game.spec)
     key_of, nperms = canonicalizer(game.spec, pack, symmetry)
     ex = Exploration(game, symmetry, permutations=nperms)
+    symmetric = nperms > 1
     index = ex._index
     keys, parent, depth_of = ex.keys, ex.parent, ex.depth_of
     state_props = [p.id for p in game.spec.properties if p.kind == "state" and p.formula is not None]
@@ -118,6 +123,8 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     bounds = [999, -1]
 
     def on_new_state(i, s):
+        if symmetric:
+            ex.unreduced_states += orbit_size(key_of, s)
         if not state_ok(s):
             for p in state_props:
                 if p not in ex.violations and not check[p](s):
@@ -205,6 +212,8 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
         ex.interrupted = True
         ex.limit = "interrupted (Ctrl-C)"
     ex.complete = ex.complete and ex.limit is None
+    if not symmetric:
+        ex.unreduced_states = len(keys)
     if bounds[1] >= 0:
         ex.hand_min, ex.hand_max = bounds
     ex.coverage_sampled = any(q >= COVERAGE_PATIENCE and unseen_rules[a]

@@ -118,7 +118,8 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
     stats = {"states": ex.states, "transitions": ex.transitions, "terminal": ex.terminal,
              "deadlocks": len(ex.deadlocks), "depth": ex.depth, "seconds": round(ex.seconds, 3),
              "initial_states": ex.initial, "symmetry": ex.symmetry,
-             "symmetries": ex.permutations, "complete": ex.complete, "limit": ex.limit}
+             "symmetries": ex.permutations, "states_without_symmetry": ex.unreduced_states,
+             "complete": ex.complete, "limit": ex.limit}
     rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
     coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
                                                           if r not in ex.fired],
@@ -137,8 +138,9 @@ def text_report(v, vs, stats, coverage) -> str:
     lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
              f"explicit-state search: {stats['states']:,} states, {stats['transitions']:,} "
              f"transitions, depth {stats['depth']}, {stats['seconds']:.1f} s"
-             + (f", symmetry reduction on ({stats['symmetries']} symmetries)"
-                if stats["symmetry"] else ", no symmetry reduction")
+             + (f", symmetry reduction on ({stats['symmetries']} symmetries; "
+                f"{stats['states_without_symmetry']:,} states without)"
+                if stats["symmetry"] and stats["symmetries"] > 1 else ", no symmetry reduction")
              + ("" if stats["complete"] else f"; STOPPED by {stats['limit']}"), ""]
     width = max(len(x.id) for x in vs)
     for x in vs:

@@ -84,4 +84,13 @@ def canonicalizer(spec: Spec, pack, enabled: bool = True):
             if k < best:
                 best = k
         return best
+    key.orbit = lambda s: len({pack(s)} | {pack(tuple(v if f is None else f(v)
+                                                     for f, v in zip(fns, s)))
+                                          for fns in movers})
     return key, len(perms) + 1
+
+
+def orbit_size(key, s) -> int:
+    """How many distinct states ``s`` stands for under the symmetries (1 without)."""
+    fn = getattr(key, "orbit", None)
+    return 1 if fn is None else fn(s)

@@ -86,6 +86,8 @@ def test_symmetry_reduction_keeps_every_verdict(official_small):
     with_sym = explore(official_small, symmetry=True)
     without = explore(official_small, symmetry=False)
     assert with_sym.states < without.states
+    # the reduced search knows exactly how many states the unreduced one stores
+    assert with_sym.unreduced_states == without.states == without.unreduced_states
     a = {v.id: v.verdict for v in verdicts(with_sym)}
     b = {v.id: v.verdict for v in verdicts(without)}
     assert a == b
@@ -168,3 +170,13 @@ def test_canonical_keys_identify_symmetric_states(official_small):
                                               if s[official_small.index["deck"]] >> c & 1)
         t[official_small.index["pile"]] = tuple(perm[c] for c in s[official_small.index["pile"]])
         assert key(tuple(t)) == key(s)
+
+
+def test_ctrl_c_gives_the_partial_report(official_small):
+    def interrupt(states, depth, seconds):
+        if depth >= 3:
+            raise KeyboardInterrupt
+    ex = explore(official_small, progress=interrupt)
+    assert ex.interrupted and not ex.complete and ex.states > 0
+    vs = {v.id: v.verdict for v in verdicts(ex)}
+    assert vs["CONSERVATION"] == UNKNOWN and vs["NO_DEADLOCK"] == VIOLATED
