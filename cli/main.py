@@ -11,6 +11,7 @@ from click.core import ParameterSource
 from .common import (Group)
 from .check_cmd import check
 from .conformance_cmd import conformance
+from .replay_cmd import replay
 from .rules_cmd import rules
 from .simulate_cmd import simulate
 
@@ -52,6 +53,7 @@ main.params.extend(_root_options())
 main.add_command(rules)
 main.add_command(simulate)
 main.add_command(conformance)
+main.add_command(replay)
 main.add_command(CHECK, "check")
 
 

@@ -60,3 +60,15 @@ def valid_names(valid) -> str:
 def did_you_mean(name: str, valid) -> str:
     best = nearest(name, valid)
     return (f"did you mean {best!r}? " if best else "") + valid_names(valid)
+
+
+class ScenarioError(InputError):
+    """A scenario file that does not load or replay: ``where`` is "file:line",
+    ``step`` the move number (0 for the deal) when the error is about one."""
+
+    def __init__(self, message: str, where: str | None = None, hint: str | None = None,
+                 step: int | None = None):
+        self.step = step
+        if step is not None and not message.startswith("step "):
+            message = f"step {step}: {message}"
+        super().__init__(message, where, hint)
