@@ -76,8 +76,10 @@ def _write_graph(ex, path: str):
       "3 unknown (a limit was hit)."))
 @variant_argument
 @config_options
-@click.option("--engine", type=click.Choice(["explicit"]), default="explicit", show_default=True,
-              help="Which engine decides the verdicts.")
+@click.option("--engine", type=click.Choice(["explicit", "symbolic", "all"]), default="explicit",
+              show_default=True,
+              help="Which engine decides the verdicts: explicit-state search, Z3 (BMC and "
+                   "k-induction), or both (a violation from either wins; a proof from either holds).")
 @click.option("--property", "properties", multiple=True, metavar="ID",
               help="Check only this property (repeatable).")
 @click.option("--max-states", type=click.IntRange(min=1), default=None,
@@ -86,14 +88,16 @@ def _write_graph(ex, path: str):
               help="Stop at this many moves after the deal.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Stop after this many seconds.")
+@click.option("--emit-smt2", "emit_smt2", type=click.Path(file_okay=False), default=None,
+              help="Write each Z3 query as a self-contained SMT-LIB2 file to this folder.")
 @click.option("--no-symmetry", is_flag=True, help="Explore without suit/copy symmetry reduction.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--itf", "itf_dir", type=click.Path(file_okay=False), default=None,
               help="Write each violation's trace in the Informal Trace Format to this folder.")
 @click.option("--graph", "graph_file", type=click.Path(dir_okay=False), default=None,
               help="Export the explored graph (GraphML, or DOT for .dot) for small runs.")
-def check(variant, config_flags, engine, properties, max_states, depth, timeout, no_symmetry,
-          as_json, itf_dir, graph_file):
+def check(variant, config_flags, engine, properties, max_states, depth, timeout, emit_smt2,
+          no_symmetry, as_json, itf_dir, graph_file):
     for p in properties:
         if p not in PROPERTY_IDS:
             best = nearest(p, PROPERTY_IDS)
@@ -101,12 +105,20 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
                              hint=f"did you mean {best!r}?" if best else None)
     v = _load(variant, config_flags)
     game = Game.from_variant(v)
+    if engine == "symbolic":
+        return _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf_dir)
     update, bar = _progress()
     ex = explore(game, Limits(max_states, depth, timeout), symmetry=not no_symmetry,
                  progress=update)
     if bar is not None:
         bar.close()
     vs = verdicts(ex, list(properties) or None)
+    sym_stats = None
+    if engine == "all":
+        from itcp.checks.symbolic import symbolic_verdicts
+        svs, sym_stats = symbolic_verdicts(game, list(properties) or None, depth, timeout,
+                                           emit_smt2)
+        vs = merge(vs, svs)
     if itf_dir:
         out = Path(itf_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -120,6 +132,8 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
              "initial_states": ex.initial, "symmetry": ex.symmetry,
              "symmetries": ex.permutations, "states_without_symmetry": ex.unreduced_states,
              "complete": ex.complete, "limit": ex.limit}
+    if sym_stats is not None:
+        stats["symbolic"] = sym_stats.as_json()
     rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
     coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
                                                           if r not in ex.fired],
@@ -131,6 +145,74 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
                    "coverage": coverage})
     else:
         click.echo(text_report(v, vs, stats, coverage))
+    sys.exit(exit_code(vs))
+
+
+def merge(explicit: list, symbolic: list) -> list:
+    """One verdict per property: a violation from either engine wins, then a proof
+    from either (a replayed trace or an exhaustion/induction), else UNKNOWN."""
+    by_id = {x.id: x for x in symbolic}
+    out = []
+    for x in explicit:
+        y = by_id.get(x.id)
+        best = x
+        if y is not None:
+            for verdict in (VIOLATED, HOLDS):
+                hit = [z for z in (x, y) if z.verdict == verdict]
+                if hit:
+                    best = hit[0]
+                    break
+        best.evidence = dict(best.evidence)
+        if y is not None:
+            other = y if best is x else x
+            best.evidence["other_engine"] = {"engine": other.engine, "verdict": other.verdict,
+                                             "kind": other.evidence.get("kind")}
+        out.append(best)
+    return out
+
+
+def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf_dir):
+    from itcp.checks.symbolic import symbolic_verdicts
+    progress = None
+    if sys.stderr.isatty() and not as_json:
+        progress = lambda msg: click.echo(f"\r  {msg:<70}", err=True, nl=False)
+    vs, st = symbolic_verdicts(game, list(properties) or None, depth, timeout, emit_smt2,
+                               progress)
+    if progress is not None:
+        click.echo("\r" + " " * 74 + "\r", err=True, nl=False)
+    if itf_dir:
+        out = Path(itf_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        for x in vs:
+            if x.trace is not None:
+                (out / f"{v.name}-{x.id}.itf.json").write_text(json.dumps(x.trace["itf"], indent=1))
+    stats = st.as_json()
+    if as_json:
+        emit_json({"variant": v.name, "config": v.config.as_dict(),
+                   "readings": dict(v.explicit), "engine": "symbolic",
+                   "properties": [x.as_json() for x in vs], "stats": stats})
+    else:
+        lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
+                 f"symbolic (Z3): {stats['queries']} queries, {stats['seconds']:.1f} s, "
+                 f"BMC to depth {stats['bmc_depth']}", ""]
+        width = max(len(x.id) for x in vs)
+        for x in vs:
+            ev = x.evidence
+            if x.verdict == HOLDS:
+                note = (f"{ev['k']}-inductive; rules: {', '.join(ev['rules'])}"
+                        + (f"; invariants: {', '.join(ev['invariants'])}" if ev["invariants"]
+                           else ""))
+            elif x.verdict == VIOLATED:
+                note = f"BMC trace: {ev['length']} moves, replayed by the engine"
+            else:
+                note = ev.get("note", "")
+            lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
+        for x in vs:
+            if x.verdict == VIOLATED:
+                lines += ["", f"{x.id}: {x.statement}"] + ["  " + s for s in x.trace["story"]]
+        if stats["smt2_files"]:
+            lines += ["", f"{stats['smt2_files']} SMT-LIB2 file(s) written to {emit_smt2}"]
+        click.echo("\n".join(lines))
     sys.exit(exit_code(vs))
 
 

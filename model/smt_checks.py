@@ -1,0 +1,250 @@
+"""Solver queries for the symbolic checks: BMC, k-induction, Houdini strengthening.
+
+Part of the SMT backend (with ``model/smt.py``, the only other module that
+imports z3).  ``checks/symbolic.py`` decides what to ask; this module builds
+the formulas from ``SmtSpec``, asks Z3, and hands back plain Python values:
+"sat" / "unsat" / "unknown", decoded engine states and actions, core labels.
+
+Speed: Next of one action is translated once, on template states, and copied to
+each step of an unrolling by substitution.  Satisfiability is decided by a
+bit-blasting tactic pipeline (fast, but it gives no unsat cores); when it
+answers unsat, the same query is asked again of Z3's QF_BV solver with every
+fragment under its own tracking name and ``core.minimize`` on, which gives the
+minimised core (the rules the proof used).  Every query can be written as a
+self-contained SMT-LIB2 file.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import z3
+
+from itcp.spec.lang import Spec
+
+from .smt import Pile, SmtSpec, _Env
+
+SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
+
+
+def _leaves(x, out: list) -> list:
+    if isinstance(x, Pile):
+        out.append(x.length)
+        out.extend(x.slots)
+    elif isinstance(x, (tuple, list)):
+        for y in x:
+            _leaves(y, out)
+    elif isinstance(x, dict):
+        for k in x:
+            _leaves(x[k], out)
+    else:
+        out.append(x)
+    return out
+
+
+def _subst(x, pairs):
+    if isinstance(x, Pile):
+        return Pile(z3.substitute(x.length, *pairs), tuple(z3.substitute(c, *pairs)
+                                                             for c in x.slots))
+    if isinstance(x, tuple):
+        return tuple(_subst(y, pairs) for y in x)
+    return z3.substitute(x, *pairs)
+
+
+@dataclass
+class Answer:
+    result: str                 # sat / unsat / unknown
+    seconds: float
+    model: object = None        # z3 model when sat
+    core: list | None = None    # labels of the minimised core when unsat (None: not asked/failed)
+    note: str = ""
+
+
+@dataclass
+class Query:
+    """A list of named formulas whose conjunction is asked for satisfiability."""
+    title: str                  # what it asks
+    meaning: str                # which answer proves what
+    parts: list = field(default_factory=list)  # (label, z3 Bool)
+
+    def add(self, label: str, expr):
+        if isinstance(expr, (list, tuple)):
+            expr = z3.And(*expr) if expr else z3.BoolVal(True)
+        self.parts.append((label, expr))
+
+    def extend(self, labelled):
+        for label, expr in labelled:
+            self.add(label, expr)
+
+    def smt2(self) -> str:
+        s = z3.Solver()
+        for _, e in self.parts:
+            s.add(e)
+        head = [f"; itcp: {self.title}", f"; {self.meaning}",
+                "; labels of the conjuncts, in order: "
+                + ", ".join(sorted({lab for lab, _ in self.parts}))]
+        return "\n".join(head) + "\n" + s.to_smt2()
+
+
+def _fast_solver():
+    return z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "simplify",
+                   "bit-blast", "sat").solver()
+
+
+class Symbolic:
+    """The SMT side of the symbolic checks for one elaborated spec."""
+
+    def __init__(self, spec: Spec, timeout: float | None = None, emit_dir: str | None = None):
+        self.spec = spec
+        self.smt = SmtSpec(spec)
+        self.timeout = timeout
+        self.emit_dir = Path(emit_dir) if emit_dir else None
+        self.emitted: list[str] = []
+        self.actions = [a.name for a in spec.actions]
+        self.A0, self.A1 = self.smt.state("A0"), self.smt.state("A1")
+        self._tmpl: dict = {}
+        self._count = 0
+        self.queries = 0
+        self.solver_seconds = 0.0
+
+    # -- building blocks ----------------------------------------------------
+    def state(self, prefix: str) -> dict:
+        return self.smt.state(prefix)
+
+    def template(self, action: str):
+        hit = self._tmpl.get(action)
+        if hit is None:
+            params = self.smt.params(action, "AP")
+            frags = self.smt.next(self.A0, action, params, self.A1)
+            hit = self._tmpl[action] = (params, frags)
+        return hit
+
+    def next(self, s: dict, action: str, s2: dict, tag: str):
+        """Next_action(s, s2) as labelled fragments, and its parameters."""
+        params, frags = self.template(action)
+        fresh = self.smt.params(action, f"{tag}p")
+        pairs = (list(zip(_leaves(self.A0, []), _leaves(s, [])))
+                 + list(zip(_leaves(self.A1, []), _leaves(s2, [])))
+                 + list(zip(_leaves(params, []), _leaves(fresh, []))))
+        return fresh, [(lab, z3.substitute(e, *pairs)) for lab, e in frags]
+
+    def step_any(self, s: dict, s2: dict, tag: str):
+        """Some action's Next(s, s2): ((action, selector, params) list, labelled fragments)."""
+        choices, parts = [], []
+        for a in self.actions:
+            sel = z3.Bool(f"{tag}_{a}")
+            params, frags = self.next(s, a, s2, f"{tag}_{a}_")
+            choices.append((a, sel, params))
+            parts += [(lab, z3.Implies(sel, e)) for lab, e in frags]
+        parts.append(("step", z3.Or(*[c[1] for c in choices])))
+        return choices, parts
+
+    def formula(self, node, s: dict, s2: dict | None = None):
+        """A spec expression (Bool) on state ``s`` (and ``s2`` for primed names)."""
+        self.smt._memo = {}
+        return self.smt.tr(self.smt.inline(node), s, _Env({}, ()), s2)
+
+    def prop(self, pid: str, s: dict, s2: dict | None = None):
+        return self.smt.prop(pid, s, s2)
+
+    def wf(self, s: dict):
+        return z3.And(*self.smt.wf(s))
+
+    def init(self, s: dict):
+        return z3.And(*self.smt.init(s))
+
+    # -- asking ---------------------------------------------------------------
+    def _emit(self, q: Query, slug: str):
+        if self.emit_dir is None:
+            return
+        self.emit_dir.mkdir(parents=True, exist_ok=True)
+        self._count += 1
+        path = self.emit_dir / f"{self._count:03d}-{slug}.smt2"
+        path.write_text(q.smt2())
+        self.emitted.append(str(path))
+
+    def _ms(self, budget: float | None):
+        return None if budget is None else max(1, int(budget * 1000))
+
+    def ask(self, q: Query, slug: str, core: bool = False, budget: float | None = None) -> Answer:
+        """Decide ``q``; with ``core`` and an unsat answer, also the minimised core."""
+        self._emit(q, slug)
+        budget = self.timeout if budget is None else budget
+        start = time.monotonic()
+        s = _fast_solver()
+        if budget is not None:
+            s.set("timeout", self._ms(budget))
+        for _, e in q.parts:
+            s.add(e)
+        r = s.check()
+        self.queries += 1
+        secs = time.monotonic() - start
+        self.solver_seconds += secs
+        if r == z3.sat:
+            return Answer(SAT, secs, s.model())
+        if r != z3.unsat:
+            return Answer(UNKNOWN, secs, note=s.reason_unknown())
+        ans = Answer(UNSAT, secs)
+        if core:
+            ans.core = self.core(q, budget)
+            ans.seconds = time.monotonic() - start
+        return ans
+
+    def core(self, q: Query, budget: float | None) -> list | None:
+        """The labels of a minimised unsat core of ``q`` (None if Z3 gave up)."""
+        start = time.monotonic()
+        s = z3.SolverFor("QF_BV")
+        s.set("core.minimize", True)
+        if budget is not None:
+            s.set("timeout", self._ms(budget))
+        names = {}
+        for k, (lab, e) in enumerate(q.parts):
+            name = f"{lab}#{k}"
+            s.assert_and_track(e, z3.Bool(name))
+            names[name] = lab
+        r = s.check()
+        self.queries += 1
+        self.solver_seconds += time.monotonic() - start
+        if r != z3.unsat:
+            return None
+        out = []
+        for b in s.unsat_core():
+            lab = names.get(str(b))
+            if lab is not None:
+                for part in lab.split("+"):
+                    if part not in out:
+                        out.append(part)
+        return out
+
+    # -- reading models -----------------------------------------------------
+    def decode(self, model, s: dict) -> tuple:
+        return self.smt.decode(model, s)
+
+    def decode_step(self, model, choices) -> tuple:
+        """The engine action (name, args) a model picks among ``choices``."""
+        for a, sel, params in choices:
+            if z3.is_true(model.eval(sel, model_completion=True)):
+                return (a, self.smt.decode_params(model, a, params))
+        raise RuntimeError("no action selected in the model")
+
+    def decode_action(self, model, action: str, params: dict) -> tuple:
+        return (action, self.smt.decode_params(model, action, params))
+
+    def holds(self, model, expr) -> bool:
+        return z3.is_true(model.eval(expr, model_completion=True))
+
+    @staticmethod
+    def Not(e):
+        return z3.Not(e)
+
+    @staticmethod
+    def And(*es):
+        return z3.And(*es) if es else z3.BoolVal(True)
+
+    @staticmethod
+    def Or(*es):
+        return z3.Or(*es) if es else z3.BoolVal(False)
+
+
+__all__ = ["Symbolic", "Query", "Answer", "SAT", "UNSAT", "UNKNOWN"]
