@@ -55,7 +55,8 @@ from itcp.spec.choices import CHOICE_POINTS, default_readings
 from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import InputError, ScenarioError, nearest, valid_names
 from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
-from itcp.spec.variants import (_HEADER_RE, _KEY_RE, CONFIG_KEYS, _dotted, _FrozenMap,
+from itcp.spec.tomlpos import index_lines
+from itcp.spec.variants import (CONFIG_KEYS, _FrozenMap,
                                 load_variant)
 
 TOP_KEYS = ("title", "question", "variant", "readings", "config", "deal", "move", "expect")
@@ -127,30 +128,6 @@ class Scenario:
 
 
 # -- lines ------------------------------------------------------------------------
-
-def index_lines(text: str) -> dict[str, int]:
-    """Dotted key -> line; the k-th ``[[move]]`` (from 1) is "move.k"."""
-    index: dict[str, int] = {}
-    counts: dict[str, int] = {}
-    section, in_multiline = "", False
-    for number, line in enumerate(text.splitlines(), 1):
-        if in_multiline:
-            in_multiline = (line.count('"""') + line.count("'''")) % 2 == 0
-            continue
-        if m := _HEADER_RE.match(line):
-            name = _dotted(m[1])
-            if line.lstrip().startswith("[["):
-                counts[name] = counts.get(name, 0) + 1
-                name = f"{name}.{counts[name]}"
-            section = name
-            index.setdefault(section, number)
-        elif m := _KEY_RE.match(line):
-            key = _dotted(m[1])
-            index.setdefault(f"{section}.{key}" if section else key, number)
-        if (line.count('"""') + line.count("'''")) % 2 == 1:
-            in_multiline = True
-    return index
-
 
 def _hint(name, valid) -> str | None:
     valid = list(valid)

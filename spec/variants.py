@@ -36,6 +36,7 @@ from pathlib import Path
 from .choices import CHOICE_POINTS, default_readings
 from .config import (DEFAULT_OPTION_COPIES, MAX_RANK, MIN_RANK, OPTION_VALUES,
                      Config, full_deck_options)
+from .tomlpos import index_lines as _index_lines
 from .errors import ConfigError, InputError, VariantError, did_you_mean, nearest, valid_names
 
 TOP_KEYS = ("description", "extends", "readings", "config")
@@ -221,35 +222,6 @@ def _convert(key: str, value):
 
 
 # -- finding lines in the raw text ----------------------------------------------
-
-_PART = r'(?:"[^"]*"|\'[^\']*\'|[A-Za-z0-9_-]+)'
-_KEY_RE = re.compile(rf"^\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
-_HEADER_RE = re.compile(rf"^\s*\[\[?\s*({_PART}(?:\s*\.\s*{_PART})*)\s*\]\]?")
-
-
-def _dotted(key_text: str) -> str:
-    parts = re.findall(r'"([^"]*)"|\'([^\']*)\'|([A-Za-z0-9_-]+)', key_text)
-    return ".".join("".join(groups) for groups in parts)  # one group matches
-
-
-def _index_lines(text: str) -> dict[str, int]:
-    """Dotted key path ("readings.justice.duty", "config") -> first line number."""
-    index: dict[str, int] = {}
-    section, in_multiline = "", False
-    for number, line in enumerate(text.splitlines(), 1):
-        if in_multiline:
-            in_multiline = (line.count('"""') + line.count("'''")) % 2 == 0
-            continue
-        if m := _HEADER_RE.match(line):
-            section = _dotted(m[1])
-            index.setdefault(section, number)
-        elif m := _KEY_RE.match(line):
-            key = _dotted(m[1])
-            index.setdefault(f"{section}.{key}" if section else key, number)
-        if (line.count('"""') + line.count("'''")) % 2 == 1:
-            in_multiline = True
-    return index
-
 
 def _nearest_hint(name, valid) -> str | None:
     best = nearest(name, valid)
