@@ -50,6 +50,15 @@ def _progress():
     return update, bar
 
 
+def _write_itf(folder: str, variant: str, vs) -> None:
+    """Each violation's trace as <variant>-<property>.itf.json in ``folder``."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    for x in vs:
+        if x.trace is not None:
+            (out / f"{variant}-{x.id}.itf.json").write_text(json.dumps(x.trace["itf"], indent=1))
+
+
 def _write_graph(ex, path: str):
     import networkx as nx
     g = nx.DiGraph()
@@ -120,11 +129,7 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
                                            emit_smt2)
         vs = merge(vs, svs)
     if itf_dir:
-        out = Path(itf_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        for x in vs:
-            if x.trace is not None:
-                (out / f"{v.name}-{x.id}.itf.json").write_text(json.dumps(x.trace["itf"], indent=1))
+        _write_itf(itf_dir, v.name, vs)
     if graph_file:
         _write_graph(ex, graph_file)
     stats = {"states": ex.states, "transitions": ex.transitions, "terminal": ex.terminal,
@@ -181,11 +186,7 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
     if progress is not None:
         click.echo("\r" + " " * 74 + "\r", err=True, nl=False)
     if itf_dir:
-        out = Path(itf_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        for x in vs:
-            if x.trace is not None:
-                (out / f"{v.name}-{x.id}.itf.json").write_text(json.dumps(x.trace["itf"], indent=1))
+        _write_itf(itf_dir, v.name, vs)
     stats = st.as_json()
     if as_json:
         emit_json({"variant": v.name, "config": v.config.as_dict(),
