@@ -25,10 +25,14 @@ from .reference import Evaluator, ReferenceModule
 Action = tuple  # (name, args)
 
 
-def build_spec(config: Config, readings: dict | None = None, scope: str = "round") -> Spec:
+def build_spec(config: Config, readings: dict | None = None, scope: str = "round",
+               extra_properties=()) -> Spec:
+    """The elaborated spec; ``extra_properties`` (e.g. a question's formulas) are
+    checked beside the built-in ones by every backend."""
     merged = default_readings()
     merged.update(readings or {})
-    return elaborate(build_ruleset(config), merged, scope)
+    spec = elaborate(build_ruleset(config), merged, scope)
+    return spec.with_properties(extra_properties) if extra_properties else spec
 
 
 @lru_cache(maxsize=64)
@@ -47,7 +51,8 @@ class Game:
         if backend == "generated":
             key = tuple(sorted(spec.readings.items()))
             cached_spec, mod = _compiled(spec.config, key, spec.scope)
-            self.impl = mod if cached_spec.rules == spec.rules else compile_spec(spec)
+            same = cached_spec.rules == spec.rules and cached_spec.properties == spec.properties
+            self.impl = mod if same else compile_spec(spec)
         elif backend == "reference":
             self.impl = ReferenceModule(spec)
         else:

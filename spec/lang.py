@@ -297,6 +297,17 @@ class Spec:
     def rule(self, rid) -> Rule:
         return next(r for r in self.rules if r.id == rid)
 
+    def with_properties(self, extra) -> "Spec":
+        """This spec with more properties (a question's formulas): every backend
+        compiles them like the built-in ones (``prop_<ID>``, Z3, the explorer)."""
+        extra = tuple(extra)
+        taken = {p.id for p in self.properties}
+        for p in extra:
+            if p.id in taken:
+                raise SpecError(f"property {p.id} is already defined")
+            taken.add(p.id)
+        return replace(self, properties=self.properties + extra)
+
 
 def included(rule: Rule, readings: dict, scope: str) -> bool:
     if rule.scope == "game" and scope != "game":

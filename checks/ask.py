@@ -1,0 +1,454 @@
+"""Answering a question: a witness, a proof, or the limit that stopped us.
+
+The question's formulas are attached to the variant's spec as extra
+properties, so the generated engine, the explorer and the symbolic checker
+answer it exactly as they check the built-in properties:
+
+* ``can P`` is a violation of ``always not P``: the breadth-first search's
+  first violation is a shortest witness (saved as a scenario that replays);
+  an exhausted search without one is a proof within the table, and the
+  symbolic checker is asked for a 1-inductive proof at each requested size
+  (by default 2..8 players with the full deck), naming the minimised core's
+  rules, their rulebook sentences and readings.
+* ``always P`` / ``never P`` the same, with the roles of YES and NO swapped.
+* ``after E, eventually P`` is decided on the explored graph: from every
+  state an E-step leads to, every path must reach a P-state.  A cycle or a
+  dead end avoiding P is a counterexample (a lasso: a stem and a loop);
+  otherwise the exhausted graph is the proof.
+* ``differs CP`` compares the choice point's readings (``checks/diff.py``).
+
+Every answer states its scope in plain words.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import networkx as nx
+
+from itcp.model.engine import Game
+from itcp.model.engine import build_spec
+from itcp.spec.rulebook import SENTENCES
+from itcp.spec.variants import FULL_DECK_OVERRIDES, Variant
+
+from . import story as S
+from .explore import Exploration, Limits, concrete_trace, explore, path_to, state
+from .questions import Question, compile_question, mentions_cards, parse
+
+YES, NO, UNKNOWN = "yes", "no", "unknown"
+#: player counts of the symbolic proofs by default
+PROOF_SIZES = tuple(range(2, 9))
+
+
+@dataclass
+class Answer:
+    question: str
+    variant: str
+    answer: str
+    scope: str
+    evidence: dict
+    lines: list = field(default_factory=list)  # the answer told for people
+    scenario: str | None = None  # the saved witness scenario
+    table: str = ""
+
+    def as_json(self) -> dict:
+        return {"question": self.question, "variant": self.variant, "table": self.table,
+                "answer": self.answer, "scope": self.scope, "evidence": self.evidence}
+
+
+def table_scope(config) -> str:
+    lo, hi = config.ranks
+    suits = f"{config.suits} suit{'s' * (config.suits > 1)}"
+    opts = ", ".join(n.replace("_", " ").title() for n, _ in config.options) or "no option cards"
+    return (f"in every game with {config.players} players, {suits}, ranks {lo}-{hi}, "
+            f"hand {config.hand}, {opts}")
+
+
+def sizes_scope(sizes) -> str:
+    sizes = sorted(sizes)
+    if not sizes:
+        return ""
+    if sizes == list(range(sizes[0], sizes[-1] + 1)) and len(sizes) > 1:
+        who = f"{sizes[0]}-{sizes[-1]} players"
+    else:
+        who = ", ".join(map(str, sizes)) + (" players" if sizes != [1] else " player")
+    return f"in every game with {who} and the full deck"
+
+
+# -- helpers --------------------------------------------------------------------------
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s[:60].rstrip("-") or "question"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def rule_core(spec, rule_ids) -> dict:
+    """Rules of a core with their rulebook sentences and readings."""
+    rules, sentences, readings = [], {}, {}
+    for rid in rule_ids:
+        try:
+            r = spec.rule(rid)
+        except StopIteration:
+            continue
+        rules.append(rid)
+        for sid in r.sentences:
+            sentences.setdefault(sid, SENTENCES.get(sid, ""))
+        if r.choice:
+            readings[r.choice] = r.reading
+    return {"rules": rules, "sentences": dict(sorted(sentences.items())), "readings": readings}
+
+
+# -- witnesses ---------------------------------------------------------------------------
+
+def _facts(game, s) -> dict:
+    from itcp.scenarios.replay import facts
+    f = facts(game, s)
+    keep = {k: f[k] for k in ("phase", "ended", "passers")}
+    keep.update({k: v for k, v in f.items() if k.startswith("hand.")})
+    return keep
+
+
+def witness_trace(ex: Exploration, pid: str):
+    """(states, actions) of the shortest violation of ``pid`` the search found."""
+    game = ex.game
+    w = ex.violations[pid]
+    steps, last = concrete_trace(ex, path_to(ex, w[1]))
+    states = [s for s, _ in steps] + [last]
+    actions = [a for _, a in steps]
+    if w[0] == "step":
+        a, s2 = next((b, x) for b, x in game.successors(last)
+                     if not game.check_property(pid, last, x))
+        states.append(s2)
+        actions.append(a)
+    return states, actions
+
+
+def tell(game, states, actions, ending: str, loop_from: int | None = None) -> dict:
+    full = [(states[i], actions[i], states[i + 1]) for i in range(len(actions))]
+    told = S.story(game, states[0], full, ending)
+    told["length"] = len(actions)
+    if loop_from is not None:
+        told["loop_starts_at_step"] = loop_from
+    return told
+
+
+def save_witness(variant: Variant, game, states, actions, question: str, title: str,
+                 folder: str | os.PathLike, name: str) -> str:
+    """The trace as a scenario file (written atomically); its path."""
+    from itcp.scenarios.format import from_trace, to_toml
+    sc = from_trace(variant.name if not variant.path or _shipped(variant) else variant.path,
+                    game.config, game, states, actions, _facts(game, states[-1]),
+                    title=title, question=question)
+    path = Path(folder) / name
+    write_atomic(path, to_toml(sc))
+    return str(path)
+
+
+def _shipped(variant) -> bool:
+    from itcp.spec.variants import list_variants
+    return variant.name in list_variants()
+
+
+# -- the search ------------------------------------------------------------------------
+
+@dataclass
+class Options:
+    limits: Limits = field(default_factory=Limits)
+    symmetry: bool = True
+    proof_sizes: tuple = PROOF_SIZES
+    proof_timeout: float | None = 60.0
+    #: the table of the symbolic proofs, at each of ``proof_sizes`` players
+    proof_table: dict = field(default_factory=lambda: dict(FULL_DECK_OVERRIDES))
+    save_dir: str | None = "itcp-answers"
+    progress: object = None
+
+
+def ask(text_or_q, variant: Variant, opts: Options | None = None) -> Answer:
+    q = text_or_q if isinstance(text_or_q, Question) else parse(text_or_q)
+    opts = opts or Options()
+    if q.form == "differs":
+        from .diff import differs_answer
+        return differs_answer(q, variant, opts)
+    spec0 = build_spec(variant.config, dict(variant.readings))
+    f = compile_question(q, spec0, "QUESTION")
+    extra = [f["goal"]] + ([f["event"]] if f["event"] is not None else [])
+    game = Game(spec0.with_properties(extra))
+    sym = opts.symmetry and not (mentions_cards(q.pred) or (q.event and mentions_cards(q.event)))
+    ex = explore(game, opts.limits, symmetry=sym, track_rules=False)
+    if q.form == "after":
+        return _liveness(q, variant, game, ex, opts)
+    return _safety(q, variant, game, ex, opts)
+
+
+def _exhaustive(ex) -> dict:
+    return {"kind": "exhaustive", "states": ex.states, "transitions": ex.transitions,
+            "depth": ex.depth, "symmetry": ex.symmetry,
+            "scope": table_scope(ex.game.config)}
+
+
+def _safety(q: Question, variant, game, ex, opts) -> Answer:
+    found = "QUESTION" in ex.violations
+    yes_if_found = q.form == "can"
+    tbl = game.config.describe()
+    if found:
+        states, actions = witness_trace(ex, "QUESTION")
+        what = "it happens" if yes_if_found else "a counterexample"
+        ending = (f"{q.text}: yes, at step {len(actions)}" if yes_if_found
+                  else f"{q.text}: no, it fails at step {len(actions)}")
+        told = tell(game, states, actions, ending)
+        path = None
+        if opts.save_dir is not None:
+            path = save_witness(variant, game, states, actions, q.text,
+                                f"{q.text} ({variant.name}): {what}", opts.save_dir,
+                                f"{slug(q.text)}--{slug(variant.name)}.toml")
+        ev = {"kind": "witness", "scenario": path, "length": len(actions),
+              "story": told["story"],
+              "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
+              "readings": {k: v for st in told["steps"] for k, v in st["readings"].items()}}
+        answer = YES if yes_if_found else NO
+        scope = (f"{table_scope(game.config)} (a shortest witness of {len(actions)} moves, "
+                 f"found by breadth-first search)")
+        lines = [f"{answer.upper()}: {q.text}", f"  variant {variant.name}; table {tbl}",
+                 f"  witness: {len(actions)} moves (shortest)"
+                 + (f", saved as {path}" if path else "")]
+        lines += ["  " + x for x in told["story"]]
+        if path:
+            lines.append(f"  replay it: itcp-check replay {path} --story")
+        return Answer(q.text, variant.name, answer, scope, ev, lines, path, tbl)
+    if not ex.complete:
+        ev = {"kind": "bounded", "limit": ex.limit, "states": ex.states, "depth": ex.depth}
+        lines = [f"UNKNOWN: {q.text}", f"  variant {variant.name}; table {tbl}",
+                 f"  the search stopped at {ex.limit} after {ex.states:,} states "
+                 f"(depth {ex.depth}) without an answer"]
+        return Answer(q.text, variant.name, UNKNOWN,
+                      f"nothing beyond {ex.states:,} states at this table ({ex.limit})",
+                      ev, lines, None, tbl)
+    answer = NO if yes_if_found else YES
+    exh = _exhaustive(ex)
+    proofs = symbolic_proofs(q, variant, opts)
+    proved = [p["players"] for p in proofs if p["verdict"] == "proved"]
+    counter = [p for p in proofs if p["verdict"] == "violated"]
+    scope = table_scope(game.config)
+    if proved:
+        full = opts.proof_table == dict(FULL_DECK_OVERRIDES)
+        scope += "; and " + (sizes_scope(proved) if full else "by induction " + "; ".join(
+            table_scope(load_variant_table(variant, opts.proof_table, n)).removeprefix("in ")
+            for n in proved))
+    ev = {"kind": "inductive" if proofs and len(proved) == len(proofs) else "exhaustive",
+          "exhaustive": exh, "proofs": proofs}
+    if proved:
+        core = sorted({r for p in proofs if p["verdict"] == "proved" for r in p["rules"]})
+        ev.update(rule_core(game.spec, core))
+    lines = [f"{answer.upper()}: {q.text}", f"  variant {variant.name}",
+             f"  exhaustive: every deal and every play at {tbl}: {ex.states:,} states, "
+             f"depth {ex.depth}" + (" (symmetry reduction on)" if ex.symmetry else "")]
+    for p in proofs:
+        if p["verdict"] == "proved":
+            lines.append(f"  proved by induction (Z3) at {p['table']}: "
+                         f"core rules {', '.join(p['rules']) or '(none)'}")
+        else:
+            lines.append(f"  Z3 at {p['players']} players, {_table_label(opts)}: {p['verdict'].upper()}: "
+                         f"{p['note']}")
+    if proved:
+        lines.append("  the proofs rest on:")
+        for sid, text in ev["sentences"].items():
+            lines.append(f"    [{sid}] {text}")
+        for cp, r in ev["readings"].items():
+            lines.append(f"    reading {cp} = {r}")
+    if counter:
+        # a bigger table shows what the small one could not: say so, plainly
+        answer = YES if yes_if_found else NO
+        lines[0] = f"{answer.upper()}: {q.text}"
+        lines.insert(1, "  (not at the small table, but at a bigger one: see below)")
+    lines.append(f"  scope: {scope}")
+    return Answer(q.text, variant.name, answer, scope, ev, lines, None, tbl)
+
+
+def _table_label(opts) -> str:
+    return ("the full deck" if opts.proof_table == dict(FULL_DECK_OVERRIDES)
+            else ", ".join(f"{k} {v}" for k, v in opts.proof_table.items()))
+
+
+def load_variant_table(variant, table, n):
+    from itcp.spec.variants import load_variant
+    return load_variant(variant.path or variant.name, dict(table, players=n)).config
+
+
+def symbolic_proofs(q: Question, variant: Variant, opts: Options) -> list[dict]:
+    """The symbolic checker at each requested size with the full deck."""
+    from itcp.spec.errors import ConfigError
+    from itcp.spec.variants import load_variant
+    from .symbolic import symbolic_verdicts
+    out = []
+    for n in opts.proof_sizes:
+        table = dict(opts.proof_table, players=n)
+        try:
+            v = load_variant(variant.path or variant.name, table)
+        except ConfigError as e:
+            out.append({"players": n, "verdict": "unknown", "note": f"no such table: {e.message}"})
+            continue
+        spec0 = build_spec(v.config, dict(v.readings))
+        goal = compile_question(q, spec0, "QUESTION")["goal"]
+        game = Game(spec0.with_properties([goal]))
+        if opts.progress:
+            opts.progress(f"symbolic proof at {n} players, full deck")
+        vs, _ = symbolic_verdicts(game, wanted=["QUESTION"], timeout=opts.proof_timeout)
+        v0 = vs[0]
+        ev = v0.evidence
+        if v0.verdict == "HOLDS":
+            out.append({"players": n, "table": v.config.describe(),
+                        "verdict": "proved", "kind": ev.get("kind"),
+                        "rules": ev.get("rules", []), "invariants": ev.get("invariants", []),
+                        "k": ev.get("k")})
+        elif v0.verdict == "VIOLATED":
+            out.append({"players": n, "verdict": "violated", "kind": ev.get("kind"),
+                        "note": "the symbolic checker found a trace (replayed by the engine)",
+                        "story": ev.get("story", [])})
+        else:
+            note = ev.get("note") or ev.get("limit") or "no answer"
+            out.append({"players": n, "verdict": "unknown", "limit": ev.get("limit"),
+                        "note": note})
+    return out
+
+
+# -- liveness ----------------------------------------------------------------------------
+
+def _liveness(q: Question, variant, game, ex, opts) -> Answer:
+    tbl = game.config.describe()
+    if not ex.complete:
+        ev = {"kind": "bounded", "limit": ex.limit, "states": ex.states, "depth": ex.depth}
+        return Answer(q.text, variant.name, UNKNOWN,
+                      f"nothing beyond {ex.states:,} states at this table ({ex.limit})", ev,
+                      [f"UNKNOWN: {q.text}", f"  the search stopped at {ex.limit}"], None, tbl)
+    event = next(p for p in game.spec.properties if p.id == "QUESTION_EVENT")
+    index, key_of = ex._index, ex._key_of
+    goal = lambda s: game.check_property("QUESTION", s)  # noqa: E731
+    g = nx.DiGraph()
+    roots: dict[int, list] = {}  # region root -> the path of state numbers to it
+    sinks = []
+    for i in range(ex.states):
+        s = state(ex, i)
+        if event.kind == "state" and game.check_property("QUESTION_EVENT", s):
+            roots.setdefault(i, path_to(ex, i))
+        if game.is_terminal(s):
+            continue
+        succ = list(game.successors(s))
+        if not succ:
+            sinks.append(i)
+        for a, s2 in succ:
+            j = index[key_of(s2)]
+            g.add_edge(i, j)
+            if event.kind == "step" and game.check_property("QUESTION_EVENT", s, s2):
+                if j not in roots or len(roots[j]) > len(path_to(ex, i)) + 1:
+                    roots[j] = path_to(ex, i) + [j]
+    # the region: states reached after the event without the goal having held
+    region, parent, frontier = set(), {}, []
+    for r in sorted(roots, key=lambda r: len(roots[r])):
+        if not goal(state(ex, r)):
+            region.add(r)
+            parent[r] = None
+            frontier.append(r)
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j in (g.successors(i) if i in g else ()):
+                if j not in region and not goal(state(ex, j)):
+                    region.add(j)
+                    parent[j] = i
+                    nxt.append(j)
+        frontier = nxt
+
+    def stem(i):
+        out = []
+        while i is not None:
+            out.append(i)
+            i = parent[i]
+        out.reverse()
+        return roots[out[0]][:-1] + out
+
+    sub = g.subgraph(region)
+    dead = sorted((i for i in region if i in sinks or game.is_terminal(state(ex, i))),
+                  key=lambda i: len(stem(i)))
+    cycle = None
+    try:
+        edges = nx.find_cycle(sub)
+        nodes = [u for u, _ in edges]
+        k = min(range(len(nodes)), key=lambda i: len(stem(nodes[i])))
+        cycle = nodes[k:] + nodes[:k]
+    except nx.NetworkXNoCycle:
+        pass
+    exh = _exhaustive(ex)
+    exh["method"] = ("every state reached after the event, on every path, reaches the goal: "
+                     "no cycle and no dead end among the states after the event where the goal "
+                     "has not yet held")
+    exh["after_event_states"] = len(region)
+    if cycle is None and not dead:
+        scope = table_scope(game.config) + " (the explored graph, exhausted)"
+        ev = dict(exh)
+        lines = [f"YES: {q.text}", f"  variant {variant.name}",
+                 f"  proof: exhaustive over the explored graph at {tbl}: {ex.states:,} states; "
+                 f"no cycle and no dead end avoids the goal after the event "
+                 f"({len(region):,} states lie between an event and the goal)",
+                 f"  scope: {scope}"]
+        return Answer(q.text, variant.name, YES, scope, ev, lines, None, tbl)
+    if cycle is not None:
+        nums = stem(cycle[0]) + cycle[1:] + [cycle[0]]
+        loop_from = len(stem(cycle[0])) - 1
+        ending = (f"the state after step {loop_from} recurs: play can go round this loop "
+                  f"forever after the event, and the goal never holds")
+        kind = "lasso"
+    else:
+        nums = stem(dead[0])
+        loop_from = None
+        last = state(ex, dead[0])
+        ending = ("the round is over and the goal never held after the event"
+                  if game.is_terminal(last) else
+                  "no move is legal, and the goal never held after the event")
+        kind = "dead end"
+    steps, last = concrete_trace(ex, nums)
+    states = [s for s, _ in steps] + [last]
+    actions = [a for _, a in steps]
+    told = tell(game, states, actions, ending, loop_from)
+    path = None
+    if opts.save_dir is not None and kind == "dead end":
+        path = save_witness(variant, game, states, actions, q.text,
+                            f"{q.text} ({variant.name}): a counterexample", opts.save_dir,
+                            f"{slug(q.text)}--{slug(variant.name)}.toml")
+    elif opts.save_dir is not None:
+        # a lasso's scenario plays the stem and one turn of the loop
+        path = save_witness(variant, game, states, actions, q.text,
+                            f"{q.text} ({variant.name}): a lasso, the loop from step "
+                            f"{loop_from} repeats forever", opts.save_dir,
+                            f"{slug(q.text)}--{slug(variant.name)}.toml")
+    scope = f"{table_scope(game.config)} (a {kind} found on the exhausted graph)"
+    ev = {"kind": "witness", "shape": kind, "scenario": path, "length": len(actions),
+          "story": told["story"]}
+    if loop_from is not None:
+        ev["loop_starts_at_step"] = loop_from
+    lines = [f"NO: {q.text}", f"  variant {variant.name}; table {tbl}",
+             f"  counterexample: a {kind}" + (f" (the loop starts after step {loop_from})"
+                                              if loop_from is not None else "")
+             + (f", saved as {path}" if path else "")]
+    lines += ["  " + x for x in told["story"]]
+    lines.append(f"  scope: {scope}")
+    return Answer(q.text, variant.name, NO, scope, ev, lines, path, tbl)
+
+
+__all__ = ["ask", "Answer", "Options", "YES", "NO", "UNKNOWN", "table_scope", "write_atomic"]
