@@ -9,7 +9,9 @@ import click
 from click.core import ParameterSource
 
 from .common import (Group)
+from .ask_cmd import ask_cmd
 from .check_cmd import check
+from .diff_cmd import diff_cmd
 from .conformance_cmd import conformance
 from .replay_cmd import replay
 from .rules_cmd import rules
@@ -54,6 +56,8 @@ main.add_command(rules)
 main.add_command(simulate)
 main.add_command(conformance)
 main.add_command(replay)
+main.add_command(ask_cmd, "ask")
+main.add_command(diff_cmd, "diff")
 main.add_command(CHECK, "check")
 
 

@@ -1,0 +1,271 @@
+"""Comparing readings: where do two variants (or two readings) part ways?
+
+For one choice point, the base variant is played twice: once with its own
+reading and once with the other reading, everything else equal.  Both games
+are compiled from the same spec, so their states are the same tuples; a
+breadth-first search over the first game's reachable states (from before the
+deal) compares, at every state, the legal moves of both games, the state each
+move leads to, and, where the round is over, the scores.  The first state
+where they differ is reached by a shortest path, so the scenario is the
+smallest one: a move legal in one and not the other, or a move with a
+different outcome, or a different score.  If the search exhausts the table
+with no difference, both readings give the same reachable game and the same
+scores there: a bounded proof that they agree at that table.
+
+The tables tried for a choice point are the smallest where its rules can act
+(the option cards it is about, two then three players).
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from itcp.model.engine import Game
+from itcp.spec.choices import CHOICE_POINTS
+from itcp.spec.errors import ConfigError, InputError
+from itcp.spec.variants import Variant, load_variant
+
+#: option cards a choice point is about (the others are left out of its tables)
+CP_OPTIONS = {
+    "mercy": ("mercy",), "justice": ("justice",), "repentance": ("repentance",),
+    "unbelief": ("unbelief",), "pride": ("pride_cycle",), "secret": ("secret_combination",),
+    "desolation": ("mercy",), "discard": ("pride_cycle",), "setup": ("unbelief",),
+}
+DIFF_MAX_STATES = 200_000
+
+
+def cp_tables(cp: str) -> list[dict]:
+    """The small tables a choice point is compared at, smallest first."""
+    head = cp.split(".")[0]
+    opts = tuple((o, 1) for o in CP_OPTIONS.get(head, ()))
+    if cp == "justice.duty":
+        opts = (("justice", 2), ("mercy", 1))
+    if cp == "justice.passer" or cp == "justice.pass":
+        opts = (("justice", 1),)
+    base = {"suits": 2, "ranks": (2, 2), "hand": 1, "options": opts}
+    if cp in ("charity.scope",):
+        base.update(ranks=(2, 3), hand=2)
+    if cp in ("pass.score",):
+        base.update(ranks=(2, 3))
+    two = dict(base, players=2)
+    three = dict(base, players=3)
+    return [two] if cp.endswith(".two") else [two, three]
+
+
+@dataclass
+class Difference:
+    kind: str  # "legal", "outcome", "scores"
+    text: str
+    path: list  # (state, action) steps to the state where they differ
+    state: tuple
+    action: tuple | None = None
+    legal_in: str | None = None  # which side allows the move (kind "legal")
+
+
+@dataclass
+class Comparison:
+    cp: str
+    a: str  # reading ids
+    b: str
+    table: str
+    result: str  # "differ", "agree", "unknown"
+    states: int = 0
+    difference: Difference | None = None
+    scenarios: list = field(default_factory=list)
+    limit: str | None = None
+    tables_agreed: list = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        out = {"choice_point": self.cp, "readings": [self.a, self.b], "result": self.result,
+               "table": self.table, "states": self.states}
+        if self.difference is not None:
+            out["difference"] = {"kind": self.difference.kind, "text": self.difference.text,
+                                 "length": len(self.difference.path) + (
+                                     1 if self.difference.action else 0)}
+            out["scenarios"] = self.scenarios
+        if self.tables_agreed:
+            out["agreed_at"] = self.tables_agreed
+        if self.limit:
+            out["limit"] = self.limit
+        return out
+
+
+def compare_games(ga: Game, gb: Game, names=("A", "B"), max_states=DIFF_MAX_STATES):
+    """(Difference | None, states visited, limit | None): a BFS over ``ga``'s states."""
+    s0 = ga.initial_state()
+    seen = {s0: None}
+    queue = deque([s0])
+    while queue:
+        s = queue.popleft()
+        if ga.is_terminal(s):
+            sa, sb = ga.scores(s), gb.scores(s)
+            if sa != sb:
+                return Difference("scores", f"the same finished round scores {list(sa)} under "
+                                  f"{names[0]} but {list(sb)} under {names[1]}",
+                                  _path(seen, s), s), len(seen), None
+            continue
+        la = dict(ga.successors(s))
+        lb = dict(gb.successors(s))
+        if set(la) != set(lb):
+            only_a = sorted(set(la) - set(lb))
+            only_b = sorted(set(lb) - set(la))
+            a, side = (only_a[0], names[0]) if only_a else (only_b[0], names[1])
+            other = names[1] if side == names[0] else names[0]
+            g = ga if side == names[0] else gb
+            return Difference("legal", f"{g.action_str(a)} is legal under {side} but not under "
+                              f"{other}", _path(seen, s), s, a, side), len(seen), None
+        for a in la:
+            if la[a] != lb[a]:
+                what = [v for v, x, y in zip(ga.var_names, la[a], lb[a]) if x != y]
+                return Difference("outcome", f"{ga.action_str(a)} leads to different states "
+                                  f"({', '.join(what)} differ)",
+                                  _path(seen, s), s, a), len(seen), None
+        for a, s2 in la.items():
+            if s2 not in seen:
+                seen[s2] = (s, a)
+                queue.append(s2)
+                if len(seen) >= max_states:
+                    return None, len(seen), f"--max-states {max_states}"
+    return None, len(seen), None
+
+
+def _path(seen, s) -> list:
+    out = []
+    while seen[s] is not None:
+        prev, a = seen[s]
+        out.append((prev, a))
+        s = prev
+    return out[::-1]
+
+
+def _scenarios(cmp: Comparison, base: Variant, va: Variant, vb: Variant, ga, gb, d: Difference,
+               folder, stem) -> list[str]:
+    """The distinguishing play as one scenario per side (written atomically)."""
+    from itcp.scenarios.format import from_trace, to_toml
+    from .ask import _facts, write_atomic
+    steps = d.path + ([(d.state, d.action)] if d.action is not None else [])
+    actions = [a for _, a in steps]
+    out = []
+    for label, v, g in ((cmp.a, va, ga), (cmp.b, vb, gb)):
+        s, states = g.initial_state(), [g.initial_state()]
+        legal = True
+        for a in actions:
+            if a not in g.legal_actions(s):
+                legal = False
+                break
+            s = g.apply(s, a)
+            states.append(s)
+        expect = _facts(g, states[-1])
+        if g.is_terminal(states[-1]):
+            expect["scores"] = list(g.scores(states[-1]))
+        if not legal:
+            from itcp.scenarios.replay import explain_refusal
+            mover = g.current_player(states[-1])
+            refusal = explain_refusal(g, states[-1], actions[-1], mover if mover >= 0 else None)
+            expect = {"illegal_at": len(actions) - 1}
+            if refusal.rules:
+                expect["rule"] = refusal.rules[0]
+        title = f"{cmp.cp}: {label} ({d.text})"
+        sc = from_trace(base.name, g.config, g, states, actions, expect, title=title,
+                        question=f"Do the readings {cmp.a} and {cmp.b} of {cmp.cp} differ?")
+        path = Path(folder) / f"{stem}--{label}.toml"
+        write_atomic(path, to_toml(sc))
+        out.append(str(path))
+    return out
+
+
+def compare_readings(base: Variant, cp: str, ra: str, rb: str, save_dir=None, stem=None,
+                     max_states=DIFF_MAX_STATES, tables=None) -> Comparison:
+    """Compare reading ``ra`` with ``rb`` of ``cp``, all else as in ``base``."""
+    agreed = []
+    last = None
+    for table in tables or cp_tables(cp):
+        try:
+            va = load_variant(base.path or base.name, table)
+        except ConfigError:
+            continue
+        ra_map, rb_map = dict(va.readings), dict(va.readings)
+        ra_map[cp], rb_map[cp] = ra, rb
+        ga = Game.make(va.config, ra_map)
+        gb = Game.make(va.config, rb_map)
+        d, n, limit = compare_games(ga, gb, (ra, rb), max_states)
+        tbl = va.config.describe()
+        if d is not None:
+            c = Comparison(cp, ra, rb, tbl, "differ", n, d, tables_agreed=agreed)
+            if save_dir is not None:
+                vb = va
+                c.scenarios = _scenarios(c, base, va, vb, ga, gb, d, save_dir,
+                                         stem or cp.replace(".", "-"))
+            return c
+        if limit is not None:
+            return Comparison(cp, ra, rb, tbl, "unknown", n, limit=limit, tables_agreed=agreed)
+        agreed.append(f"{tbl} ({n:,} states)")
+        last = Comparison(cp, ra, rb, tbl, "agree", n, tables_agreed=list(agreed))
+    if last is None:
+        raise InputError(f"no table to compare {cp} at")
+    return last
+
+
+def diff_variants(va: Variant, vb: Variant, save_dir=None, max_states=DIFF_MAX_STATES):
+    """One comparison per choice point where the variants' readings differ."""
+    out = []
+    for cp in CHOICE_POINTS:
+        a, b = va.readings.get(cp), vb.readings.get(cp)
+        if a != b:
+            stem = f"{cp.replace('.', '-')}"
+            out.append(compare_readings(va, cp, a, b, save_dir, stem, max_states))
+    return out
+
+
+def differs_answer(q, variant: Variant, opts):
+    """``differs CP``: does any other reading of CP change the game, all else equal?"""
+    from .ask import NO, UNKNOWN, YES, Answer, slug
+    cp = CHOICE_POINTS[q.choice]
+    mine = variant.readings[cp.id]
+    comps = [compare_readings(variant, cp.id, mine, r, opts.save_dir,
+                              f"{slug(q.text)}--{slug(variant.name)}-{r}",
+                              opts.limits.max_states or DIFF_MAX_STATES)
+             for r in cp.reading_ids if r != mine]
+    lines, evidence = [], {"comparisons": [c.as_json() for c in comps]}
+    differ = [c for c in comps if c.result == "differ"]
+    unknown = [c for c in comps if c.result == "unknown"]
+    if differ:
+        c = differ[0]
+        answer = YES
+        scope = f"at {c.table} (a shortest distinguishing play, by breadth-first search)"
+        evidence.update(kind="witness", scenario=c.scenarios[0] if c.scenarios else None,
+                        scenarios=c.scenarios)
+    elif unknown:
+        answer = UNKNOWN
+        scope = f"nothing beyond {unknown[0].states:,} states ({unknown[0].limit})"
+        evidence.update(kind="bounded", limit=unknown[0].limit)
+    else:
+        answer = NO
+        scope = "in every game at " + "; ".join(sorted({t for c in comps for t in c.tables_agreed}))
+        evidence.update(kind="exhaustive")
+    lines.append(f"{answer.upper()}: {q.text}")
+    lines.append(f"  variant {variant.name}: {cp.id} = {mine} compared with every other reading")
+    for c in comps:
+        lines += ["  " + x for x in describe(c)]
+    lines.append(f"  scope: {scope}")
+    return Answer(q.text, variant.name, answer, scope, evidence, lines,
+                  evidence.get("scenario"), "")
+
+
+def describe(c: Comparison) -> list[str]:
+    head = f"{c.cp}: {c.a} vs {c.b}: "
+    if c.result == "differ":
+        d = c.difference
+        n = len(d.path) + (1 if d.action is not None else 0)
+        out = [head + f"DIFFER at {c.table}, after {n} move(s) counting the deal: {d.text}"]
+        out += [f"    scenario: {p}" for p in c.scenarios]
+        return out
+    if c.result == "agree":
+        return [head + "AGREE (same reachable game and scores, exhaustive) at "
+                + "; ".join(c.tables_agreed)]
+    return [head + f"UNKNOWN at {c.table}: stopped by {c.limit} after {c.states:,} states"]
+
+
+__all__ = ["diff_variants", "compare_readings", "compare_games", "differs_answer", "describe",
+           "Comparison", "cp_tables"]

@@ -1,0 +1,92 @@
+"""``itcp-check ask "QUESTION" [VARIANT]``: settle a rules dispute.
+
+The question is read by the question language (``checks/questions.py``) and
+answered by the same engines that check the built-in properties: YES or NO
+with a witness scenario (saved, replayable, told as a story) or a proof (the
+exhausted search at the table, and Z3 induction at each player count with the
+full deck), or UNKNOWN naming the limit.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from itcp.checks.ask import UNKNOWN, Options, ask
+from itcp.checks.explore import Limits
+from itcp.checks.questions import parse
+from itcp.spec.errors import InputError
+
+from .check_cmd import DEFAULT_TABLE
+from .common import (EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, config_options, emit_json,
+                     load_with, overrides)
+
+
+def parse_players(text: str) -> tuple[int, ...]:
+    """``2..8``, ``2,3,5`` or ``none``."""
+    t = text.strip().lower()
+    if t in ("none", "0", ""):
+        return ()
+    try:
+        if ".." in t:
+            lo, hi = (int(x) for x in t.split(".."))
+            out = tuple(range(lo, hi + 1))
+        else:
+            out = tuple(int(x) for x in t.split(","))
+    except ValueError:
+        raise InputError(f"--proof-players: cannot read {text!r}",
+                         hint='use a range "2..8", a list "2,3" or "none"') from None
+    if not out or any(not 2 <= n <= 8 for n in out):
+        raise InputError(f"--proof-players: {text!r} is not within 2..8",
+                         hint='use a range "2..8", a list "2,3" or "none"')
+    return out
+
+
+@click.command("ask", cls=Command, help=(
+    "Answer a question about the rules: YES or NO with a witness scenario or a proof, "
+    "or UNKNOWN naming the limit.\n\n"
+    "QUESTION is one of: 'can P', 'always P', 'never P', 'after E, eventually P', "
+    "'differs CHOICE-POINT'.  Examples: \"can the passer's hand change\", "
+    "\"after a pass, eventually the round ends\", "
+    "\"can pride_cycle fire while someone has passed\", \"differs pride.passer\".\n\n"
+    + VARIANT_HELP + "  Without table flags the table is the check command's default "
+    "(2 players, 2 suits, ranks 2..2, hand 1, Unbelief and Pride Cycle).  Exit codes: "
+    "0 answered (yes or no), 2 bad input, 3 unknown."))
+@click.argument("question")
+@click.argument("variant", default="official", metavar="[VARIANT]")
+@config_options
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--save", "save_dir", default="itcp-answers", metavar="DIR", show_default=True,
+              help="Folder for the witness scenario files.")
+@click.option("--max-states", type=int, metavar="N", help="Stop the search after N states.")
+@click.option("--depth", type=int, metavar="K", help="Stop the search at depth K.")
+@click.option("--timeout", type=float, metavar="S", help="Stop the search after S seconds.")
+@click.option("--no-symmetry", is_flag=True, help="Search without symmetry reduction.")
+@click.option("--proof-players", default="2..8", metavar="LIST", show_default=True,
+              help='Player counts of the Z3 proofs at the full deck: "2..8", "2,3" or "none".')
+@click.option("--proof-timeout", type=float, default=60.0, metavar="S", show_default=True,
+              help="Seconds Z3 may spend on each player count (UNKNOWN when it runs out).")
+def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, depth, timeout,
+            no_symmetry, proof_players, proof_timeout):
+    q = parse(question)
+    sizes = parse_players(proof_players)
+    if proof_timeout is not None and proof_timeout <= 0:
+        raise InputError("--proof-timeout must be positive", hint="e.g. --proof-timeout 60")
+    table = dict(DEFAULT_TABLE)
+    table.update(overrides(config_flags))
+    v = load_with(variant, table)
+    progress = None
+    if sys.stderr.isatty() and not as_json:
+        progress = lambda msg: click.echo(f"  ... {msg}", err=True)  # noqa: E731
+    opts = Options(limits=Limits(max_states, depth, timeout), symmetry=not no_symmetry,
+                   proof_sizes=sizes, proof_timeout=proof_timeout, save_dir=save_dir,
+                   progress=progress)
+    a = ask(q, v, opts)
+    if as_json:
+        emit_json(a.as_json())
+    else:
+        click.echo("\n".join(a.lines))
+    sys.exit(EXIT_UNKNOWN if a.answer == UNKNOWN else EXIT_OK)
+
+
+__all__ = ["ask_cmd", "parse_players"]
