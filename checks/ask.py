@@ -122,6 +122,8 @@ def _facts(game, s) -> dict:
     f = facts(game, s)
     keep = {k: f[k] for k in ("phase", "ended", "passers")}
     keep.update({k: v for k, v in f.items() if k.startswith("hand.")})
+    if game.is_terminal(s):
+        keep["scores"] = f["scores"]
     return keep
 
 
@@ -181,20 +183,42 @@ class Options:
 
 
 def ask(text_or_q, variant: Variant, opts: Options | None = None) -> Answer:
-    q = text_or_q if isinstance(text_or_q, Question) else parse(text_or_q)
+    return ask_many([text_or_q], variant, opts)[0]
+
+
+def ask_many(questions, variant: Variant, opts: Options | None = None,
+             stems=None) -> list[Answer]:
+    """Answer several questions at one table with one compiled game and one search
+    (each question's formulas are properties ``Q1``, ``Q2``, ... of the same spec)."""
     opts = opts or Options()
-    if q.form == "differs":
-        from .diff import differs_answer
-        return differs_answer(q, variant, opts)
-    spec0 = build_spec(variant.config, dict(variant.readings))
-    f = compile_question(q, spec0, "QUESTION")
-    extra = [f["goal"]] + ([f["event"]] if f["event"] is not None else [])
-    game = Game(spec0.with_properties(extra))
-    sym = opts.symmetry and not (mentions_cards(q.pred) or (q.event and mentions_cards(q.event)))
-    ex = explore(game, opts.limits, symmetry=sym, track_rules=False)
-    if q.form == "after":
-        return _liveness(q, variant, game, ex, opts)
-    return _safety(q, variant, game, ex, opts)
+    qs = [q if isinstance(q, Question) else parse(q) for q in questions]
+    out: dict[int, Answer] = {}
+    for i, q in enumerate(qs):
+        if q.form == "differs":
+            from .diff import differs_answer
+            out[i] = differs_answer(q, variant, opts, stems[i] if stems else None)
+    rest = [i for i in range(len(qs)) if i not in out]
+    if rest:
+        spec0 = build_spec(variant.config, dict(variant.readings))
+        extra, pids = [], {}
+        for i in rest:
+            pid = "QUESTION" if len(rest) == 1 else f"QUESTION{i + 1}"
+            f = compile_question(qs[i], spec0, pid)
+            extra += [f["goal"]] + ([f["event"]] if f["event"] is not None else [])
+            pids[i] = pid
+        game = Game(spec0.with_properties(extra))
+        sym = opts.symmetry and not any(
+            mentions_cards(qs[i].pred) or (qs[i].event and mentions_cards(qs[i].event))
+            for i in rest)
+        ex = explore(game, opts.limits, symmetry=sym, track_rules=False)
+        for i in rest:
+            if qs[i].form == "after":
+                out[i] = _liveness(qs[i], variant, game, ex, opts, pids[i],
+                                   stems[i] if stems else None)
+            else:
+                out[i] = _safety(qs[i], variant, game, ex, opts, pids[i],
+                                 stems[i] if stems else None)
+    return [out[i] for i in range(len(qs))]
 
 
 def _exhaustive(ex) -> dict:
@@ -203,12 +227,12 @@ def _exhaustive(ex) -> dict:
             "scope": table_scope(ex.game.config)}
 
 
-def _safety(q: Question, variant, game, ex, opts) -> Answer:
-    found = "QUESTION" in ex.violations
+def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> Answer:
+    found = pid in ex.violations
     yes_if_found = q.form == "can"
     tbl = game.config.describe()
     if found:
-        states, actions = witness_trace(ex, "QUESTION")
+        states, actions = witness_trace(ex, pid)
         what = "it happens" if yes_if_found else "a counterexample"
         ending = (f"{q.text}: yes, at step {len(actions)}" if yes_if_found
                   else f"{q.text}: no, it fails at step {len(actions)}")
@@ -217,7 +241,7 @@ def _safety(q: Question, variant, game, ex, opts) -> Answer:
         if opts.save_dir is not None:
             path = save_witness(variant, game, states, actions, q.text,
                                 f"{q.text} ({variant.name}): {what}", opts.save_dir,
-                                f"{slug(q.text)}--{slug(variant.name)}.toml")
+                                f"{stem or slug(q.text)}--{slug(variant.name)}.toml")
         ev = {"kind": "witness", "scenario": path, "length": len(actions),
               "story": told["story"],
               "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
@@ -330,22 +354,22 @@ def symbolic_proofs(q: Question, variant: Variant, opts: Options) -> list[dict]:
 
 # -- liveness ----------------------------------------------------------------------------
 
-def _liveness(q: Question, variant, game, ex, opts) -> Answer:
+def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> Answer:
     tbl = game.config.describe()
     if not ex.complete:
         ev = {"kind": "bounded", "limit": ex.limit, "states": ex.states, "depth": ex.depth}
         return Answer(q.text, variant.name, UNKNOWN,
                       f"nothing beyond {ex.states:,} states at this table ({ex.limit})", ev,
                       [f"UNKNOWN: {q.text}", f"  the search stopped at {ex.limit}"], None, tbl)
-    event = next(p for p in game.spec.properties if p.id == "QUESTION_EVENT")
+    event = next(p for p in game.spec.properties if p.id == pid + "_EVENT")
     index, key_of = ex._index, ex._key_of
-    goal = lambda s: game.check_property("QUESTION", s)  # noqa: E731
+    goal = lambda s: game.check_property(pid, s)  # noqa: E731
     g = nx.DiGraph()
     roots: dict[int, list] = {}  # region root -> the path of state numbers to it
     sinks = []
     for i in range(ex.states):
         s = state(ex, i)
-        if event.kind == "state" and game.check_property("QUESTION_EVENT", s):
+        if event.kind == "state" and game.check_property(pid + "_EVENT", s):
             roots.setdefault(i, path_to(ex, i))
         if game.is_terminal(s):
             continue
@@ -355,7 +379,7 @@ def _liveness(q: Question, variant, game, ex, opts) -> Answer:
         for a, s2 in succ:
             j = index[key_of(s2)]
             g.add_edge(i, j)
-            if event.kind == "step" and game.check_property("QUESTION_EVENT", s, s2):
+            if event.kind == "step" and game.check_property(pid + "_EVENT", s, s2):
                 if j not in roots or len(roots[j]) > len(path_to(ex, i)) + 1:
                     roots[j] = path_to(ex, i) + [j]
     # the region: states reached after the event without the goal having held
@@ -375,7 +399,7 @@ def _liveness(q: Question, variant, game, ex, opts) -> Answer:
                     nxt.append(j)
         frontier = nxt
 
-    def stem(i):
+    def stem_of(i):
         out = []
         while i is not None:
             out.append(i)
@@ -385,12 +409,12 @@ def _liveness(q: Question, variant, game, ex, opts) -> Answer:
 
     sub = g.subgraph(region)
     dead = sorted((i for i in region if i in sinks or game.is_terminal(state(ex, i))),
-                  key=lambda i: len(stem(i)))
+                  key=lambda i: len(stem_of(i)))
     cycle = None
     try:
         edges = nx.find_cycle(sub)
         nodes = [u for u, _ in edges]
-        k = min(range(len(nodes)), key=lambda i: len(stem(nodes[i])))
+        k = min(range(len(nodes)), key=lambda i: len(stem_of(nodes[i])))
         cycle = nodes[k:] + nodes[:k]
     except nx.NetworkXNoCycle:
         pass
@@ -409,13 +433,13 @@ def _liveness(q: Question, variant, game, ex, opts) -> Answer:
                  f"  scope: {scope}"]
         return Answer(q.text, variant.name, YES, scope, ev, lines, None, tbl)
     if cycle is not None:
-        nums = stem(cycle[0]) + cycle[1:] + [cycle[0]]
-        loop_from = len(stem(cycle[0])) - 1
+        nums = stem_of(cycle[0]) + cycle[1:] + [cycle[0]]
+        loop_from = len(stem_of(cycle[0])) - 1
         ending = (f"the state after step {loop_from} recurs: play can go round this loop "
                   f"forever after the event, and the goal never holds")
         kind = "lasso"
     else:
-        nums = stem(dead[0])
+        nums = stem_of(dead[0])
         loop_from = None
         last = state(ex, dead[0])
         ending = ("the round is over and the goal never held after the event"
@@ -430,13 +454,13 @@ def _liveness(q: Question, variant, game, ex, opts) -> Answer:
     if opts.save_dir is not None and kind == "dead end":
         path = save_witness(variant, game, states, actions, q.text,
                             f"{q.text} ({variant.name}): a counterexample", opts.save_dir,
-                            f"{slug(q.text)}--{slug(variant.name)}.toml")
+                            f"{stem or slug(q.text)}--{slug(variant.name)}.toml")
     elif opts.save_dir is not None:
         # a lasso's scenario plays the stem and one turn of the loop
         path = save_witness(variant, game, states, actions, q.text,
                             f"{q.text} ({variant.name}): a lasso, the loop from step "
                             f"{loop_from} repeats forever", opts.save_dir,
-                            f"{slug(q.text)}--{slug(variant.name)}.toml")
+                            f"{stem or slug(q.text)}--{slug(variant.name)}.toml")
     scope = f"{table_scope(game.config)} (a {kind} found on the exhausted graph)"
     ev = {"kind": "witness", "shape": kind, "scenario": path, "length": len(actions),
           "story": told["story"]}
@@ -451,4 +475,4 @@ def _liveness(q: Question, variant, game, ex, opts) -> Answer:
     return Answer(q.text, variant.name, NO, scope, ev, lines, path, tbl)
 
 
-__all__ = ["ask", "Answer", "Options", "YES", "NO", "UNKNOWN", "table_scope", "write_atomic"]
+__all__ = ["ask", "ask_many", "Answer", "Options", "YES", "NO", "UNKNOWN", "table_scope", "write_atomic"]

@@ -139,15 +139,15 @@ def _path(seen, s) -> list:
     return out[::-1]
 
 
-def _scenarios(cmp: Comparison, base: Variant, va: Variant, vb: Variant, ga, gb, d: Difference,
-               folder, stem) -> list[str]:
+def _scenarios(cmp: Comparison, base: Variant, ga, gb, d: Difference, folder,
+               stem) -> list[str]:
     """The distinguishing play as one scenario per side (written atomically)."""
     from itcp.scenarios.format import from_trace, to_toml
     from .ask import _facts, write_atomic
     steps = d.path + ([(d.state, d.action)] if d.action is not None else [])
     actions = [a for _, a in steps]
     out = []
-    for label, v, g in ((cmp.a, va, ga), (cmp.b, vb, gb)):
+    for label, g in ((cmp.a, ga), (cmp.b, gb)):
         s, states = g.initial_state(), [g.initial_state()]
         legal = True
         for a in actions:
@@ -176,26 +176,29 @@ def _scenarios(cmp: Comparison, base: Variant, va: Variant, vb: Variant, ga, gb,
 
 
 def compare_readings(base: Variant, cp: str, ra: str, rb: str, save_dir=None, stem=None,
-                     max_states=DIFF_MAX_STATES, tables=None) -> Comparison:
-    """Compare reading ``ra`` with ``rb`` of ``cp``, all else as in ``base``."""
+                     max_states=DIFF_MAX_STATES, configs=None) -> Comparison:
+    """Compare reading ``ra`` with ``rb`` of ``cp``, all else as in ``base``, at
+    ``configs`` (by default the choice point's small tables, smallest first)."""
+    if configs is None:
+        configs = []
+        for table in cp_tables(cp):
+            try:
+                configs.append(load_variant(base.path or base.name, table).config)
+            except ConfigError:
+                continue
     agreed = []
     last = None
-    for table in tables or cp_tables(cp):
-        try:
-            va = load_variant(base.path or base.name, table)
-        except ConfigError:
-            continue
-        ra_map, rb_map = dict(va.readings), dict(va.readings)
+    for config in configs:
+        ra_map, rb_map = dict(base.readings), dict(base.readings)
         ra_map[cp], rb_map[cp] = ra, rb
-        ga = Game.make(va.config, ra_map)
-        gb = Game.make(va.config, rb_map)
+        ga = Game.make(config, ra_map)
+        gb = Game.make(config, rb_map)
         d, n, limit = compare_games(ga, gb, (ra, rb), max_states)
-        tbl = va.config.describe()
+        tbl = config.describe()
         if d is not None:
             c = Comparison(cp, ra, rb, tbl, "differ", n, d, tables_agreed=agreed)
             if save_dir is not None:
-                vb = va
-                c.scenarios = _scenarios(c, base, va, vb, ga, gb, d, save_dir,
+                c.scenarios = _scenarios(c, base, ga, gb, d, save_dir,
                                          stem or cp.replace(".", "-"))
             return c
         if limit is not None:
@@ -218,14 +221,14 @@ def diff_variants(va: Variant, vb: Variant, save_dir=None, max_states=DIFF_MAX_S
     return out
 
 
-def differs_answer(q, variant: Variant, opts):
+def differs_answer(q, variant: Variant, opts, stem=None):
     """``differs CP``: does any other reading of CP change the game, all else equal?"""
     from .ask import NO, UNKNOWN, YES, Answer, slug
     cp = CHOICE_POINTS[q.choice]
     mine = variant.readings[cp.id]
     comps = [compare_readings(variant, cp.id, mine, r, opts.save_dir,
-                              f"{slug(q.text)}--{slug(variant.name)}-{r}",
-                              opts.limits.max_states or DIFF_MAX_STATES)
+                              f"{stem or slug(q.text)}--{slug(variant.name)}-{r}",
+                              opts.limits.max_states or DIFF_MAX_STATES, [variant.config])
              for r in cp.reading_ids if r != mine]
     lines, evidence = [], {"comparisons": [c.as_json() for c in comps]}
     differ = [c for c in comps if c.result == "differ"]

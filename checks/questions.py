@@ -35,7 +35,7 @@ from itcp.spec.config import OPTION_TITLES, SUIT_NAMES
 from itcp.spec.errors import InputError, did_you_mean
 from itcp.spec.lang import And, Exists, ForAll, Not, Or, num
 from itcp.spec.properties import Property
-from itcp.spec.rules.table import END_NAMES, PHASE_NAMES, Table
+from itcp.spec.rules.table import PHASE_NAMES, Table
 
 FORMS = ("can", "always", "never", "after", "differs")
 
@@ -354,8 +354,11 @@ class Parser:
         col = self.tok.col
         self.must("the")
         self.must("round", "game")
+        if self.seq(("goes", "on")) or self.seq(("go", "on")) or self.seq(("is", "not", "over")) \
+                or self.seq(("continues",)) or self.seq(("continue",)):
+            return Pred("not", (Pred("round_over", (None,), col),), col)
         self.first(lambda: self.must("ends", "end", "ended", "stops", "stop", "finishes"),
-                   lambda: (self.must("is", "has"), self.must("over", "ended", "finished")))
+                   lambda: (self.must("is", "has", "be"), self.must("over", "ended", "finished")))
         reason = None
         if self.take("by", "with", "because", "on", "at"):
             self.take("the", "a", "of")
@@ -408,8 +411,10 @@ class Parser:
                 self.seq(("the", "direction", "is", "reversed")) or \
                 self.seq(("play", "is", "reversed")):
             return Pred("reversed", (), col)
-        if self.seq(("a", "team", "forms")) or self.seq(("there", "is", "a", "team")) or \
-                self.seq(("a", "team", "exists")):
+        if self.seq(("a", "team")):
+            self.must("forms", "form", "exists", "exist")
+            return Pred("team_exists", (), col)
+        if self.seq(("there", "is", "a", "team")) or self.seq(("there", "be", "a", "team")):
             return Pred("team_exists", (), col)
         if self.seq(("the", "phase", "is")):
             t = self.must(*[p.lower() for p in PHASE_NAMES])
@@ -419,7 +424,8 @@ class Parser:
             self.must("'s", "’s")
             self.must("turn")
             return Pred("turn_of", (who,), col)
-        if self.seq(("the", "duty", "falls", "on")) or self.seq(("a", "duty", "falls", "on")):
+        if self.seq(("the", "duty", "falls", "on")) or self.seq(("a", "duty", "falls", "on")) \
+                or self.seq(("the", "duty", "fall", "on")) or self.seq(("a", "duty", "fall", "on")):
             return Pred("duty_on", (self.player_ref(),), col)
         n = self.attempt(self.number)
         if n is not None:
@@ -581,6 +587,19 @@ class Parser:
             self.must("a", "cards", "card")
             self.take("card", "away")
             return Pred("hand_shrinks", (who,), col)
+        if self.take("ties", "tie"):
+            self.must("for")
+            self.take("the")
+            self.must("lowest")
+            self.take("hand", "points", "score")
+            return Pred("lowest", (who, True), col)
+        if self.seq(("has", "the", "lowest")) or self.seq(("have", "the", "lowest")):
+            self.take("hand", "points", "score")
+            return Pred("lowest", (who, False), col)
+        if self.take("joins", "join"):
+            self.must("a")
+            self.must("team")
+            return Pred("joins", (who,), col)
         if self.take("holds", "has", "hold", "have"):
             return self.holding(who, col)
         if self.take("scores", "score"):
@@ -681,9 +700,12 @@ class Compiler:
         if kind == "next":
             return body(A.op("next_in", t.turn, t.dir, t.ring(t.hand_of, t.aside)))
         if kind == "actor":
-            return And(Not(t.actor.eq(t.NOBODY)), body(t.actor))
+            # the player who must choose now: only while a player (not chance) moves
+            from itcp.spec.properties import LIVE_PHASES
+            playing = Or(*[t.phase.eq(self._phase(p)) for p in LIVE_PHASES])
+            return And(playing, Not(t.actor.eq(t.NOBODY)), body(t.actor))
         if kind == "turn":
-            return And(Not(t.turn.eq(t.NOBODY)), body(t.turn))
+            return And(self.live(), Not(t.turn.eq(t.NOBODY)), body(t.turn))
         if kind == "dealer":
             return body(t.dealer)
         raise AssertionError(kind)
@@ -757,15 +779,38 @@ class Compiler:
                                             a[1], a[2]),
             "points": lambda q: self.compare(t.points(t.hands, t.hand_of, q), a[1], a[2]),
             "aside": lambda q: q.in_(t.aside),
-            "teamed": lambda q: Or(Not(t.hand_of[q].eq(q)), Exists(
-                t.ALLP, lambda r: And(Not(r.eq(q)), t.hand_of[r].eq(q)), hint="r")),
+            "teamed": lambda q: self.teamed(q),
+            "joins": lambda q: And(Not(self.teamed(q)), self.teamed(q, True)),
             "acts": lambda q: t.actor.eq(q),
             "turn_of": lambda q: t.turn.eq(q),
-            "duty_on": lambda q: t.duty_on.eq(q),
+            "duty_on": lambda q: And(self.live(), t.duty > 0, t.duty_on.eq(q)),
+            "lowest": lambda q: self.lowest(q, a[1]),
         }.get(op_)
         if body is None:
             raise AssertionError(op_)
         return self.player(who, body)
+
+    def teamed(self, q, primed=False):
+        """q plays another seat's hand, or another seat plays q's."""
+        hof = self.t.hand_of_ if primed else self.t.hand_of
+        return Or(Not(hof[q].eq(q)), Exists(
+            self.t.ALLP, lambda r: And(Not(r.eq(q)), hof[r].eq(q)), hint="r"))
+
+    def live(self):
+        """A round in play (a player or chance is to move)."""
+        from itcp.spec.properties import LIVE_PHASES
+        return Or(*[self.t.phase.eq(self._phase(p)) for p in LIVE_PHASES + ("DECK", "RACE")])
+
+    def lowest(self, q, tie: bool):
+        """Nobody's hand is worth less than q's (and, for a tie, another's is worth as much)."""
+        t = self.t
+        mine = t.points(t.hands, t.hand_of, q)
+        low = ForAll(t.ALLP, lambda r: mine <= t.points(t.hands, t.hand_of, r), hint="r")
+        if not tie:
+            return low
+        return And(low, Exists(t.ALLP, lambda r: And(
+            Not(t.hand_of[r].eq(t.hand_of[q])),
+            t.points(t.hands, t.hand_of, r).eq(mine)), hint="r"))
 
     def _phase(self, name):
         return num(PHASE_NAMES.index(name))

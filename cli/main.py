@@ -12,6 +12,7 @@ from .common import (Group)
 from .ask_cmd import ask_cmd
 from .check_cmd import check
 from .diff_cmd import diff_cmd
+from .disputes_cmd import disputes_cmd
 from .conformance_cmd import conformance
 from .replay_cmd import replay
 from .rules_cmd import rules
@@ -58,6 +59,7 @@ main.add_command(conformance)
 main.add_command(replay)
 main.add_command(ask_cmd, "ask")
 main.add_command(diff_cmd, "diff")
+main.add_command(disputes_cmd, "disputes")
 main.add_command(CHECK, "check")
 
 

@@ -1,0 +1,251 @@
+"""The rulings: a catalogue of disputes, answered under the shipped variants.
+
+``disputes.toml`` (data, shipped with the package) lists the arguments this
+rulebook invites, each as a question in the question language and the small
+table it is settled at.  ``rulings`` answers every one under ``official``,
+``published`` and ``clarified`` with the explicit engine (a shortest witness,
+saved as a scenario file beside the document, or an exhaustive search of the
+table: deterministic, so the generated document can be checked for
+freshness), and ``render`` writes the Markdown document.  Z3 proofs for the
+full deck are left to ``itcp-check ask``: their running time depends on the
+machine, and the document must not.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from itcp.spec.errors import InputError, did_you_mean
+from itcp.spec.rulebook import SENTENCES
+from itcp.spec.tomlpos import index_lines
+from itcp.spec.variants import load_variant, parse_options, parse_ranks
+
+from .ask import Options, ask_many
+from .explore import Limits
+from .questions import parse
+
+VARIANTS = ("official", "published", "clarified")
+KEYS = ("id", "title", "argument", "sentences", "question", "table", "choice_points")
+TABLE_KEYS = ("players", "suits", "ranks", "hand", "options")
+#: a dispute's table is tiny; a search bigger than this is a catalogue mistake
+MAX_STATES = 200_000
+CATALOGUE = "disputes.toml"
+
+
+@dataclass(frozen=True)
+class Dispute:
+    id: str
+    title: str
+    argument: str
+    sentences: tuple
+    question: str
+    table: dict
+    choice_points: tuple
+    where: str
+
+    def table_text(self) -> str:
+        t = self.table
+        return ", ".join(f"{k} {v}" for k, v in t.items())
+
+
+def load_catalogue(path: str | os.PathLike | None = None) -> list[Dispute]:
+    """The catalogue, validated: every question parses, every name exists."""
+    if path is None:
+        text = resources.files("itcp.checks").joinpath(CATALOGUE).read_text(encoding="utf-8")
+        label = f"checks/{CATALOGUE}"
+    else:
+        label = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"not valid TOML: {e}", label) from None
+    lines = index_lines(text)
+    from itcp.spec.choices import CHOICE_POINTS
+    out, seen = [], set()
+    for k, d in enumerate(data.get("dispute", []), 1):
+        where = f"{label}:{lines.get(f'dispute.{k}', 0)}"
+
+        def at(key, k=k):
+            return f"{label}:{lines.get(f'dispute.{k}.{key}', lines.get(f'dispute.{k}', 0))}"
+        for key in d:
+            if key not in KEYS:
+                raise InputError(f"unknown key {key!r}", at(key), did_you_mean(key, KEYS))
+        for key in KEYS:
+            if key not in d:
+                raise InputError(f"dispute {k} has no {key}", where, f"add {key} = ...")
+        if d["id"] in seen:
+            raise InputError(f"two disputes have the id {d['id']!r}", at("id"))
+        seen.add(d["id"])
+        for sid in d["sentences"]:
+            if sid not in SENTENCES:
+                raise InputError(f"unknown sentence {sid!r}", at("sentences"),
+                                 did_you_mean(sid, SENTENCES))
+        for cp in d["choice_points"]:
+            if cp not in CHOICE_POINTS:
+                raise InputError(f"unknown choice point {cp!r}", at("choice_points"),
+                                 did_you_mean(cp, CHOICE_POINTS))
+        parse(d["question"], where=at("question"))
+        for key in d["table"]:
+            if key not in TABLE_KEYS:
+                raise InputError(f"unknown table key {key!r}", at("table"),
+                                 did_you_mean(key, TABLE_KEYS))
+        out.append(Dispute(d["id"], d["title"], d["argument"], tuple(d["sentences"]),
+                           d["question"], dict(d["table"]), tuple(d["choice_points"]), where))
+    return out
+
+
+def _overrides(table: dict) -> dict:
+    out = dict(table)
+    if "ranks" in out:
+        out["ranks"] = parse_ranks(out["ranks"])
+    if "options" in out:
+        out["options"] = parse_options(out["options"])
+    return out
+
+
+def rulings(disputes: list[Dispute], save_dir, variants=VARIANTS, progress=None) -> dict:
+    """(dispute id, variant) -> Answer; questions at one table share one search."""
+    out = {}
+    for vname in variants:
+        groups: dict = {}
+        for d in disputes:
+            key = tuple(sorted(d.table.items()))
+            groups.setdefault(key, []).append(d)
+        for key, ds in groups.items():
+            v = load_variant(vname, _overrides(dict(key)))
+            if progress:
+                progress(f"{vname}: {', '.join(d.id for d in ds)}")
+            qs = [parse(d.question, where=d.where) for d in ds]
+            opts = Options(limits=Limits(max_states=MAX_STATES), proof_sizes=(),
+                           save_dir=save_dir)
+            for d, a in zip(ds, ask_many(qs, v, opts, stems=[d.id for d in ds])):
+                out[(d.id, vname)] = a
+    return out
+
+
+# -- the document ---------------------------------------------------------------------------
+
+def _cell(a, rel) -> str:
+    ev = a.evidence
+    ans = a.answer.upper()
+    if ev.get("comparisons") and ev.get("scenarios"):
+        return f"**{ans}** ([a distinguishing play]({rel}/{Path(ev['scenarios'][0]).name}))"
+    if ev.get("kind") == "witness" and ev.get("scenario"):
+        n = ev.get("length", 0)
+        what = "lasso" if ev.get("shape") == "lasso" else f"{n} move{'s' * (n != 1)}"
+        return f"**{ans}** ([{what}]({rel}/{Path(ev['scenario']).name}))"
+    if ev.get("kind") == "witness" and ev.get("scenarios"):
+        return f"**{ans}** ([scenario]({rel}/{Path(ev['scenarios'][0]).name}))"
+    exh = ev.get("exhaustive", ev)
+    if "states" in exh and ev.get("kind") in ("exhaustive", "inductive"):
+        return f"**{ans}** (exhaustive, {exh['states']:,} states)"
+    if ev.get("kind") == "exhaustive":
+        return f"**{ans}** (exhaustive)"
+    return f"**{ans}** ({ev.get('limit') or ev.get('kind')})"
+
+
+def render(disputes: list[Dispute], answers: dict, rel: str, variants=VARIANTS) -> str:
+    from itcp.spec.variants import load_variant as lv
+    out = ["# Rulings: the disputes this rulebook invites, settled by the checker", "",
+           "Generated by `itcp-check disputes` from the catalogue `checks/disputes.toml`; "
+           "do not edit by hand (a test checks this file is up to date).", "",
+           "Each dispute is a question in the question language (`itcp-check ask --help`), "
+           "answered under the three shipped variants at the small table named with it. "
+           "**YES** with a witness: the shortest play where it happens, found by "
+           "breadth-first search and saved as a scenario file beside this document "
+           f"(`{rel}/`; replay any of them with `itcp-check replay FILE --story`). "
+           "**NO** with a proof: the search visited every state reachable from every deal "
+           "at that table (exhaustive, symmetry reduction on unless the question names a "
+           "card). `after E, eventually P` questions are decided on the explored graph: a "
+           "counterexample is a lasso (a loop that avoids P for ever) or a dead end. "
+           "`differs` compares two readings of one choice point side by side. "
+           "The verdicts hold for the table stated, no more: for Z3 proofs at the full deck "
+           "and 2-8 players run `itcp-check ask \"QUESTION\" VARIANT` (those take as long "
+           "as the solver needs, so they are not part of this document).", ""]
+    readings = {v: lv(v).explicit for v in variants}
+    out += ["| # | dispute | question | " + " | ".join(variants) + " |",
+            "|---|---|---|" + "---|" * len(variants)]
+    for i, d in enumerate(disputes, 1):
+        cells = [_cell(answers[(d.id, v)], rel) for v in variants]
+        out.append(f"| {i} | [{d.title}](#{i}-{_anchor(d.title)}) | `{d.question}` | "
+                   + " | ".join(cells) + " |")
+    out.append("")
+    for i, d in enumerate(disputes, 1):
+        out += [f"## {i}. {d.title}", "", d.argument, ""]
+        for sid in d.sentences:
+            out.append(f"> [{sid}] {SENTENCES[sid]}  ")
+        out += ["", f"Question: `{d.question}`  ", f"Table: {d.table_text()}  ",
+                "Choice points at stake: " + ", ".join(
+                    f"`{cp}` ({', '.join(f'{v}: {readings[v].get(cp, _literal(cp))}' for v in variants)})"
+                    for cp in d.choice_points), ""]
+        for v in variants:
+            a = answers[(d.id, v)]
+            out.append(f"- **{v}**: {_cell(a, rel)}. Scope: {a.scope}.")
+            ev = a.evidence
+            if ev.get("kind") == "witness" and ev.get("story"):
+                out += ["", "  ```"] + [f"  {x}" for x in ev["story"]] + ["  ```", ""]
+            elif ev.get("comparisons"):
+                for c in ev["comparisons"]:
+                    line = f"  - `{c['choice_point']}` {c['readings'][0]} vs {c['readings'][1]}: "
+                    if c["result"] == "differ":
+                        line += (f"differ at {c['table']}: {c['difference']['text']} ("
+                                 + ", ".join(f"[{Path(p).stem.rsplit('-', 1)[-1]}]({rel}/"
+                                             f"{Path(p).name})" for p in c.get("scenarios", []))
+                                 + ")")
+                    elif c["result"] == "agree":
+                        line += "agree (exhaustive) at " + "; ".join(c.get("agreed_at", []))
+                    else:
+                        line += f"unknown ({c.get('limit')})"
+                    out.append(line)
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _literal(cp):
+    from itcp.spec.choices import CHOICE_POINTS
+    return CHOICE_POINTS[cp].literal
+
+
+def _anchor(title: str) -> str:
+    import re
+    return re.sub(r"[^a-z0-9 -]", "", title.lower()).replace(" ", "-")
+
+
+def write_rulings(out_file: str | os.PathLike, catalogue=None, progress=None) -> tuple[Path, Path]:
+    """Answer the catalogue and write the document and its scenario folder
+    (``<out>.md`` and ``<out>/``) atomically: everything is built in a temporary
+    folder beside them and moved into place at the end."""
+    out = Path(out_file)
+    disputes = load_catalogue(catalogue)
+    folder = out.with_suffix("")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=".rulings-"))
+    try:
+        scen = tmp / folder.name
+        answers = rulings(disputes, str(scen), progress=progress)
+        # scenario paths relative to the document
+        rel = os.path.relpath(folder, out.parent)
+        doc = render(disputes, answers, rel.replace(os.sep, "/"))
+        (tmp / out.name).write_text(doc, encoding="utf-8")
+        scen.mkdir(exist_ok=True)
+        old = None
+        if folder.exists():
+            old = tmp / "old"
+            os.replace(folder, old)
+        os.replace(scen, folder)
+        os.replace(tmp / out.name, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out, folder
+
+
+__all__ = ["load_catalogue", "rulings", "render", "write_rulings", "Dispute", "VARIANTS"]
