@@ -287,6 +287,8 @@ def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> 
         if p["verdict"] == "proved":
             lines.append(f"  proved by induction (Z3) at {p['table']}: "
                          f"core rules {', '.join(p['rules']) or '(none)'}")
+            if p.get("invariants"):
+                lines.append(f"    using the proved invariants {', '.join(p['invariants'])}")
         else:
             lines.append(f"  Z3 at {p['players']} players, {_table_label(opts)}: {p['verdict'].upper()}: "
                          f"{p['note']}")

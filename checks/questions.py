@@ -454,6 +454,8 @@ class Parser:
                 raise _Fail()
             name = t.text
             kind = KINDS.get(name.lower())
+            ids = {r.lower(): r for r in all_rule_ids()}
+            name = ids.get(name.lower(), name)
             if kind is None and name not in all_rule_ids():
                 self.hint_only = (self.i, all_rule_ids())
                 self.i = start

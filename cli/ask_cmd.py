@@ -66,8 +66,11 @@ def parse_players(text: str) -> tuple[int, ...]:
               help='Player counts of the Z3 proofs at the full deck: "2..8", "2,3" or "none".')
 @click.option("--proof-timeout", type=float, default=60.0, metavar="S", show_default=True,
               help="Seconds Z3 may spend on each player count (UNKNOWN when it runs out).")
+@click.option("--proof-at", type=click.Choice(["full-deck", "table"]), default="full-deck",
+              show_default=True,
+              help="The deck of the Z3 proofs: the full deck, or this command's table.")
 def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, depth, timeout,
-            no_symmetry, proof_players, proof_timeout):
+            no_symmetry, proof_players, proof_timeout, proof_at):
     q = parse(question)
     sizes = parse_players(proof_players)
     if proof_timeout is not None and proof_timeout <= 0:
@@ -81,6 +84,8 @@ def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, dept
     opts = Options(limits=Limits(max_states, depth, timeout), symmetry=not no_symmetry,
                    proof_sizes=sizes, proof_timeout=proof_timeout, save_dir=save_dir,
                    progress=progress)
+    if proof_at == "table":
+        opts.proof_table = {k: v for k, v in table.items() if k != "players"}
     a = ask(q, v, opts)
     if as_json:
         emit_json(a.as_json())
