@@ -49,10 +49,12 @@ class Game:
         self.config = spec.config
         self.backend = backend
         if backend == "generated":
-            key = tuple(sorted(spec.readings.items()))
-            cached_spec, mod = _compiled(spec.config, key, spec.scope)
-            same = cached_spec.rules == spec.rules and cached_spec.properties == spec.properties
-            self.impl = mod if same else compile_spec(spec)
+            if spec.properties == build_ruleset(spec.config).properties:
+                key = tuple(sorted(spec.readings.items()))
+                cached_spec, mod = _compiled(spec.config, key, spec.scope)
+                self.impl = mod if cached_spec.rules == spec.rules else compile_spec(spec)
+            else:  # extra properties (a question): compiled for this spec alone
+                self.impl = compile_spec(spec)
         elif backend == "reference":
             self.impl = ReferenceModule(spec)
         else:
