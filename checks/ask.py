@@ -413,13 +413,18 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
     dead = sorted((i for i in region if i in sinks or game.is_terminal(state(ex, i))),
                   key=lambda i: len(stem_of(i)))
     cycle = None
-    try:
-        edges = nx.find_cycle(sub)
-        nodes = [u for u, _ in edges]
-        k = min(range(len(nodes)), key=lambda i: len(stem_of(nodes[i])))
-        cycle = nodes[k:] + nodes[:k]
-    except nx.NetworkXNoCycle:
-        pass
+    looping = [c for c in nx.strongly_connected_components(sub)
+               if len(c) > 1 or any(sub.has_edge(n, n) for n in c)]
+    if looping:
+        # enter a loop where the stem is shortest, then go round it the short way
+        entry = min(set().union(*looping), key=lambda i: (len(stem_of(i)), i))
+        comp = sub.subgraph(next(c for c in looping if entry in c))
+        best = None
+        for nxt in sorted(comp.successors(entry)):
+            back = nx.shortest_path(comp, nxt, entry)
+            if best is None or len(back) < len(best):
+                best = back
+        cycle = [entry] + best[:-1]
     exh = _exhaustive(ex)
     exh["method"] = ("every state reached after the event, on every path, reaches the goal: "
                      "no cycle and no dead end among the states after the event where the goal "

@@ -32,7 +32,7 @@ from functools import lru_cache
 from itcp.spec import ast as A
 from itcp.spec.choices import CHOICE_POINTS
 from itcp.spec.config import OPTION_TITLES, SUIT_NAMES
-from itcp.spec.errors import InputError, did_you_mean
+from itcp.spec.errors import InputError, did_you_mean, nearest
 from itcp.spec.lang import And, Exists, ForAll, Not, Or, num
 from itcp.spec.properties import Property
 from itcp.spec.rules.table import PHASE_NAMES, Table
@@ -225,7 +225,8 @@ class Parser:
             return QuestionError(msg, self.text, t.col, where=self.where)
         msg = f"unexpected {t.text!r}"
         pool = list(words) + (list(self.hint_only[1]) if self.hint_only[0] == i else [])
-        hint = did_you_mean(t.text if "." in t.text else t.low, pool) if pool else None
+        best = nearest(t.text if "." in t.text else t.low, pool) if pool else None
+        hint = f"did you mean {best!r}?" if best else None
         if words:
             msg += "; expected " + _listing(words)
         return QuestionError(msg, self.text, t.col, hint, self.where)
