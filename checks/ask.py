@@ -349,6 +349,9 @@ def symbolic_proofs(q: Question, variant: Variant, opts: Options) -> list[dict]:
                         "story": ev.get("story", [])})
         else:
             note = ev.get("note") or ev.get("limit") or "no answer"
+            if ev.get("depth", 0) is not None and ev.get("depth", 0) < 0:
+                note = (f"stopped by {ev.get('limit')} before Z3 finished a proof or any "
+                        "bounded depth")
             out.append({"players": n, "verdict": "unknown", "limit": ev.get("limit"),
                         "note": note})
     return out

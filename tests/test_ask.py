@@ -227,6 +227,7 @@ def test_rulings_document_is_up_to_date(repo, tmp_path):
     assert "seconds" not in want and " s)" not in want  # no timings in the document
 
 
+@pytest.mark.slow
 def test_rulings_scenarios_replay(repo):
     files = sorted((repo / "docs" / "rulings").glob("*.toml"))
     assert len(files) >= 15
