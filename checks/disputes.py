@@ -225,6 +225,9 @@ def write_rulings(out_file: str | os.PathLike, catalogue=None, progress=None) ->
     (``<out>.md`` and ``<out>/``) atomically: everything is built in a temporary
     folder beside them and moved into place at the end."""
     out = Path(out_file)
+    if out.suffix.lower() != ".md":
+        raise InputError(f"--out {out_file}: the rulings document must be a .md file",
+                         hint="e.g. --out docs/rulings.md (scenarios go to docs/rulings/)")
     disputes = load_catalogue(catalogue)
     folder = out.with_suffix("")
     out.parent.mkdir(parents=True, exist_ok=True)

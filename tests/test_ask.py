@@ -214,6 +214,17 @@ def test_catalogue_errors_name_file_and_line(tmp_path):
     assert f"{bad}:6" in e.value.render() and "column" in e.value.render()
 
 
+def test_disputes_out_must_be_markdown(cli, tmp_path):
+    r = cli("disputes", "--out", str(tmp_path / "rulings"))
+    assert r.exit_code == 2 and ".md" in r.stderr
+    assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+def test_disputes_list(cli):
+    r = cli("disputes", "--list")
+    assert r.exit_code == 0 and "pride-passer" in r.output and len(r.output.splitlines()) >= 15
+
+
 @pytest.mark.slow
 def test_rulings_document_is_up_to_date(repo, tmp_path):
     """docs/rulings.md is generated; if this fails run `itcp-check disputes`."""
