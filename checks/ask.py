@@ -256,53 +256,63 @@ def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> 
         if path:
             lines.append(f"  replay it: itcp-check replay {path} --story")
         return Answer(q.text, variant.name, answer, scope, ev, lines, path, tbl)
-    if not ex.complete:
-        ev = {"kind": "bounded", "limit": ex.limit, "states": ex.states, "depth": ex.depth}
-        lines = [f"UNKNOWN: {q.text}", f"  variant {variant.name}; table {tbl}",
-                 f"  the search stopped at {ex.limit} after {ex.states:,} states "
-                 f"(depth {ex.depth}) without an answer"]
+    proofs = symbolic_proofs(q, variant, opts)
+    proved = [p["players"] for p in proofs if p["verdict"] == "proved"]
+    counter = [p for p in proofs if p["verdict"] == "violated"]
+    searched = (f"  the search stopped at {ex.limit} after {ex.states:,} states (depth "
+                f"{ex.depth}): no answer at this table" if not ex.complete else
+                f"  exhaustive: every deal and every play at {tbl}: {ex.states:,} states, "
+                f"depth {ex.depth}" + (" (symmetry reduction on)" if ex.symmetry else ""))
+    proof_lines = []
+    for p in proofs:
+        if p["verdict"] == "proved":
+            proof_lines.append(f"  proved by induction (Z3) at {p['table']}: "
+                               f"core rules {', '.join(p['rules']) or '(none)'}")
+            if p.get("invariants"):
+                proof_lines.append(f"    using the proved invariants {', '.join(p['invariants'])}")
+        else:
+            proof_lines.append(f"  Z3 at {p['players']} players, {_table_label(opts)}: "
+                               f"{p['verdict'].upper()}: {p['note']}")
+    if counter:
+        # Z3 found (and the engine replayed) what the small table could not show
+        c = counter[0]
+        answer = YES if yes_if_found else NO
+        scope = f"a game with {c['players']} players at {_table_label(opts)} (bounded model checking)"
+        ev = {"kind": "witness", "scenario": None, "engine": "symbolic", "story": c["story"],
+              "proofs": proofs}
+        lines = [f"{answer.upper()}: {q.text}", f"  variant {variant.name}", searched]
+        lines += proof_lines + ["  " + x for x in c["story"]] + [f"  scope: {scope}"]
+        return Answer(q.text, variant.name, answer, scope, ev, lines, None, tbl)
+    if not ex.complete and not proved:
+        ev = {"kind": "bounded", "limit": ex.limit, "states": ex.states, "depth": ex.depth,
+              "proofs": proofs}
+        lines = [f"UNKNOWN: {q.text}", f"  variant {variant.name}; table {tbl}", searched]
+        lines += proof_lines
         return Answer(q.text, variant.name, UNKNOWN,
                       f"nothing beyond {ex.states:,} states at this table ({ex.limit})",
                       ev, lines, None, tbl)
     answer = NO if yes_if_found else YES
-    exh = _exhaustive(ex)
-    proofs = symbolic_proofs(q, variant, opts)
-    proved = [p["players"] for p in proofs if p["verdict"] == "proved"]
-    counter = [p for p in proofs if p["verdict"] == "violated"]
-    scope = table_scope(game.config)
+    parts = [table_scope(game.config)] if ex.complete else []
     if proved:
         full = opts.proof_table == dict(FULL_DECK_OVERRIDES)
-        scope += "; and " + (sizes_scope(proved) if full else "by induction " + "; ".join(
+        parts.append(sizes_scope(proved) if full else "by induction " + "; ".join(
             table_scope(load_variant_table(variant, opts.proof_table, n)).removeprefix("in ")
             for n in proved))
-    ev = {"kind": "inductive" if proofs and len(proved) == len(proofs) else "exhaustive",
-          "exhaustive": exh, "proofs": proofs}
+    scope = "; and ".join(parts)
+    ev = {"kind": "inductive" if proofs and len(proved) == len(proofs) or not ex.complete
+          else "exhaustive", "proofs": proofs}
+    if ex.complete:
+        ev["exhaustive"] = _exhaustive(ex)
     if proved:
         core = sorted({r for p in proofs if p["verdict"] == "proved" for r in p["rules"]})
         ev.update(rule_core(game.spec, core))
-    lines = [f"{answer.upper()}: {q.text}", f"  variant {variant.name}",
-             f"  exhaustive: every deal and every play at {tbl}: {ex.states:,} states, "
-             f"depth {ex.depth}" + (" (symmetry reduction on)" if ex.symmetry else "")]
-    for p in proofs:
-        if p["verdict"] == "proved":
-            lines.append(f"  proved by induction (Z3) at {p['table']}: "
-                         f"core rules {', '.join(p['rules']) or '(none)'}")
-            if p.get("invariants"):
-                lines.append(f"    using the proved invariants {', '.join(p['invariants'])}")
-        else:
-            lines.append(f"  Z3 at {p['players']} players, {_table_label(opts)}: {p['verdict'].upper()}: "
-                         f"{p['note']}")
+    lines = [f"{answer.upper()}: {q.text}", f"  variant {variant.name}", searched] + proof_lines
     if proved:
         lines.append("  the proofs rest on:")
         for sid, text in ev["sentences"].items():
             lines.append(f"    [{sid}] {text}")
         for cp, r in ev["readings"].items():
             lines.append(f"    reading {cp} = {r}")
-    if counter:
-        # a bigger table shows what the small one could not: say so, plainly
-        answer = YES if yes_if_found else NO
-        lines[0] = f"{answer.upper()}: {q.text}"
-        lines.insert(1, "  (not at the small table, but at a bigger one: see below)")
     lines.append(f"  scope: {scope}")
     return Answer(q.text, variant.name, answer, scope, ev, lines, None, tbl)
 
