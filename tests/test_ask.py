@@ -244,3 +244,22 @@ def test_rulings_scenarios_replay(repo):
     assert len(files) >= 15
     for p in files:
         _replays(p)
+
+
+def test_scope_is_stated_plainly():
+    from itcp.checks.ask import sizes_scope, table_scope
+    from itcp.spec.config import Config
+    assert sizes_scope(range(2, 9)) == "in every game with 2-8 players and the full deck"
+    assert sizes_scope([2, 5]) == "in every game with 2, 5 players and the full deck"
+    c = Config(players=3, suits=2, ranks=(2, 4), hand=1, options=())
+    assert table_scope(c) == ("in every game with 3 players, 2 suits, ranks 2-4, hand 1, "
+                              "no option cards")
+
+
+def test_variant_file_and_no_symmetry(cli, tmp_path):
+    v = tmp_path / "house.toml"
+    v.write_text('description = "house"\nextends = "official"\n[readings]\n'
+                 '"pride.passer" = "skipped"\n')
+    out = _json(cli("ask", "can the passer's hand change", str(v), *TINY, "--no-symmetry",
+                    "--proof-players", "none", "--json"))
+    assert out["answer"] == "no" and out["evidence"]["exhaustive"]["symmetry"] is False
