@@ -13,6 +13,7 @@ from .check_cmd import check
 from .conformance_cmd import conformance
 from .replay_cmd import replay
 from .rules_cmd import rules
+from .scenarios_cmd import scenarios
 from .simulate_cmd import simulate
 
 CHECK = check
@@ -54,6 +55,7 @@ main.add_command(rules)
 main.add_command(simulate)
 main.add_command(conformance)
 main.add_command(replay)
+main.add_command(scenarios)
 main.add_command(CHECK, "check")
 
 
