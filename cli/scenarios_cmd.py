@@ -91,8 +91,9 @@ def generate(variant, out_dir, only, max_states, depth, as_json):
                    f"{seconds:.1f} s")
         for o in outcomes:
             if o.found:
+                note = f"; {o.reason}" if o.reason else ""
                 click.echo(f"  {o.pair.name:<24} {o.length:>3} moves  {o.file}  "
-                           f"({G._table_text(o.table)})")
+                           f"({G.table_text(o.table)}{note})")
             else:
                 click.echo(f"  {o.pair.name:<24}   -          {o.reason}")
         click.echo(f"{found} scenario(s) and coverage.md, coverage.json written to {out_dir}")

@@ -100,7 +100,9 @@ class Outcome:
                "status": "found" if self.found else ("unreachable" if "exhaust" in self.reason
                                                      else "not found within bound")}
         if self.found:
-            out.update({"file": self.file, "moves": self.length, "table": _table_text(self.table)})
+            out.update({"file": self.file, "moves": self.length, "table": table_text(self.table)})
+            if self.reason:
+                out["note"] = self.reason
         else:
             out["reason"] = self.reason
         out["states_searched"] = self.states
@@ -247,12 +249,13 @@ def _path(parent, node):
     return [None] + states, actions  # states[0] (before the deal) filled by the caller
 
 
-def _table_text(t: dict | None) -> str:
+def table_text(t: dict | None) -> str:
     if t is None:
         return ""
     opts = ", ".join(t.get("options_names", [])) or "no option cards"
     return (f"{t['players']} players, {t['suits']} suit{'s' * (t['suits'] != 1)}, ranks "
-            f"{t['ranks'][0]}..{t['ranks'][1]}, hand {t['hand']}, {opts}")
+            f"{t['ranks'][0]}..{t['ranks'][1]}, hand {t['hand']}, {opts}"
+            + (", no Charity" if t.get("charity") is False else ""))
 
 
 def _word(e: str, game: Game | None = None) -> str:
@@ -305,10 +308,12 @@ def generate(variant, pairs: list[Pair], option_topic: dict[str, str], max_state
                     states, actions = res.found[key]
                     states[0] = game.initial_state()
                     results[p] = Outcome(p, True, desc, len(actions) - 1, states=res.nodes,
-                                         scenario=_scenario(variant, v, game, p, states, actions))
+                                         scenario=_scenario(variant, v, game, p, states, actions),
+                                         reason=(f"shortest from {EIGHT_DEALS} seeded deals, "
+                                                 "not every deal" if eight else ""))
             todo = [p for p in todo if p not in results]
             if progress is not None:
-                progress(f"{', '.join(cards) or 'no option cards'} at {_table_text(desc)}: "
+                progress(f"{', '.join(cards) or 'no option cards'} at {table_text(desc)}: "
                          f"{res.nodes:,} nodes, {len(group) - len(todo)}/{len(group)} pairs")
             if not todo:
                 break
@@ -320,13 +325,13 @@ def generate(variant, pairs: list[Pair], option_topic: dict[str, str], max_state
             scope = (f"from {EIGHT_DEALS} seeded deals" if sampled else "from every deal")
             if res.complete and not sampled:
                 why = (f"never happens: search exhausted {res.nodes:,} (state, events) nodes "
-                       f"{scope} at {_table_text(desc)} (the largest table tried; a bound, "
+                       f"{scope} at {table_text(desc)} (the largest table tried; a bound, "
                        "not a proof for larger tables)")
             elif res.complete:
-                why = (f"not found within bound: every play {scope} at {_table_text(desc)} "
+                why = (f"not found within bound: every play {scope} at {table_text(desc)} "
                        f"exhausted ({res.nodes:,} nodes), but not every deal")
             else:
-                why = (f"not found within bound: {res.limit or 'limit'} at {_table_text(desc)} "
+                why = (f"not found within bound: {res.limit or 'limit'} at {table_text(desc)} "
                        f"({res.nodes:,} nodes {scope})")
             results[p] = Outcome(p, False, desc, reason=why, states=res.nodes)
     return [results[p] for p in pairs]
@@ -378,12 +383,13 @@ def coverage_markdown(variant_name: str, outcomes: list[Outcome], seconds: float
              "|---|---|---|---|---|"]
     for o in outcomes:
         if o.found:
+            note = f" ({o.reason})" if o.reason else ""
             lines.append(f"| {o.pair.name} | {o.pair.family} | [{o.file}]({o.file}) | "
-                         f"{o.length} | {_table_text(o.table)} |")
+                         f"{o.length} | {table_text(o.table)}{note} |")
         else:
             lines.append(f"| {o.pair.name} | {o.pair.family} | - | - | {o.reason} |")
     return "\n".join(lines) + "\n"
 
 
 __all__ = ["Pair", "Outcome", "Events", "all_pairs", "option_topics", "search", "generate",
-           "coverage_markdown", "LADDER"]
+           "coverage_markdown", "table_text", "LADDER"]

@@ -21,9 +21,16 @@ SCENARIOS = {p.name: load_scenario(p) for p in FILES}
 CONTRASTED = sorted(n for n, sc in SCENARIOS.items() if sc.contrast)
 EXE = Path(sys.executable).parent / "itcp-check"
 
-#: choice points no one-round scenario can separate, and why
+#: choice points no one-round scenario separates at the tables searched, why, and
+#: a table where the side-by-side search of the two readings is exhausted
 NO_ROUND_DIFFERENCE = {
-    "game.end": "its rules act between rounds (scope 'game'); a scenario is one round",
+    "game.end": ("its rules act between rounds (scope 'game'); a scenario is one round",
+                 ("rounds", "threshold"), {"players": 2, "suits": 2, "ranks": (2, 2),
+                                           "hand": 1, "options": ()}),
+    "justice.passer": ("the duty goes to the next seat that takes turns; the only passer "
+                       "among those is the first one, and reaching them ends the round",
+                       ("stands", "skips"), {"players": 3, "suits": 1, "ranks": (2, 3),
+                                             "hand": 1, "options": (("justice", 2),)}),
 }
 
 
@@ -34,6 +41,14 @@ def test_library_size():
 def test_every_choice_point_has_a_contrast():
     covered = {p for sc in SCENARIOS.values() for p in sc.contrast}
     assert covered | set(NO_ROUND_DIFFERENCE) == set(CHOICE_POINTS)
+
+
+@pytest.mark.parametrize("point", sorted(NO_ROUND_DIFFERENCE))
+def test_points_without_a_difference_are_searched_exhaustively(point):
+    from itcp.scenarios.contrast import divergence
+    _, (a, b), table = NO_ROUND_DIFFERENCE[point]
+    div = divergence("official", point, a, b, table, max_nodes=100_000)
+    assert div.kind == "none" and div.detail["exhausted"], div.detail
 
 
 @pytest.mark.parametrize("name", CONTRASTED)
