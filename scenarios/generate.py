@@ -39,7 +39,6 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
-from itcp.spec.config import OPTION_VALUES
 from itcp.spec.rules.table import OVER
 
 from .format import Scenario, from_trace
