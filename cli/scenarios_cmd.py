@@ -70,7 +70,8 @@ def generate(variant, out_dir, only, max_states, depth, as_json):
     if sys.stderr.isatty() and not as_json:
         progress = lambda msg: click.echo(f"  {msg}", err=True)  # noqa: E731
     start = time.monotonic()
-    outcomes = G.generate(v, pairs, option_topic, max_states, depth, progress)
+    outcomes = G.generate(v, pairs, option_topic, max_states, depth, progress,
+                          out_dir=out_dir)
     seconds = time.monotonic() - start
     files = {}
     for o in outcomes:

@@ -268,8 +268,10 @@ def _word(e: str, game: Game | None = None) -> str:
 
 
 def generate(variant, pairs: list[Pair], option_topic: dict[str, str], max_states: int = 200_000,
-             max_depth: int = 40, progress=None, seed: int = 0) -> list[Outcome]:
-    """Search every pair; return one Outcome per pair (with its scenario when found)."""
+             max_depth: int = 40, progress=None, seed: int = 0,
+             out_dir=".") -> list[Outcome]:
+    """Search every pair; return one Outcome per pair (with its scenario when found,
+    naming a variant file relative to ``out_dir``, where it will be written)."""
     from itcp.spec.variants import load_variant
     topic_option = {t: o for o, t in option_topic.items()}
     groups: dict[tuple, list[Pair]] = {}
@@ -307,7 +309,8 @@ def generate(variant, pairs: list[Pair], option_topic: dict[str, str], max_state
                     states, actions = res.found[key]
                     states[0] = game.initial_state()
                     results[p] = Outcome(p, True, desc, len(actions) - 1, states=res.nodes,
-                                         scenario=_scenario(variant, v, game, p, states, actions),
+                                         scenario=_scenario(variant, v, game, p, states, actions,
+                                                            out_dir),
                                          reason=(f"shortest from {EIGHT_DEALS} seeded deals, "
                                                  "not every deal" if eight else ""))
             todo = [p for p in todo if p not in results]
@@ -336,7 +339,7 @@ def generate(variant, pairs: list[Pair], option_topic: dict[str, str], max_state
     return [results[p] for p in pairs]
 
 
-def _scenario(variant, v, game, pair: Pair, states, actions) -> Scenario:
+def _scenario(variant, v, game, pair: Pair, states, actions, out_dir=".") -> Scenario:
     last = states[-1]
     f = facts(game, last)
     expect = {"phase": f["phase"]}
@@ -361,7 +364,7 @@ def _scenario(variant, v, game, pair: Pair, states, actions) -> Scenario:
     sc = from_trace(variant.name if _shipped(variant) else variant.path, v.config, game,
                     states, actions, expect, title=f"{title} (generated: {pair.name})",
                     question=question)
-    sc.variant = variant.name if _shipped(variant) else variant_ref(variant, ".")
+    sc.variant = variant.name if _shipped(variant) else variant_ref(variant, out_dir)
     return sc
 
 

@@ -112,3 +112,16 @@ def test_generate_subprocess(tmp_path):
     r = subprocess.run([str(exe), "replay", *map(str, sorted(out.glob("*.toml")))],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_generate_for_a_variant_file(tmp_path):
+    var = tmp_path / "house" / "mine.toml"
+    var.parent.mkdir()
+    var.write_text('description = "mine"\nextends = "clarified"\n')
+    out = tmp_path / "out"
+    r = CliRunner().invoke(main, ["scenarios", "generate", str(var), "--out", str(out),
+                                  "--only", "pass x pride"])
+    assert r.exit_code == 0, r.output
+    text = (out / "pass-x-pride.toml").read_text()
+    assert 'variant = "../house/mine.toml"' in text
+    assert replay(load_scenario(out / "pass-x-pride.toml")).ok
