@@ -55,7 +55,10 @@ def story(game: Game, start, steps, ending: str) -> dict:
         out_steps.append(st)
         lines.append(st["text"])
     lines.append(f"  -> {ending}")
-    return {"steps": out_steps, "story": lines, "ending": ending}
+    # the trace itself (engine states and actions), so it can be saved as a
+    # scenario; not part of the JSON report
+    raw = {"states": [start] + [s2 for _, _, s2 in steps], "actions": [a for _, a, _ in steps]}
+    return {"steps": out_steps, "story": lines, "ending": ending, "raw": raw}
 
 
 def _itf_value(game: Game, var: str, t: str, v):

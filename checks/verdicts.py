@@ -32,7 +32,7 @@ class Verdict:
         out = {"id": self.id, "verdict": self.verdict, "engine": self.engine,
                "statement": self.statement, "evidence": self.evidence}
         if self.trace is not None:
-            out["trace"] = {k: v for k, v in self.trace.items() if k != "itf"}
+            out["trace"] = {k: v for k, v in self.trace.items() if k not in ("itf", "raw")}
         return out
 
 

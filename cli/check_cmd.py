@@ -105,8 +105,11 @@ def _write_graph(ex, path: str):
               help="Write each violation's trace in the Informal Trace Format to this folder.")
 @click.option("--graph", "graph_file", type=click.Path(dir_okay=False), default=None,
               help="Export the explored graph (GraphML, or DOT for .dot) for small runs.")
+@click.option("--save-scenarios", "scenario_dir", type=click.Path(file_okay=False), default=None,
+              help="Save each violation's trace as a scenario file (<variant>-<PROPERTY>.toml) "
+                   "in this folder; each replays to the same verdict (itcp-check replay).")
 def check(variant, config_flags, engine, properties, max_states, depth, timeout, emit_smt2,
-          no_symmetry, as_json, itf_dir, graph_file):
+          no_symmetry, as_json, itf_dir, graph_file, scenario_dir):
     for p in properties:
         if p not in PROPERTY_IDS:
             best = nearest(p, PROPERTY_IDS)
@@ -115,7 +118,8 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
     v = _load(variant, config_flags)
     game = Game.from_variant(v)
     if engine == "symbolic":
-        return _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf_dir)
+        return _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf_dir,
+                               scenario_dir)
     update, bar = _progress()
     ex = explore(game, Limits(max_states, depth, timeout), symmetry=not no_symmetry,
                  progress=update)
@@ -130,6 +134,7 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
         vs = merge(vs, svs)
     if itf_dir:
         _write_itf(itf_dir, v.name, vs)
+    saved = _save_scenarios(scenario_dir, v, game, vs)
     if graph_file:
         _write_graph(ex, graph_file)
     stats = {"states": ex.states, "transitions": ex.transitions, "terminal": ex.terminal,
@@ -147,10 +152,28 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
         emit_json({"variant": v.name, "config": v.config.as_dict(),
                    "readings": dict(v.explicit), "engine": engine,
                    "properties": [x.as_json() for x in vs], "stats": stats,
-                   "coverage": coverage})
+                   "coverage": coverage, **_saved_json(saved)})
     else:
-        click.echo(text_report(v, vs, stats, coverage))
+        click.echo(text_report(v, vs, stats, coverage) + _saved_text(saved))
     sys.exit(exit_code(vs))
+
+
+def _save_scenarios(folder, v, game, vs):
+    if not folder:
+        return None
+    from itcp.scenarios.save import save_verdict_scenarios
+    return save_verdict_scenarios(folder, v, game, vs)
+
+
+def _saved_json(saved) -> dict:
+    return {} if saved is None else {"scenarios": [str(p) for p in saved]}
+
+
+def _saved_text(saved) -> str:
+    if saved is None:
+        return ""
+    return "\n\n" + (f"{len(saved)} scenario file(s) saved: " + ", ".join(str(p) for p in saved)
+                      if saved else "no violation: no scenario saved")
 
 
 def merge(explicit: list, symbolic: list) -> list:
@@ -176,7 +199,8 @@ def merge(explicit: list, symbolic: list) -> list:
     return out
 
 
-def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf_dir):
+def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf_dir,
+                    scenario_dir=None):
     from itcp.checks.symbolic import symbolic_verdicts
     progress = None
     if sys.stderr.isatty() and not as_json:
@@ -187,11 +211,13 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
         click.echo("\r" + " " * 74 + "\r", err=True, nl=False)
     if itf_dir:
         _write_itf(itf_dir, v.name, vs)
+    saved = _save_scenarios(scenario_dir, v, game, vs)
     stats = st.as_json()
     if as_json:
         emit_json({"variant": v.name, "config": v.config.as_dict(),
                    "readings": dict(v.explicit), "engine": "symbolic",
-                   "properties": [x.as_json() for x in vs], "stats": stats})
+                   "properties": [x.as_json() for x in vs], "stats": stats,
+                   **_saved_json(saved)})
     else:
         lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
                  f"symbolic (Z3): {stats['queries']} queries, {stats['seconds']:.1f} s, "
@@ -213,7 +239,7 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
                 lines += ["", f"{x.id}: {x.statement}"] + ["  " + s for s in x.trace["story"]]
         if stats["smt2_files"]:
             lines += ["", f"{stats['smt2_files']} SMT-LIB2 file(s) written to {emit_smt2}"]
-        click.echo("\n".join(lines))
+        click.echo("\n".join(lines) + _saved_text(saved))
     sys.exit(exit_code(vs))
 
 

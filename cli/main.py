@@ -16,6 +16,7 @@ from .disputes_cmd import disputes_cmd
 from .conformance_cmd import conformance
 from .replay_cmd import replay
 from .rules_cmd import rules
+from .scenarios_cmd import scenarios
 from .simulate_cmd import simulate
 
 CHECK = check
@@ -60,6 +61,7 @@ main.add_command(replay)
 main.add_command(ask_cmd, "ask")
 main.add_command(diff_cmd, "diff")
 main.add_command(disputes_cmd, "disputes")
+main.add_command(scenarios)
 main.add_command(CHECK, "check")
 
 

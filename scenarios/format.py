@@ -7,6 +7,8 @@ A scenario is TOML::
     variant = "official"              # a shipped variant or a .toml path (relative to this file)
     [readings]                        # optional: choice points set on top of the variant
     "pride.passer" = "skipped"
+    [contrast]                        # optional: other readings under which the outcome
+    "pride.passer" = "gives_not_receives"   # differs (tests check that it does)
     [config]                          # the table: overrides of the variant's config
     players = 2
     suits = 2
@@ -59,7 +61,8 @@ from itcp.spec.tomlpos import index_lines
 from itcp.spec.variants import (CONFIG_KEYS, _FrozenMap,
                                 load_variant)
 
-TOP_KEYS = ("title", "question", "variant", "readings", "config", "deal", "move", "expect")
+TOP_KEYS = ("title", "question", "variant", "readings", "contrast", "config", "deal", "move",
+            "expect")
 DEAL_KEYS = ("hands", "up")
 #: an action parameter's name in the spec -> its key in a [[move]]
 PARAM_KEYS = {"c": "card", "w": "winner", "k": "keep"}
@@ -93,6 +96,8 @@ class Scenario:
     variant: str
     question: str = ""
     readings: dict = field(default_factory=dict)
+    #: readings under which the expected outcome does not come out (checked by tests)
+    contrast: dict = field(default_factory=dict)
     config: dict = field(default_factory=dict)  # as written (overrides of the variant)
     hands: list = field(default_factory=list)  # one list of card names per player
     up: str = ""
@@ -198,10 +203,11 @@ def loads(text: str, path: str = "<scenario>") -> Scenario:
             raise sc.error(f"{key} must be a string, got {_show(data[key])}", key)
     sc.title, sc.variant = data["title"], data["variant"]
     sc.question = data.get("question", "")
-    for key in ("readings", "config", "deal", "expect"):
+    for key in ("readings", "contrast", "config", "deal", "expect"):
         if key in data and not isinstance(data[key], Mapping):
             raise sc.error(f"{key} must be a table ([{key}]), got {_show(data[key])}", key)
     sc.readings = dict(_flatten(data.get("readings", {})))
+    sc.contrast = dict(_flatten(data.get("contrast", {})))
     sc.config = dict(data.get("config", {}))
     if "deal" not in data:
         raise sc.error("missing [deal]", hint='[deal] hands = [["red 2"], ["blue 2"]], up = "red 3"',
@@ -239,6 +245,11 @@ def _read_move(sc: Scenario, i: int, m) -> Move:
         raise sc.error("a move is a [[move]] table", "move", i, step=i)
     mv = Move(step=i, action="")
     if "action" not in m:
+        typo = next((k for k in m if k not in MOVE_BASE_KEYS
+                     and nearest(k, MOVE_BASE_KEYS) == "action"), None)
+        if typo is not None:  # point at the misspelt key, not the table
+            raise sc.move_error(mv, f"unknown key {typo!r} in this move, and no 'action'",
+                                typo, hint="did you mean 'action'?")
         raise sc.move_error(mv, "missing 'action'", hint='action = "discard"')
     if not isinstance(m["action"], str):
         raise sc.move_error(mv, f"action must be a string, got {_show(m['action'])}", "action")
@@ -284,15 +295,16 @@ def build_variant(sc: Scenario):
         blamed = next((k for k in sc.config if k in e.message), None)
         raise sc.error(e.message, "config", *([blamed] if blamed else []),
                        hint=e.hint) from None
-    for point, reading in sc.readings.items():
-        if point not in CHOICE_POINTS:
-            raise sc.error(f"unknown choice point {point!r}; " + valid_names(CHOICE_POINTS),
-                           "readings", point, hint=_hint(point, CHOICE_POINTS))
-        valid = CHOICE_POINTS[point].reading_ids
-        if reading not in valid:
-            raise sc.error(f"{_show(reading)} is not a reading of {point}; "
-                           + valid_names(valid), "readings", point,
-                           hint=_hint(reading, valid))
+    for table, given in (("readings", sc.readings), ("contrast", sc.contrast)):
+        for point, reading in given.items():
+            if point not in CHOICE_POINTS:
+                raise sc.error(f"unknown choice point {point!r}; " + valid_names(CHOICE_POINTS),
+                               table, point, hint=_hint(point, CHOICE_POINTS))
+            valid = CHOICE_POINTS[point].reading_ids
+            if reading not in valid:
+                raise sc.error(f"{_show(reading)} is not a reading of {point}; "
+                               + valid_names(valid), table, point,
+                               hint=_hint(reading, valid))
     if sc.readings:
         readings = dict(v.readings)
         readings.update(sc.readings)
@@ -523,6 +535,9 @@ def to_toml(sc: Scenario) -> str:
     if sc.readings:
         out += ["", "[readings]"] + [f"{_toml_key(k)} = {_toml_value(v)}"
                                      for k, v in sc.readings.items()]
+    if sc.contrast:
+        out += ["", "[contrast]"] + [f"{_toml_key(k)} = {_toml_value(v)}"
+                                     for k, v in sc.contrast.items()]
     if sc.config:
         out += ["", "[config]"] + [f"{k} = {_toml_value(v)}" for k, v in sc.config.items()]
     out += ["", "[deal]", f"hands = {_toml_value(sc.hands)}", f"up = {_toml_value(sc.up)}"]

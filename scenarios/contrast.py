@@ -1,0 +1,184 @@
+"""Where two readings of a choice point part ways: the shortest such round.
+
+``divergence(variant, point, a, b, table)`` plays the same moves under reading
+``a`` and reading ``b`` side by side, breadth-first from every deal, until a
+move is legal under one reading and not the other, or the table a player sees
+(whose turn, the hands, the pile, the deck, the scores...) differs.  The first
+such round is written as a scenario under reading ``a`` whose ``[contrast]``
+names reading ``b``: replayed as written it passes; replayed under the
+contrast, its outcome differs.  This is how the library's choice-point
+scenarios were found (then titled and curated by hand):
+
+    python -m itcp.scenarios.contrast pride.passer gives_not_receives skipped \\
+        --players 2 --suits 1 --ranks 2..2 --hand 1 --options pride_cycle
+"""
+from __future__ import annotations
+
+import argparse
+from collections import deque
+from dataclasses import dataclass
+
+from itcp.model.engine import Game
+
+from .format import from_trace
+from .replay import explain_refusal, facts
+
+
+@dataclass
+class Divergence:
+    states: list  # under reading a: before the deal, then one per move
+    actions: list  # the deal, then the moves
+    kind: str  # "facts", "illegal_under_b", "illegal_under_a"
+    detail: dict  # fact -> (under a, under b), or the refused action
+    nodes: int
+
+
+def _games(variant, point, a, b, table):
+    from itcp.spec.variants import load_variant
+    v = load_variant(variant, table)
+    out = []
+    for r in (a, b):
+        readings = dict(v.readings)
+        readings[point] = r
+        out.append(Game.make(v.config, readings))
+    return v, out[0], out[1]
+
+
+def divergence(variant, point, a, b, table, max_nodes=300_000, max_depth=30):
+    """The shortest round where reading ``a`` and ``b`` of ``point`` differ, or None."""
+    v, ga, gb = _games(variant, point, a, b, table)
+    s0 = ga.initial_state()
+    parent = {}
+    frontier = deque()
+    for d in ga.legal_actions(s0):
+        na, nb = ga.apply(s0, d, validate=False), gb.apply(s0, d, validate=False)
+        node = (na, nb)
+        if node in parent:
+            continue
+        parent[node] = (None, d, 0)
+        diff = _diff(ga, na, gb, nb)
+        if diff:
+            return _found(parent, node, s0, "facts", diff)
+        frontier.append(node)
+    while frontier and len(parent) < max_nodes:
+        node = frontier.popleft()
+        sa, sb = node
+        depth = parent[node][2]
+        if ga.is_terminal(sa) or depth >= max_depth:
+            continue
+        la, lb = ga.legal_actions(sa), gb.legal_actions(sb)
+        set_b = set(lb)
+        for x in la:
+            if x not in set_b:
+                return _found(parent, node, s0, "illegal_under_b", {"action": x}, extra=x, ga=ga)
+        set_a = set(la)
+        for x in lb:
+            if x not in set_a:
+                return _found(parent, node, s0, "illegal_under_a", {"action": x}, extra=x)
+        for x in la:
+            n2 = (ga.apply(sa, x, validate=False), gb.apply(sb, x, validate=False))
+            if n2 in parent:
+                continue
+            parent[n2] = (node, x, depth + 1)
+            diff = _diff(ga, n2[0], gb, n2[1])
+            if diff:
+                return _found(parent, n2, s0, "facts", diff)
+            frontier.append(n2)
+    return Divergence([], [], "none", {"exhausted": not frontier, "nodes": len(parent)},
+                      len(parent))
+
+
+def _diff(ga, sa, gb, sb) -> dict:
+    fa, fb = facts(ga, sa), facts(gb, sb)
+    return {k: (fa[k], fb[k]) for k in fa if fa[k] != fb[k]}
+
+
+def _found(parent, node, s0, kind, detail, extra=None, ga=None):
+    states, actions = [], []
+    n = node
+    while n is not None:
+        prev, a, _ = parent[n]
+        states.append(n[0])
+        actions.append(a)
+        n = prev
+    states.reverse()
+    actions.reverse()
+    if kind == "illegal_under_b":  # the last move: legal under a, refused under b
+        states.append(ga.apply(states[-1], extra))
+        actions.append(extra)
+    return Divergence([s0] + states, actions, kind, detail, len(parent))
+
+
+def scenario(variant, point, a, b, table, div: Divergence, title=None, question=None):
+    """The divergence as a scenario under reading ``a``, contrasted with ``b``."""
+    v, ga, gb = _games(variant, point, a, b, table)
+    states, actions = div.states, div.actions
+    if div.kind == "illegal_under_a":
+        # written under a: the move reading b allows is refused, by a rule
+        x = div.detail["action"]
+        last = states[-1]
+        refusal = explain_refusal(ga, last, x, ga.current_player(last))
+        expect = {"illegal_at": len(actions)}
+        if refusal.rules:
+            expect["rule"] = refusal.rules[0]
+        sc = from_trace(variant, v.config, ga, states + [last], actions + [x],
+                        {"phase": "DEAL"}, title=title, question=question or "")
+        sc.expect = expect
+    else:
+        f = facts(ga, states[-1])
+        keys = list(div.detail) if div.kind == "facts" else ["phase", "turn"]
+        expect = {k: f[k] for k in keys}
+        sc = from_trace(variant, v.config, ga, states, actions, expect, title=title,
+                        question=question or "")
+    sc.readings = dict(sc.readings)
+    sc.readings[point] = a
+    sc.contrast = {point: b}
+    from .format import resolve
+    resolve(sc)
+    return sc
+
+
+def under_contrast(sc):
+    """Replay ``sc`` with its ``[contrast]`` readings: (outcome differs, what happened)."""
+    import copy
+    from itcp.spec.errors import ScenarioError
+    from .format import resolve
+    from .replay import replay
+    other = copy.copy(sc)
+    other.readings = dict(sc.readings) | dict(sc.contrast)
+    other.moves = [copy.copy(m) for m in sc.moves]
+    other.expect = dict(sc.expect)
+    try:
+        resolve(other)
+        res = replay(other)
+    except ScenarioError as e:  # a move the contrast reading refuses
+        return True, e.message
+    return not res.ok, res.message
+
+
+def main(argv=None):  # pragma: no cover - a curation tool
+    from itcp.cli.common import overrides
+    from .format import to_toml
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("point")
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("--variant", default="official")
+    for f in ("players", "suits", "hand"):
+        ap.add_argument(f"--{f}", type=int)
+    ap.add_argument("--ranks")
+    ap.add_argument("--options")
+    ap.add_argument("--max-nodes", type=int, default=300_000)
+    args = ap.parse_args(argv)
+    table = overrides({k: getattr(args, k) for k in ("players", "suits", "hand", "ranks",
+                                                     "options")})
+    div = divergence(args.variant, args.point, args.a, args.b, table, args.max_nodes)
+    if div.kind == "none":
+        print(f"# no difference: {div.detail}")
+        return
+    print(to_toml(scenario(args.variant, args.point, args.a, args.b, table, div,
+                           title=f"{args.point}: {args.a} or {args.b}")))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

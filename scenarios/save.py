@@ -1,0 +1,153 @@
+"""Saving traces as scenario files, all or nothing.
+
+The checker's traces (explicit or symbolic, lassos included) and any other
+sequence of engine states and actions become scenario files that replay to
+the same result.  ``write_scenarios`` writes a whole batch into a temporary
+folder beside the destination, re-loads and replays every file there, and
+only then moves the files into place: an error leaves nothing half-written.
+Commands that save traces (``check --save-scenarios``, ``scenarios
+generate``, questions) share these functions.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from itcp.spec.errors import InputError
+
+from .format import Scenario, from_trace, loads, to_toml
+from .replay import replay
+
+
+def variant_ref(variant, out_dir) -> str:
+    """How a scenario in ``out_dir`` names ``variant``: a shipped name as is; a
+    variant file by its path relative to the scenario (absolute if that fails)."""
+    if _is_shipped(variant):
+        return variant.name
+    target = Path(variant.path).resolve()
+    try:
+        return os.path.relpath(target, Path(out_dir).resolve())
+    except ValueError:  # another drive
+        return str(target)
+
+
+def _shipped_dir() -> Path:
+    from itcp.spec import variants
+    return (Path(variants.__file__).parent / "variants").resolve()
+
+
+def close_lasso(game, states: list, actions: list, loop_from: int):
+    """Extend a lasso found under symmetry reduction until its last state is the
+    loop's first state exactly (not only up to a suit or copy permutation), so
+    that replaying it shows the recurrence.  ``loop_from`` is the index of the
+    state the loop starts from.  Returns (states, actions)."""
+    if states[-1] == states[loop_from]:
+        return states, actions
+    from itcp.model.packing import compile_packer
+    from itcp.model.symmetry import canonicalizer
+    pack, _ = compile_packer(game.spec)
+    key_of, _ = canonicalizer(game.spec, pack, True)
+    loop_keys = [key_of(s) for s in states[loop_from + 1:]]
+    states, actions = list(states), list(actions)
+    for _ in range(64):  # the permutation's order bounds the number of turns
+        for k in loop_keys:
+            s = states[-1]
+            step = next(((a, s2) for a, s2 in game.successors(s) if key_of(s2) == k), None)
+            if step is None:  # pragma: no cover - the loop was built from successors
+                raise AssertionError("cannot follow the lasso's loop")
+            actions.append(step[0])
+            states.append(step[1])
+            if s == states[loop_from]:
+                break
+        if states[-1] == states[loop_from]:
+            return states, actions
+    raise AssertionError("the lasso does not close")  # pragma: no cover
+
+
+def verdict_scenario(variant, game, verdict, out_dir=".") -> Scenario | None:
+    """The scenario of a VIOLATED verdict's trace, or None if it has no trace."""
+    trace = verdict.trace
+    if trace is None or "raw" not in trace:
+        return None
+    states, actions = list(trace["raw"]["states"]), list(trace["raw"]["actions"])
+    if "loop_starts_at_step" in trace:
+        states, actions = close_lasso(game, states, actions, trace["loop_starts_at_step"] - 1)
+    engine = verdict.engine
+    title = f"{variant.name}: {verdict.id} violated ({engine} search, {len(actions)} moves)"
+    sc = from_trace(variant.name if _is_shipped(variant) else str(Path(variant.path).resolve()),
+                    variant.config, game, states, actions,
+                    {"property": verdict.id, "verdict": "violated"}, title=title,
+                    question=verdict.statement)
+    sc.variant = variant_ref(variant, out_dir)
+    return sc
+
+
+def _is_shipped(variant) -> bool:
+    return Path(variant.path).resolve().parent == _shipped_dir()
+
+
+def write_scenarios(out_dir, files: Mapping[str, object], check: bool = True) -> list[Path]:
+    """Write ``{file name: Scenario or text}`` into ``out_dir`` atomically.
+
+    Every scenario is written to a temporary folder, loaded back and (with
+    ``check``) replayed there; a file that does not load or does not come out
+    as it says raises ``InputError`` and nothing is written.  Then the files
+    are moved into ``out_dir`` (created if needed), each with an atomic rename.
+    """
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out} exists and is not a folder",
+                         hint="give a folder for the scenario files")
+    parent = out.resolve().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
+    except OSError as e:
+        raise InputError(f"cannot write to {parent}: {e.strerror or e}") from None
+    try:
+        for name, item in files.items():
+            text = item if isinstance(item, str) else to_toml(item)
+            path = tmp / name
+            path.write_text(text, encoding="utf-8")
+            if check and name.endswith(".toml"):
+                try:  # loaded beside out_dir: relative variant paths resolve the same
+                    res = replay(loads(text, str(path)))
+                except InputError as e:
+                    raise InputError(f"the saved scenario {out / name} does not load: "
+                                     f"{e.message}", hint=e.hint) from None
+                if not res.ok:
+                    raise InputError(f"the saved scenario {out / name} does not replay to "
+                                     f"its own outcome: {res.message}")
+        if not out.exists():
+            os.replace(tmp, out)
+            tmp = None
+        else:
+            for name in files:
+                os.replace(tmp / name, out / name)
+    except OSError as e:
+        raise InputError(f"cannot write scenarios to {out}: {e.strerror or e}") from None
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return [out / name for name in files]
+
+
+def save_verdict_scenarios(out_dir, variant, game, verdicts) -> list[Path]:
+    """Each violation's trace as ``<variant>-<PROPERTY>.toml`` in ``out_dir``."""
+    files = {}
+    for v in verdicts:
+        sc = verdict_scenario(variant, game, v, out_dir)
+        if sc is not None:
+            files[f"{_slug(variant.name)}-{v.id}.toml"] = sc
+    return write_scenarios(out_dir, files)
+
+
+def _slug(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
+
+
+__all__ = ["verdict_scenario", "write_scenarios", "save_verdict_scenarios", "close_lasso",
+           "variant_ref"]

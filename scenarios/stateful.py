@@ -1,0 +1,160 @@
+"""A Hypothesis state machine derived from the spec: random deep rounds that shrink.
+
+``machine_for(game)`` builds a ``RuleBasedStateMachine`` whose parts all come
+from the elaborated spec, none written per rule:
+
+* the deal is drawn by Hypothesis, card by card (an index into the cards not
+  yet dealt), so it shrinks towards the first cards of the deck;
+* one Hypothesis rule per spec action (``discard``, ``pass``, ``race``,
+  ``deck_card``...), its precondition being that the engine's
+  ``legal_actions`` offers that action (the action's guards), and its
+  arguments drawn by Hypothesis among the legal ones (chance outcomes too);
+* the checks are the spec's properties: every state property after each step,
+  every step property on each step, NO_DEADLOCK (a live state has a legal
+  move) and ROUND_ENDS (no post-Pass state recurs).
+
+A failure is recorded as the trace of the run that failed (``Machine.found``);
+Hypothesis replays the shrunk example last, so after ``hunt`` the record is
+the minimal trace, which ``to_scenario`` writes as a scenario file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
+                                 rule, run_state_machine_as_test)
+
+from itcp.model.engine import Game
+
+
+@dataclass
+class Failure:
+    property: str
+    states: list  # the state before the deal, then one per move
+    actions: list  # the deal, then the moves
+    note: str = ""
+
+    @property
+    def moves(self) -> int:
+        return len(self.actions) - 1
+
+
+def machine_for(game: Game, properties=None):
+    """The state machine class for ``game`` (checking ``properties``, default all)."""
+    spec = game.spec
+    wanted = set(properties or [p.id for p in spec.properties])
+    state_props = [p.id for p in spec.properties
+                   if p.kind == "state" and p.formula is not None and p.id in wanted]
+    step_props = [p.id for p in spec.properties
+                  if p.kind == "step" and p.formula is not None and p.id in wanted]
+    cfg = game.config
+    n_cards, n, hand = len(cfg.cards), cfg.players, cfg.hand
+    deal_params = game.actions["deal"].decl.params
+
+    class Machine(RuleBasedStateMachine):
+        found: Failure | None = None
+
+        def __init__(self):
+            super().__init__()
+            self.s0 = game.initial_state()
+            self.states = [self.s0]
+            self.actions = []
+            self.post_pass = set()
+
+        @initialize(data=st.data())
+        def deal(self, data):
+            pool, order = list(range(n_cards)), []
+            for _ in range(n * hand + 1):  # each dealt card: an index into what is left
+                order.append(pool.pop(data.draw(st.integers(0, len(pool) - 1), label="card")))
+            masks = [sum(1 << c for c in order[p * hand:(p + 1) * hand]) for p in range(n)]
+            args = tuple(masks) + (order[n * hand],)
+            assert len(args) == len(deal_params)
+            self._apply(("deal", args))
+
+        # -- checks ---------------------------------------------------------
+        def _fail(self, pid: str, note: str):
+            type(self).found = Failure(pid, list(self.states), list(self.actions), note)
+            raise AssertionError(f"{pid} violated: {note}")
+
+        def _apply(self, a):
+            s = self.states[-1]
+            s2 = game.apply(s, a)
+            self.states.append(s2)
+            self.actions.append(a)
+            if len(self.states) > 2:
+                for pid in step_props:
+                    if not game.check_property(pid, s, s2):
+                        self._fail(pid, f"step {len(self.actions) - 1}: {game.action_str(a)}")
+
+        @invariant()
+        def properties_hold(self):
+            if len(self.states) < 2:
+                return
+            s = self.states[-1]
+            for pid in state_props:
+                if not game.check_property(pid, s):
+                    self._fail(pid, "after the last move")
+            if "NO_DEADLOCK" in wanted and not game.is_terminal(s) \
+                    and not game.legal_actions(s):
+                self._fail("NO_DEADLOCK", "no legal move in a live state")
+            if "ROUND_ENDS" in wanted and game.get(s, "passers"):
+                if s in self.post_pass:
+                    self._fail("ROUND_ENDS", "a post-Pass state recurs")
+                self.post_pass.add(s)
+
+    @precondition(lambda self: len(self.states) > 1 and not game.legal_actions(self.states[-1]))
+    @rule()
+    def round_over(self):
+        """Nothing to do: the round has ended (or is stuck, if NO_DEADLOCK is not checked)."""
+
+    Machine.round_over = round_over
+    for act in spec.actions:
+        if act.name == "deal":
+            continue
+        setattr(Machine, f"do_{act.name}", _action_rule(game, act.name))
+    Machine.__name__ = Machine.__qualname__ = "SpecMachine"
+    return Machine
+
+
+def _action_rule(game: Game, name: str):
+    def legal(self):
+        return [a for a in game.legal_actions(self.states[-1]) if a[0] == name]
+
+    def step(self, data):
+        choices = legal(self)
+        a = choices[data.draw(st.integers(0, len(choices) - 1), label=name)]
+        self._apply(a)
+
+    step.__name__ = step.__qualname__ = f"do_{name}"
+    return precondition(lambda self: len(self.states) > 1 and bool(legal(self)))(
+        rule(data=st.data())(step))
+
+
+def hunt(game: Game, properties=None, max_examples: int = 200, steps: int = 30,
+         seed_derandomize: bool = True) -> Failure | None:
+    """Run the machine; the shrunk failure, or None if none was found."""
+    Machine = machine_for(game, properties)
+    Machine.found = None
+    conf = settings(max_examples=max_examples, stateful_step_count=steps,
+                    derandomize=seed_derandomize, database=None, deadline=None,
+                    suppress_health_check=list(HealthCheck), print_blob=False)
+    try:
+        run_state_machine_as_test(Machine, settings=conf)
+    except Exception:  # an AssertionError, or a group of distinct ones
+        if Machine.found is None:
+            raise
+        return Machine.found
+    return None
+
+
+def to_scenario(variant_name: str, game: Game, failure: Failure, title: str | None = None):
+    """The failure as a scenario expecting the property to be violated."""
+    from .format import from_trace
+    return from_trace(variant_name, game.config, game, failure.states, failure.actions,
+                      {"property": failure.property, "verdict": "violated"},
+                      title=title or f"{failure.property} violated (found by random play, "
+                                     f"shrunk to {failure.moves} moves)")
+
+
+__all__ = ["machine_for", "hunt", "to_scenario", "Failure"]
