@@ -91,6 +91,8 @@ def _op(n: Op, args: tuple, np: int) -> Node:
     if o in ("union", "diff", "with", "without") and _const(args[1]) and args[1].value in (0, -1):
         if not (o == "diff" and args[1].value == -1):
             return args[0]
+    if o == "member" and _const(args[1]) and args[1].value == 0:
+        return _FALSE  # nothing is in the empty set (a card kind absent from this table)
     if o == "inter" and any(_const(a) and a.value == 0 for a in args):
         return Const(0, n.type, src_loc=n.src_loc)
     if all(x is y for x, y in zip(args, n.args)):
