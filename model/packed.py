@@ -1,0 +1,311 @@
+"""The successor compiler: the elaborated spec compiled to work on packed states.
+
+The explorer stores every state as one packed integer (``model/packing.py``).
+The generic path unpacks it to a tuple, asks the engine for the legal actions,
+applies each (a new tuple), packs the result and evaluates the step properties
+on the two tuples: the tuple round trip dominates the search.  This compiler
+reads the same elaborated spec as ``model/codegen.py`` (it reuses that
+emitter, so every rule is compiled by the same code) but generates, per phase,
+one function ``succ_<PHASE>(k, out, bad)`` that
+
+* reads from ``k`` only the fields the phase's guards and updates use (shift
+  and mask), with the discard pile kept packed (``top``, ``push``, ``pop`` are
+  shifts, not tuple copies),
+* for every legal parameter choice, computes the updated variables and builds
+  the successor key by patching only the fields the action writes,
+* checks every step property of the spec on the move, each specialised to the
+  action (a variable the action does not write is its own next value, so e.g.
+  FROZEN folds away for an action that touches no hand), appending
+  ``(property id, action)`` to ``bad`` when one fails,
+
+and appends the successor keys (or ``(action, key)`` pairs) to ``out`` in the
+order ``legal`` lists the actions, so a search numbers states identically on
+both paths.  It also generates ``state_ok(k)`` (all state properties) and
+``hand_range(k)`` on keys, and, per state property, the mask of the key bits
+its formula reads (``READS``), so a caller can skip re-checking a property on a
+successor whose read fields did not change.  Conformance with the generic
+engine is tested state by state (tests/test_packed.py).
+"""
+from __future__ import annotations
+
+import re
+import types
+
+from itcp.spec import ast as A
+from itcp.spec.ast import Const, Primed, Var
+from itcp.spec.lang import And, Inliner, Spec, _unprime
+from itcp.spec.simplify import simplify
+
+from .codegen import FunctionEmitter, Module
+from .packing import Layout
+
+_VAR_REF = re.compile(r"\bv_([A-Za-z0-9_]+)\b")
+
+
+class PackedEmitter(FunctionEmitter):
+    """The engine emitter with the discard pile as a packed integer.
+
+    A pile value is ``len | (card+1) << (LB + CB*i)`` for its i-th card from
+    the bottom: the same encoding the state key uses above its fixed fields,
+    so the pile field is read and written with one shift.
+    """
+
+    def __init__(self, module: Module, n_players: int, layout: Layout):
+        super().__init__(module, n_players)
+        self.lb, self.cb = layout.len_bits, layout.card_bits
+        self.lm, self.cm = (1 << self.lb) - 1, (1 << self.cb) - 1
+
+    def encode_pile(self, cards) -> int:
+        k = len(cards)
+        for i, c in enumerate(cards):
+            k |= (c + 1) << (self.lb + self.cb * i)
+        return k
+
+    def on_Const(self, n: Const):
+        if n.type == A.PILE:
+            return str(self.encode_pile(n.value))
+        return super().on_Const(n)
+
+    def on_Op(self, n):
+        o, a = n.op, n.args
+        lb, cb, lm, cm = self.lb, self.cb, self.lm, self.cm
+        if o == "pile_len":
+            return f"({self.expr(a[0])} & {lm})"
+        if o == "top":
+            p = self.atom(a[0])
+            return f"(({p} >> ({lb - cb} + {cb} * ({p} & {lm})) & {cm}) - 1 if {p} else -1)"
+        if o == "push":
+            p, c = self.atom(a[0]), self.atom(a[1])
+            return f"({p} + 1 | ({c} + 1) << ({lb} + {cb} * ({p} & {lm})))"
+        if o == "pop":
+            p = self.atom(a[0])
+            return f"(({p} & (1 << ({lb - cb} + {cb} * ({p} & {lm}))) - 1) - 1 if {p} else 0)"
+        if o == "pile_of":
+            c = self.atom(a[0])
+            return f"(1 | ({c} + 1) << {lb} if {c} >= 0 else 0)"
+        if o == "pile_cards":
+            p = self.atom(a[0])
+            out, r = self.fresh("pm"), self.fresh("r")
+            self.line(f"{out} = 0")
+            self.line(f"{r} = {p} >> {lb}")
+            self.line(f"while {r}:")
+            self.line(f"    {out} |= 1 << ({r} & {cm}) - 1")
+            self.line(f"    {r} >>= {cb}")
+            return out
+        return super().on_Op(n)
+
+
+class PackedSource:
+    """Generated source of the packed successor functions for one spec."""
+
+    def __init__(self, spec: Spec, with_actions: bool = False):
+        self.spec = spec
+        self.with_actions = with_actions
+        self.layout = Layout(spec)
+        self.module = Module()
+        self.inline = Inliner(spec.definitions)
+        self.funcs: list[str] = []
+        self.n = spec.config.players
+        self.types = {v.name: v.type for v in spec.variables}
+        self.fields = {var: fs for var, _, fs in self.layout.fields}
+        self.fixed_mask = (1 << self.layout.fixed_bits) - 1
+        self.step_props = [p for p in spec.properties if p.kind == "step" and p.formula is not None]
+        self.state_props = [p for p in spec.properties
+                            if p.kind == "state" and p.formula is not None]
+
+    # -- fields --------------------------------------------------------------
+    def field_mask(self, var: str) -> int:
+        """The key bits holding ``var`` (the pile: every bit above the fixed fields)."""
+        if self.layout.pile is not None and var == self.layout.pile.name:
+            return ~self.fixed_mask
+        m = 0
+        for f in self.fields[var]:
+            m |= ((1 << f.width) - 1) << f.offset
+        return m
+
+    def read_field(self, var: str) -> str:
+        if self.layout.pile is not None and var == self.layout.pile.name:
+            return f"k >> {self.layout.fixed_bits}"
+        t = self.types[var]
+        vt = A.map_value_type(t)
+        parts = []
+        for f in self.fields[var]:
+            raw = f"(k >> {f.offset} & {(1 << f.width) - 1})" if f.offset else \
+                f"(k & {(1 << f.width) - 1})"
+            parts.append(f"{raw} - {f.bias}" if f.bias else raw)
+        return f"({', '.join(parts)},)" if vt else parts[0]
+
+    def write_field(self, var: str, code: str) -> list[str]:
+        """Terms OR-ed into a key to store ``code`` as ``var`` (field cleared)."""
+        if self.layout.pile is not None and var == self.layout.pile.name:
+            return [f"{code} << {self.layout.fixed_bits}"]
+        t = self.types[var]
+        vt = A.map_value_type(t)
+        out = []
+        for i, f in enumerate(self.fields[var]):
+            ref = f"{code}[{i}]" if vt else code
+            val = f"({ref} + {f.bias})" if f.bias else ref
+            out.append(f"{val} << {f.offset}" if f.offset else f"{val}")
+        return out
+
+    def prelude(self, body: list[str], indent: str = "    ") -> list[str]:
+        """Extraction lines for the state variables ``body`` reads, in spec order."""
+        used = set()
+        for line in body:
+            used.update(_VAR_REF.findall(line))
+        return [f"{indent}v_{v.name} = {self.read_field(v.name)}"
+                for v in self.spec.variables if v.name in used]
+
+    def reads_mask(self, node) -> int:
+        m = 0
+        for x in A.walk(node):
+            if isinstance(x, (Var, Primed)):
+                m |= self.field_mask(x.name)
+        return m
+
+    def emitter(self) -> PackedEmitter:
+        return PackedEmitter(self.module, self.n, self.layout)
+
+    def function(self, header: str, em: FunctionEmitter):
+        self.funcs.append("\n".join([header] + self.prelude(em.lines) + em.lines))
+
+    # -- one phase ------------------------------------------------------------
+    def emit_moves(self, em: PackedEmitter, act):
+        """Every legal parameter choice of ``act``: its successor key and step checks."""
+        params = act.decl.params
+        depth, scopes = em.depth, len(em.scopes)
+        em.scopes.append({})
+        for prm in params:
+            dom = em.atom(self.inline(prm.domain))
+            var = f"p_{prm.name}"
+            em.env[prm.name] = var
+            if prm.size is not None:
+                em.line(f"for {var} in subsets({dom}, {prm.size}):")
+                em.push()
+            else:
+                m, low = em.fresh("m"), em.fresh("low")
+                em.line(f"{m} = {dom}")
+                em.line(f"while {m}:")
+                em.push()
+                em.line(f"{low} = {m} & -{m}")
+                em.line(f"{var} = {low}.bit_length() - 1")
+                em.line(f"{m} ^= {low}")
+        g = em.expr(act.guard)
+        if g != "False":
+            if g != "True":
+                em.line(f"if {g}:")
+                em.push()
+            self.emit_apply(em, act)
+            if g != "True":
+                em.pop()
+        for _ in params:
+            em.pop()
+        em.scopes.pop()
+        assert em.depth == depth and len(em.scopes) == scopes
+
+    def emit_apply(self, em: PackedEmitter, act):
+        name, params = act.name, act.decl.params
+        written = []
+        for var in act.order:
+            for _, when, _, _ in act.updates.get(var, ()):
+                em.atom(when)
+            code = em.expr(act.values[var])
+            if code != f"v_{var}":
+                em.line(f"n_{var} = {code}")
+                written.append(var)
+            else:
+                em.line(f"n_{var} = v_{var}")
+            em.scopes[-1][Primed(var, act.values[var].type)] = f"n_{var}"
+        keep = ~0
+        terms = []
+        for var in written:
+            keep &= ~self.field_mask(var)
+            terms += self.write_field(var, f"n_{var}")
+        key = "k" if keep == ~0 else f"(k & {keep})"
+        em.line(f"k2 = {' | '.join([key] + terms)}")
+        action = f"({name!r}, (" + "".join(f"p_{p.name}, " for p in params) + "))"
+        for prop in self.step_props:
+            formula = simplify(_unprime(self.inline(prop.formula), act.values), self.n)
+            ok = em.expr(formula)
+            if ok == "True":
+                continue
+            em.line(f"if not {ok}:")
+            em.line(f"    bad.append(({prop.id!r}, {action}))")
+        em.line(f"out.append(({action}, k2))" if self.with_actions else "out.append(k2)")
+
+    # -- whole spec -------------------------------------------------------------
+    def build(self) -> str:
+        table = []
+        for ph in self.spec.phases:
+            acts = [a for a in self.spec.actions if a.phase.name == ph.name]
+            if not acts:
+                table.append("_no_moves")
+                continue
+            em = self.emitter()
+            for a in acts:
+                self.emit_moves(em, a)
+            em.line("return")
+            self.function(f"def succ_{ph.name}(k, out, bad):", em)
+            table.append(f"succ_{ph.name}")
+        self.funcs.append("def _no_moves(k, out, bad):\n    return")
+        self.funcs.append("SUCC = (" + ", ".join(table) + ",)")
+        if self.state_props:
+            em = self.emitter()
+            formula = self.inline(And(*[p.formula for p in self.state_props]))
+            em.line(f"return {em.expr(formula)}")
+            self.function("def state_ok(k):", em)
+        self.funcs.append("READS = {" + ", ".join(
+            f"{p.id!r}: {self.reads_mask(self.inline(p.formula))}" for p in self.state_props) + "}")
+        for prop in self.state_props:
+            em = self.emitter()
+            em.line(f"return {em.expr(self.inline(prop.formula))}")
+            self.function(f"def prop_{prop.id}(k):", em)
+        # the live hand sizes (HAND_BOUNDS), as the engine's hand_range
+        em = self.emitter()
+        em.line("lo, hi = 999, -1")
+        for p in range(self.n):
+            em.line(f"if not (v_aside >> {p} & 1) and v_hand_of[{p}] == {p}:")
+            em.line(f"    x = v_hands[{p}].bit_count()")
+            em.line("    if x < lo: lo = x")
+            em.line("    if x > hi: hi = x")
+        em.line("return lo, hi")
+        self.function("def hand_range(k):", em)
+        self.funcs.append(f"HAND_READS = {self.field_mask('aside') | self.field_mask('hand_of') | self.field_mask('hands')}")
+        header = [
+            f'"""Packed successor functions generated from the itcp spec: '
+            f'{self.spec.config.describe()}."""',
+            "from itcp.model.runtime import subsets",
+            "",
+        ]
+        return "\n".join(header + self.module.lines + [""] + [f + "\n" for f in self.funcs])
+
+
+def state_checker(spec: Spec, mod, pending) -> "callable":
+    """``check(k, x)``: False when a property of ``pending`` fails on key ``k``.
+
+    ``x`` is ``k`` XOR its parent's key: a property whose read fields are all
+    unchanged is not evaluated again (the parent satisfied it).
+    """
+    pending = [p for p in spec.properties if p.id in set(pending)]
+    if not pending:
+        return lambda k, x: True
+    lines = ["def check(k, x):"]
+    for p in pending:
+        lines.append(f"    if x & {mod.READS[p.id]} and not prop_{p.id}(k):")
+        lines.append("        return False")
+    lines.append("    return True")
+    env = dict(mod.__dict__)
+    exec(compile("\n".join(lines) + "\n", "<itcp-packed-check>", "exec"), env)
+    return env["check"]
+
+
+def compile_packed(spec: Spec, with_actions: bool = False,
+                   filename: str = "<itcp-packed>") -> types.ModuleType:
+    """Generate, compile and load the packed successor module for ``spec``."""
+    source = PackedSource(spec, with_actions).build()
+    mod = types.ModuleType("itcp_packed_successors")
+    mod.__source__ = source
+    import linecache
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), mod.__dict__)
+    return mod
