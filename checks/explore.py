@@ -97,7 +97,9 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     search.start = start
     try:
         search.deals()
-        if fast and game.backend == "generated":
+        if fast and game.backend == "generated" and nperms == 1:
+            search.run_stored(packed_successors(game, store=True))
+        elif fast and game.backend == "generated":
             search.run_packed(packed_successors(game, track_rules))
         else:
             search.run_generic()
@@ -110,12 +112,12 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     return ex
 
 
-def packed_successors(game: Game, with_actions: bool = False):
-    """The packed successor module of ``game`` (compiled once per game)."""
+def packed_successors(game: Game, with_actions: bool = False, store: bool = False):
+    """The packed successor module of ``game`` (compiled once per game and mode)."""
     cache = game.__dict__.setdefault("_packed", {})
-    if with_actions not in cache:
-        cache[with_actions] = compile_packed(game.spec, with_actions)
-    return cache[with_actions]
+    if (with_actions, store) not in cache:
+        cache[with_actions, store] = compile_packed(game.spec, with_actions, store)
+    return cache[with_actions, store]
 
 
 class _Search:
@@ -396,6 +398,84 @@ class _Search:
             ex.complete = True
         finally:
             ex.transitions, bounds[0], bounds[1] = transitions, lo_b, hi_b
+
+    def run_stored(self, mod):
+        """Without symmetry: the generated functions store each new successor
+        themselves (``model/packed.py``, ``store``), so this loop only walks
+        the levels, counts, and turns their reports into violations.  Rule
+        coverage, while it is still being tracked for some action of a phase,
+        replays that phase's moves through the generic engine on the side."""
+        ex, game = self.ex, self.game
+        keys, violations = ex.keys, ex.violations
+        bad: list = []
+        state_bad: list = []
+        bounds = self.bounds
+        succ = mod.bind(ex._index, keys, ex.parent, ex.depth_of, ex.post_pass_edges,
+                        bad, state_bad, bounds)
+        layout = Layout(game.spec)
+        phase_f = next(fs for v, _, fs in layout.fields if v == "phase")[0]
+        assert phase_f.offset == 0 and phase_f.bias == 0
+        phase_mask = (1 << phase_f.width) - 1
+        terminal = {p.value for p in game.spec.phases if p.terminal}
+        state_props = self.state_props
+        max_states, deadline = self.limits.max_states, self.deadline
+        deadlocks = ex.deadlocks
+        covering = {}
+        if self.track_rules:
+            for a in game.spec.actions:
+                covering.setdefault(a.phase.value, []).append(a.name)
+        legal, apply, unpack = game.impl.legal, game._apply, self.unpack
+        transitions = ex.transitions
+        lo, hi = 0, len(keys)
+        d = 0
+        try:
+            while lo < hi:
+                if self.depth_limited(d):
+                    return
+                d1 = d + 1
+                for i in range(lo, hi):
+                    k = keys[i]
+                    ph = k & phase_mask
+                    if ph in terminal:
+                        ex.terminal += 1
+                        continue
+                    n = succ[ph](k, i, d1)
+                    if not n:
+                        deadlocks.append(i)
+                        continue
+                    transitions += n
+                    if bad:
+                        for p, a in bad:
+                            if p not in violations:
+                                violations[p] = ("step", i, a)
+                        bad.clear()
+                    if state_bad:
+                        for p, j in state_bad:
+                            if state_props[p] not in violations:
+                                violations[state_props[p]] = ("state", j)
+                        state_bad.clear()
+                    if covering and ph in covering:
+                        names = [a for a in covering[ph] if self.covering(a)]
+                        if names:
+                            s = unpack(k)
+                            for a in legal(s):
+                                if a[0] in names:
+                                    self.cover(s, a, apply[a[0]](s, a[1]))
+                        else:
+                            del covering[ph]
+                    if max_states is not None and len(keys) >= max_states:
+                        break
+                    if deadline is not None and not i & 63 and time.monotonic() > deadline:
+                        break
+                ex.transitions = transitions
+                if self.end_level(d):
+                    return
+                lo, hi = hi, len(keys)
+                d += 1
+                ex.depth = d
+            ex.complete = True
+        finally:
+            ex.transitions = transitions
 
     def finish(self):
         ex, game = self.ex, self.game

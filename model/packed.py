@@ -84,13 +84,24 @@ class PackedEmitter(FunctionEmitter):
             c = self.atom(a[0])
             return f"(1 | ({c} + 1) << {lb} if {c} >= 0 else 0)"
         if o == "pile_cards":
+            # a table maps a chunk of a few packed cards to their set of cards
+            per = max(1, 12 // cb)
+            table = []
+            for chunk in range(1 << (cb * per)):
+                m = 0
+                for j in range(per):
+                    c = chunk >> (cb * j) & cm
+                    if c:
+                        m |= 1 << (c - 1)
+                table.append(m)
+            t = self.module.const(tuple(table), "PILECARDS")
             p = self.atom(a[0])
             out, r = self.fresh("pm"), self.fresh("r")
             self.line(f"{out} = 0")
             self.line(f"{r} = {p} >> {lb}")
             self.line(f"while {r}:")
-            self.line(f"    {out} |= 1 << ({r} & {cm}) - 1")
-            self.line(f"    {r} >>= {cb}")
+            self.line(f"    {out} |= {t}[{r} & {(1 << (cb * per)) - 1}]")
+            self.line(f"    {r} >>= {cb * per}")
             return out
         return super().on_Op(n)
 
@@ -98,9 +109,13 @@ class PackedEmitter(FunctionEmitter):
 class PackedSource:
     """Generated source of the packed successor functions for one spec."""
 
-    def __init__(self, spec: Spec, with_actions: bool = False):
+    def __init__(self, spec: Spec, with_actions: bool = False, store: bool = False):
         self.spec = spec
         self.with_actions = with_actions
+        self.store = store  # successors stored in the search's tables (no symmetry)
+        self.phase_name = None
+        from itcp.spec.rules.table import OVER
+        self.over = OVER
         self.layout = Layout(spec)
         self.module = Module()
         self.inline = Inliner(spec.definitions)
@@ -149,12 +164,24 @@ class PackedSource:
         return out
 
     def prelude(self, body: list[str], indent: str = "    ") -> list[str]:
-        """Extraction lines for the state variables ``body`` reads, in spec order."""
-        used = set()
+        """Extraction lines for the state variables ``body`` reads, in spec order.
+
+        A scalar read at one place only is read from the key there instead
+        (``body`` is rewritten in place), so a rarely taken branch costs
+        nothing when it is not taken.
+        """
+        uses: dict[str, int] = {}
         for line in body:
-            used.update(_VAR_REF.findall(line))
+            for name in _VAR_REF.findall(line):
+                uses[name] = uses.get(name, 0) + 1
+        once = {v.name for v in self.spec.variables if uses.get(v.name) == 1
+                and not A.map_value_type(v.type)}
+        if once:
+            pattern = re.compile(r"\bv_(" + "|".join(sorted(once)) + r")\b")
+            body[:] = [pattern.sub(lambda m: f"({self.read_field(m.group(1))})", line)
+                       for line in body]
         return [f"{indent}v_{v.name} = {self.read_field(v.name)}"
-                for v in self.spec.variables if v.name in used]
+                for v in self.spec.variables if v.name in uses and v.name not in once]
 
     def reads_mask(self, node) -> int:
         m = 0
@@ -231,7 +258,47 @@ class PackedSource:
                 continue
             em.line(f"if not {ok}:")
             em.line(f"    bad.append(({prop.id!r}, {action}))")
-        em.line(f"out.append(({action}, k2))" if self.with_actions else "out.append(k2)")
+        if self.store:
+            self.emit_store(em, act, written)
+        else:
+            em.line(f"out.append(({action}, k2))" if self.with_actions else "out.append(k2)")
+
+    def emit_store(self, em: PackedEmitter, act, written):
+        """Store a new successor: number, parent, depth; its state properties
+        and hand sizes (each only if the action writes a variable it reads: a
+        parent satisfies every property not yet violated); its post-Pass edge."""
+        em.line("j = get(k2)")
+        em.line("if j is None:")
+        em.push()
+        em.line("j = len(keys)")
+        em.line("index[k2] = j")
+        em.line("keys_append(k2)")
+        em.line("parent_append(i)")
+        em.line("depth_append(d1)")
+        wrote = set(written)
+        for n, prop in enumerate(self.state_props):
+            formula = self.inline(prop.formula)
+            if not wrote & {x.name for x in A.walk(formula) if isinstance(x, Var)}:
+                continue
+            # next values as the action's own nodes (Primed), so CSE shares them
+            ok = em.expr(_on_successor(formula, set(act.values)))
+            if ok == "True":
+                continue
+            em.line(f"if not {ok}:")
+            em.line(f"    state_bad.append(({n}, j))")
+        if self.phase_name == "OVER" or wrote & {"hands", "aside", "hand_of"}:
+            name = lambda v: f"n_{v}" if v in wrote else f"v_{v}"
+            em.line(f"if {name('phase')} != {self.over}:")
+            for p in range(self.n):
+                em.line(f"    if not ({name('aside')} >> {p} & 1) and {name('hand_of')}[{p}] == {p}:")
+                em.line(f"        x = {name('hands')}[{p}].bit_count()")
+                em.line("        if x < bounds[0]: bounds[0] = x")
+                em.line("        if x > bounds[1]: bounds[1] = x")
+        em.pop()
+        fp = "n_first_passer" if "first_passer" in wrote else "v_first_passer"
+        em.line(f"if v_first_passer >= 0 and {fp} >= 0:")
+        em.line("    edges_append((i, j))")
+        em.line("moves += 1")
 
     # -- whole spec -------------------------------------------------------------
     def build(self) -> str:
@@ -242,13 +309,29 @@ class PackedSource:
                 table.append("_no_moves")
                 continue
             em = self.emitter()
+            self.phase_name = ph.name
+            if self.store:
+                em.line("moves = 0")
             for a in acts:
                 self.emit_moves(em, a)
-            em.line("return")
-            self.function(f"def succ_{ph.name}(k, out, bad):", em)
+            em.line("return moves" if self.store else "return")
+            args = "k, i, d1" if self.store else "k, out, bad"
+            self.function(f"def succ_{ph.name}({args}):", em)
             table.append(f"succ_{ph.name}")
-        self.funcs.append("def _no_moves(k, out, bad):\n    return")
-        self.funcs.append("SUCC = (" + ", ".join(table) + ",)")
+        if self.store:
+            # the successor functions bound to one search's tables
+            inner = "\n".join(self.funcs).replace("\n", "\n    ")
+            self.funcs = [
+                "def bind(index, keys, parent, depth_of, edges, bad, state_bad, bounds):\n"
+                "    get, keys_append, parent_append = index.get, keys.append, parent.append\n"
+                "    depth_append, edges_append = depth_of.append, edges.append\n"
+                "    def _no_moves(k, i, d1):\n"
+                "        return 0\n"
+                "    " + inner + "\n"
+                "    return (" + ", ".join(table) + ",)"]
+        else:
+            self.funcs.append("def _no_moves(k, out, bad):\n    return")
+            self.funcs.append("SUCC = (" + ", ".join(table) + ",)")
         if self.state_props:
             em = self.emitter()
             formula = self.inline(And(*[p.formula for p in self.state_props]))
@@ -284,25 +367,47 @@ def state_checker(spec: Spec, mod, pending) -> "callable":
     """``check(k, x)``: False when a property of ``pending`` fails on key ``k``.
 
     ``x`` is ``k`` XOR its parent's key: a property whose read fields are all
-    unchanged is not evaluated again (the parent satisfied it).
+    unchanged is not evaluated again (the parent satisfied it).  The
+    properties are compiled in line, one guarded block each.
     """
     pending = [p for p in spec.properties if p.id in set(pending)]
     if not pending:
         return lambda k, x: True
+    src = PackedSource(spec)
     lines = ["def check(k, x):"]
     for p in pending:
-        lines.append(f"    if x & {mod.READS[p.id]} and not prop_{p.id}(k):")
-        lines.append("        return False")
+        em = src.emitter()
+        em.depth = 2
+        ok = em.expr(src.inline(p.formula))
+        body = em.lines + [f"        if not {ok}:", "            return False"]
+        lines.append(f"    if x & {mod.READS[p.id]}:")
+        lines += src.prelude(body, "        ") + body
     lines.append("    return True")
-    env = dict(mod.__dict__)
-    exec(compile("\n".join(lines) + "\n", "<itcp-packed-check>", "exec"), env)
+    env: dict = {}
+    exec(compile("\n".join(src.module.lines + lines) + "\n", "<itcp-packed-check>", "exec"), env)
     return env["check"]
 
 
-def compile_packed(spec: Spec, with_actions: bool = False,
+def _on_successor(node, written: set):
+    """A state formula about the successor: a written variable is its next value."""
+    if isinstance(node, Var):
+        return Primed(node.name, node.type) if node.name in written else node
+    kids = A.children(node)
+    if not kids:
+        return node
+    new = tuple(_on_successor(x, written) for x in kids)
+    return node if all(a is b for a, b in zip(new, kids)) else A.rebuild(node, new)
+
+
+def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
                    filename: str = "<itcp-packed>") -> types.ModuleType:
-    """Generate, compile and load the packed successor module for ``spec``."""
-    source = PackedSource(spec, with_actions).build()
+    """Generate, compile and load the packed successor module for ``spec``.
+
+    ``store``: ``bind(...)`` returns, per phase, a function that stores each
+    new successor in the search's tables itself (the search without symmetry
+    reduction or rule coverage); otherwise ``SUCC`` lists into ``out``.
+    """
+    source = PackedSource(spec, with_actions, store).build()
     mod = types.ModuleType("itcp_packed_successors")
     mod.__source__ = source
     import linecache

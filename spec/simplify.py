@@ -51,6 +51,9 @@ def _simp1(n: Node, np: int, memo) -> Node:
             return a
         if a.type == BOOL and _const(a) and _const(b):
             return c if a.value else Op("not", (c,), src_loc=n.src_loc)
+    if isinstance(n, A.Quant) and n.kind in ("forall", "exists") and _const(new[1]) \
+            and new[1].value == (n.kind == "forall"):
+        return new[1]  # forall x: true / exists x: false, whatever the domain
     if isinstance(n, Let) and _const(new[0]):
         return _simp(A.substitute(new[1], {n.var.name: new[0]}), np, memo)
     if all(x is y for x, y in zip(new, kids)):
