@@ -200,8 +200,21 @@ class PackedSource:
     def emit_moves(self, em: PackedEmitter, act):
         """Every legal parameter choice of ``act``: its successor key and step checks."""
         params = act.decl.params
+        if act.guard == Const(False, A.BOOL):
+            return  # never legal at this table
         depth, scopes = em.depth, len(em.scopes)
         em.scopes.append({})
+        hoisted = self.hoistable(act) if params else []
+        pushed = False
+        if hoisted:
+            # new values no parameter affects: once per state, not per choice
+            # (the generated code is total, so computing them early is safe)
+            dom = em.atom(self.inline(params[0].domain))
+            em.line(f"if {dom}:")
+            em.push()
+            pushed = True
+            for var in hoisted:
+                self.emit_value(em, act, var)
         for prm in params:
             dom = em.atom(self.inline(prm.domain))
             var = f"p_{prm.name}"
@@ -227,22 +240,44 @@ class PackedSource:
                 em.pop()
         for _ in params:
             em.pop()
+        if pushed:
+            em.pop()
         em.scopes.pop()
         assert em.depth == depth and len(em.scopes) == scopes
 
+    def hoistable(self, act) -> list[str]:
+        """The variables whose new values (and update conditions) read no
+        parameter, directly or through another such value."""
+        names = {p.name for p in act.decl.params}
+        out: list[str] = []
+        for var in act.order:
+            nodes = [act.values[var]] + [w for _, w, _, _ in act.updates.get(var, ())]
+            if all(not (isinstance(x, A.Param) and x.name in names)
+                   and not (isinstance(x, Primed) and x.name in act.values and x.name not in out)
+                   for n in nodes for x in A.walk(n)):
+                out.append(var)
+        return out
+
+    def emit_value(self, em: PackedEmitter, act, var) -> bool:
+        """``n_<var> = <its new value>``; True if it may differ from the old one."""
+        for _, when, _, _ in act.updates.get(var, ()):
+            em.atom(when)
+        code = em.expr(act.values[var])
+        em.line(f"n_{var} = {code}")
+        em.scopes[-1][Primed(var, act.values[var].type)] = f"n_{var}"
+        return code != f"v_{var}"
+
     def emit_apply(self, em: PackedEmitter, act):
         name, params = act.name, act.decl.params
+        hoisted = set(self.hoistable(act)) if params else set()
         written = []
         for var in act.order:
-            for _, when, _, _ in act.updates.get(var, ()):
-                em.atom(when)
-            code = em.expr(act.values[var])
-            if code != f"v_{var}":
-                em.line(f"n_{var} = {code}")
+            if var in hoisted:
+                if act.values[var] != Var(var, act.values[var].type):
+                    written.append(var)
+                continue
+            if self.emit_value(em, act, var):
                 written.append(var)
-            else:
-                em.line(f"n_{var} = v_{var}")
-            em.scopes[-1][Primed(var, act.values[var].type)] = f"n_{var}"
         keep = ~0
         terms = []
         for var in written:
