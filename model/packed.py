@@ -83,6 +83,15 @@ class PackedEmitter(FunctionEmitter):
         if o == "pile_of":
             c = self.atom(a[0])
             return f"(1 | ({c} + 1) << {lb} if {c} >= 0 else 0)"
+        if o == "put" and not isinstance(a[1], Const) and self.n <= 4:
+            # one new tuple, chosen by the seat, instead of three slices joined
+            m, key, v = self.atom(a[0]), self.atom(a[1]), self.atom(a[2])
+            options = [f"({', '.join(v if j == i else f'{m}[{j}]' for j in range(self.n))},)"
+                       for i in range(self.n)]
+            chain = options[-1]
+            for i in range(self.n - 2, -1, -1):
+                chain = f"{options[i]} if {key} == {i} else {chain}"
+            return f"(({chain}) if {key} >= 0 else {m})"
         if o == "pile_cards":
             # a table maps a chunk of a few packed cards to their set of cards
             per = max(1, 12 // cb)
@@ -161,6 +170,21 @@ class PackedSource:
             ref = f"{code}[{i}]" if vt else code
             val = f"({ref} + {f.bias})" if f.bias else ref
             out.append(f"{val} << {f.offset}" if f.offset else f"{val}")
+        return out
+
+    def patch_field(self, var: str) -> list[str]:
+        """Statements turning ``k2`` (holding ``v_<var>``) into a key holding ``n_<var>``."""
+        n, v = f"n_{var}", f"v_{var}"
+        if self.layout.pile is not None and var == self.layout.pile.name:
+            return [f"if {n} != {v}:",
+                    f"    k2 = k2 & {self.fixed_mask} | {n} << {self.layout.fixed_bits}"]
+        vt = A.map_value_type(self.types[var])
+        out = []
+        for i, f in enumerate(self.fields[var]):
+            nn, vv = (f"{n}[{i}]", f"{v}[{i}]") if vt else (n, v)
+            delta = f"({nn} + {f.bias}) ^ ({vv} + {f.bias})" if f.bias else f"{nn} ^ {vv}"
+            shift = f" << {f.offset}" if f.offset else ""
+            out += [f"if {nn} != {vv}:", f"    k2 ^= ({delta}){shift}"]
         return out
 
     def prelude(self, body: list[str], indent: str = "    ") -> list[str]:
@@ -278,13 +302,12 @@ class PackedSource:
                 continue
             if self.emit_value(em, act, var):
                 written.append(var)
-        keep = ~0
-        terms = []
+        # the successor key: the parent's, with each field that changed
+        # flipped to its new value (most writes leave most fields as they were)
+        em.line("k2 = k")
         for var in written:
-            keep &= ~self.field_mask(var)
-            terms += self.write_field(var, f"n_{var}")
-        key = "k" if keep == ~0 else f"(k & {keep})"
-        em.line(f"k2 = {' | '.join([key] + terms)}")
+            for line in self.patch_field(var):
+                em.line(line)
         action = f"({name!r}, (" + "".join(f"p_{p.name}, " for p in params) + "))"
         for prop in self.step_props:
             formula = simplify(_unprime(self.inline(prop.formula), act.values), self.n)
