@@ -96,12 +96,13 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     start = time.monotonic()
     search.start = start
     try:
-        search.deals()
         if fast and game.backend == "generated" and nperms == 1:
             search.run_stored(packed_successors(game, store=True))
         elif fast and game.backend == "generated":
+            search.deals()
             search.run_packed(packed_successors(game, track_rules))
         else:
+            search.deals()
             search.run_generic()
     except KeyboardInterrupt:
         ex.interrupted = True
@@ -412,6 +413,21 @@ class _Search:
         bounds = self.bounds
         succ = mod.bind(ex._index, keys, ex.parent, ex.depth_of, ex.post_pass_edges,
                         bad, state_bad, bounds)
+        s0 = game.initial_state()
+        if self.track_rules or not game.impl.state_ok(s0):
+            self.deals()
+        else:
+            # the deals are the pre-deal state's successors; it satisfies every
+            # state property, so the deals are checked as any successor is
+            self.deadline = None if self.limits.timeout is None else \
+                self.start + self.limits.timeout
+            succ[s0[self.phase_i]](self.key_of(s0), -1, 0)
+            bad.clear()  # moves are checked from the deals on, as on the generic path
+            for p, j in state_bad:
+                if self.state_props[p] not in violations:
+                    violations[self.state_props[p]] = ("state", j)
+            state_bad.clear()
+            ex.initial = len(keys)
         layout = Layout(game.spec)
         phase_f = next(fs for v, _, fs in layout.fields if v == "phase")[0]
         assert phase_f.offset == 0 and phase_f.bias == 0
