@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itcp.model.engine import Game
 from itcp.model.packed import compile_packed, state_checker
 from itcp.model.packing import Layout, compile_packer
-from itcp.model.symmetry import canonicalizer, orbit_size
+from itcp.model.symmetry import canonicalizer, orbit_size, packed_canonicalizer
 
 
 #: Rule coverage is tracked on every transition of an action until this many in
@@ -94,10 +94,11 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     ex = Exploration(game, symmetry, permutations=nperms)
     search = _Search(ex, game, limits, key_of, unpack, nperms > 1, progress, track_rules)
     start = time.monotonic()
-    search.start = start
+    search.start, search.pack = start, pack
     try:
-        if fast and game.backend == "generated" and nperms == 1:
-            search.run_stored(packed_successors(game, store=True))
+        canon = packed_canonicalizer(game.spec, symmetry) if nperms > 1 else None
+        if fast and game.backend == "generated" and (nperms == 1 or canon is not None):
+            search.run_stored(packed_successors(game, store=True, symmetric=nperms > 1), canon)
         elif fast and game.backend == "generated":
             search.deals()
             search.run_packed(packed_successors(game, track_rules))
@@ -113,12 +114,14 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     return ex
 
 
-def packed_successors(game: Game, with_actions: bool = False, store: bool = False):
+def packed_successors(game: Game, with_actions: bool = False, store: bool = False,
+                      symmetric: bool = False):
     """The packed successor module of ``game`` (compiled once per game and mode)."""
     cache = game.__dict__.setdefault("_packed", {})
-    if (with_actions, store) not in cache:
-        cache[with_actions, store] = compile_packed(game.spec, with_actions, store)
-    return cache[with_actions, store]
+    mode = (with_actions, store, symmetric)
+    if mode not in cache:
+        cache[mode] = compile_packed(game.spec, with_actions, store, symmetric)
+    return cache[mode]
 
 
 class _Search:
@@ -400,7 +403,7 @@ class _Search:
         finally:
             ex.transitions, bounds[0], bounds[1] = transitions, lo_b, hi_b
 
-    def run_stored(self, mod):
+    def run_stored(self, mod, canon=None):
         """Without symmetry: the generated functions store each new successor
         themselves (``model/packed.py``, ``store``), so this loop only walks
         the levels, counts, and turns their reports into violations.  Rule
@@ -411,8 +414,17 @@ class _Search:
         bad: list = []
         state_bad: list = []
         bounds = self.bounds
+        unreduced = [0]
         succ = mod.bind(ex._index, keys, ex.parent, ex.depth_of, ex.post_pass_edges,
-                        bad, state_bad, bounds)
+                        bad, state_bad, bounds, *(canon or (None, None)), unreduced)
+        try:
+            self.expand_stored(mod, succ, bad, state_bad)
+        finally:
+            ex.unreduced_states += unreduced[0]
+
+    def expand_stored(self, mod, succ, bad, state_bad):
+        ex, game = self.ex, self.game
+        keys, violations = ex.keys, ex.violations
         s0 = game.initial_state()
         if self.track_rules or not game.impl.state_ok(s0):
             self.deals()
@@ -421,7 +433,7 @@ class _Search:
             # state property, so the deals are checked as any successor is
             self.deadline = None if self.limits.timeout is None else \
                 self.start + self.limits.timeout
-            succ[s0[self.phase_i]](self.key_of(s0), -1, 0)
+            succ[s0[self.phase_i]](self.pack(s0), -1, 0)
             bad.clear()  # moves are checked from the deals on, as on the generic path
             for p, j in state_bad:
                 if self.state_props[p] not in violations:

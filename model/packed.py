@@ -118,10 +118,12 @@ class PackedEmitter(FunctionEmitter):
 class PackedSource:
     """Generated source of the packed successor functions for one spec."""
 
-    def __init__(self, spec: Spec, with_actions: bool = False, store: bool = False):
+    def __init__(self, spec: Spec, with_actions: bool = False, store: bool = False,
+                 symmetric: bool = False):
         self.spec = spec
         self.with_actions = with_actions
-        self.store = store  # successors stored in the search's tables (no symmetry)
+        self.store = store  # successors stored in the search's tables
+        self.symmetric = symmetric  # stored keys canonicalised (bind's canon, orbit)
         self.phase_name = None
         from itcp.spec.rules.table import OVER
         self.over = OVER
@@ -325,6 +327,8 @@ class PackedSource:
         """Store a new successor: number, parent, depth; its state properties
         and hand sizes (each only if the action writes a variable it reads: a
         parent satisfies every property not yet violated); its post-Pass edge."""
+        if self.symmetric:
+            em.line("k2 = canon(k2)")
         em.line("j = get(k2)")
         em.line("if j is None:")
         em.push()
@@ -333,6 +337,8 @@ class PackedSource:
         em.line("keys_append(k2)")
         em.line("parent_append(i)")
         em.line("depth_append(d1)")
+        if self.symmetric:
+            em.line("unreduced[0] += orbit(k2)")
         wrote = set(written)
         for n, prop in enumerate(self.state_props):
             formula = self.inline(prop.formula)
@@ -380,7 +386,8 @@ class PackedSource:
             # the successor functions bound to one search's tables
             inner = "\n".join(self.funcs).replace("\n", "\n    ")
             self.funcs = [
-                "def bind(index, keys, parent, depth_of, edges, bad, state_bad, bounds):\n"
+                "def bind(index, keys, parent, depth_of, edges, bad, state_bad, bounds,\n"
+                "         canon=None, orbit=None, unreduced=None):\n"
                 "    get, keys_append, parent_append = index.get, keys.append, parent.append\n"
                 "    depth_append, edges_append = depth_of.append, edges.append\n"
                 "    def _no_moves(k, i, d1):\n"
@@ -458,14 +465,16 @@ def _on_successor(node, written: set):
 
 
 def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
-                   filename: str = "<itcp-packed>") -> types.ModuleType:
+                   symmetric: bool = False, filename: str = "<itcp-packed>") -> types.ModuleType:
     """Generate, compile and load the packed successor module for ``spec``.
 
     ``store``: ``bind(...)`` returns, per phase, a function that stores each
     new successor in the search's tables itself (the search without symmetry
-    reduction or rule coverage); otherwise ``SUCC`` lists into ``out``.
+    itself (with ``symmetric``, under the canonical key ``canon`` gives,
+    adding each new state's ``orbit`` size to ``unreduced[0]``); otherwise
+    ``SUCC`` lists into ``out``.
     """
-    source = PackedSource(spec, with_actions, store).build()
+    source = PackedSource(spec, with_actions, store, symmetric).build()
     mod = types.ModuleType("itcp_packed_successors")
     mod.__source__ = source
     import linecache
