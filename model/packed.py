@@ -28,14 +28,16 @@ engine is tested state by state (tests/test_packed.py).
 """
 from __future__ import annotations
 
+import functools
 import re
 import types
 
 from itcp.spec import ast as A
-from itcp.spec.ast import Const, Primed, Var
+from itcp.spec.ast import Const, Ite, Op, Primed, Var
 from itcp.spec.lang import And, Inliner, Spec, _unprime
 from itcp.spec.simplify import simplify
 
+from . import runtime
 from .codegen import FunctionEmitter, Module
 from .packing import Layout
 
@@ -52,8 +54,62 @@ class PackedEmitter(FunctionEmitter):
 
     def __init__(self, module: Module, n_players: int, layout: Layout):
         super().__init__(module, n_players)
+        self.n_cards = layout.spec.config.n_cards
         self.lb, self.cb = layout.len_bits, layout.card_bits
         self.lm, self.cm = (1 << self.lb) - 1, (1 << self.cb) - 1
+
+    #: a subexpression of at least this many nodes whose only input is one
+    #: card set is looked up in a table of its values (decks up to TABLE_CARDS)
+    TABLE_NODES = 8
+    TABLE_CARDS = 12
+
+    def expr(self, node):
+        if (isinstance(node, (Op, Ite)) and node.type in (A.BOOL, A.INT, A.CARDS)
+                and self.n_cards <= self.TABLE_CARDS and self.cached(node) is None):
+            table = self.tabulate(node)
+            if table is not None:
+                x, values = table
+                name = self.module.const(values, "BY_SET")
+                code = f"{name}[{self.expr(x)}]"
+                out = self.fresh()
+                self.line(f"{out} = {code}")
+                self.scopes[-1][node] = out
+                return out
+        return super().expr(node)
+
+    def tabulate(self, node):
+        """(X, values) when ``node`` depends on one card-set subterm X only:
+        the smallest X whose replacement by a constant leaves a closed term."""
+        memo = self.module.__dict__.setdefault("_tables", {})  # id -> (node, answer)
+        hit = memo.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        memo[id(node)] = (node, None)
+        nodes = list(A.walk(node))
+        if len(nodes) < self.TABLE_NODES or any(isinstance(x, (A.Let, A.Quant)) for x in nodes):
+            return None
+        candidates = {x for x in nodes if x is not node and x.type == A.CARDS
+                      and not isinstance(x, Const)}
+        shared = self.module.__dict__.setdefault("_tables_by_term", {})
+        if node in shared:  # the same term met again (another action, another scope)
+            memo[id(node)] = (node, shared[node])
+            return shared[node]
+        for x in sorted(candidates, key=lambda c: sum(1 for _ in A.walk(c))):
+            probe = _replace(node, x, Const(0, A.CARDS))
+            if any(isinstance(y, (Var, Primed, A.Param, A.Bound)) for y in A.walk(probe)):
+                continue
+            # the values, by the engine compiler's own code for the term
+            em = FunctionEmitter(Module(), self.n)
+            em.env["_set"] = "x"
+            result = em.expr(_replace(node, x, A.Param("_set", A.CARDS)))
+            env: dict = {}
+            src = "\n".join(em.module.lines + ["def f(x):"] + em.lines + [f"    return {result}"])
+            exec(compile(src + "\n", "<itcp-packed-table>", "exec"), runtime.__dict__ | env, env)
+            answer = (x, tuple(env["f"](m) for m in range(1 << self.n_cards)))
+            memo[id(node)], shared[node] = (node, answer), answer
+            return answer
+        shared[node] = None
+        return None
 
     def encode_pile(self, cards) -> int:
         k = len(cards)
@@ -95,15 +151,7 @@ class PackedEmitter(FunctionEmitter):
         if o == "pile_cards":
             # a table maps a chunk of a few packed cards to their set of cards
             per = max(1, 12 // cb)
-            table = []
-            for chunk in range(1 << (cb * per)):
-                m = 0
-                for j in range(per):
-                    c = chunk >> (cb * j) & cm
-                    if c:
-                        m |= 1 << (c - 1)
-                table.append(m)
-            t = self.module.const(tuple(table), "PILECARDS")
+            t = self.module.const(_pile_card_table(cb, per), "PILECARDS")
             p = self.atom(a[0])
             out, r = self.fresh("pm"), self.fresh("r")
             self.line(f"{out} = 0")
@@ -451,6 +499,31 @@ def state_checker(spec: Spec, mod, pending) -> "callable":
     env: dict = {}
     exec(compile("\n".join(src.module.lines + lines) + "\n", "<itcp-packed-check>", "exec"), env)
     return env["check"]
+
+
+@functools.lru_cache(maxsize=8)
+def _pile_card_table(cb: int, per: int) -> tuple:
+    """The set of cards in each chunk of ``per`` packed pile cards."""
+    table = []
+    for chunk in range(1 << (cb * per)):
+        m = 0
+        for j in range(per):
+            c = chunk >> (cb * j) & ((1 << cb) - 1)
+            if c:
+                m |= 1 << (c - 1)
+        table.append(m)
+    return tuple(table)
+
+
+def _replace(node, old, new):
+    """``node`` with every occurrence of the subterm ``old`` replaced by ``new``."""
+    if node == old:
+        return new
+    kids = A.children(node)
+    if not kids:
+        return node
+    out = tuple(_replace(x, old, new) for x in kids)
+    return node if all(a is b for a, b in zip(out, kids)) else A.rebuild(node, out)
 
 
 def _on_successor(node, written: set):
