@@ -54,6 +54,7 @@ class PackedEmitter(FunctionEmitter):
 
     def __init__(self, module: Module, n_players: int, layout: Layout):
         super().__init__(module, n_players)
+        self.loop_params: set = set()  # parameters bound by a loop over a set's bits
         self.n_cards = layout.spec.config.n_cards
         self.lb, self.cb = layout.len_bits, layout.card_bits
         self.lm, self.cm = (1 << self.lb) - 1, (1 << self.cb) - 1
@@ -139,6 +140,17 @@ class PackedEmitter(FunctionEmitter):
         if o == "pile_of":
             c = self.atom(a[0])
             return f"(1 | ({c} + 1) << {lb} if {c} >= 0 else 0)"
+        if self.loop_params and o in ("member", "with", "without", "get") and any(
+                isinstance(x, A.Param) and x.name in self.loop_params for x in a):
+            # a parameter drawn from a set's bits is never NOBODY/NOCARD: no guard
+            if o == "member" and isinstance(a[0], A.Param):
+                e = self.env[a[0].name]
+                return f"({self.expr(a[1])} >> {e} & 1 == 1)"
+            if o in ("with", "without") and isinstance(a[1], A.Param):
+                m, e = self.atom(a[0]), self.env[a[1].name]
+                return f"({m} | (1 << {e}))" if o == "with" else f"({m} & ~(1 << {e}))"
+            if o == "get" and isinstance(a[1], A.Param):
+                return f"{self.atom(a[0])}[{self.env[a[1].name]}]"
         if o == "put" and not isinstance(a[1], Const) and self.n <= 4:
             # one new tuple, chosen by the seat, instead of three slices joined
             m, key, v = self.atom(a[0]), self.atom(a[1]), self.atom(a[2])
@@ -304,6 +316,7 @@ class PackedSource:
                 em.line(f"{low} = {m} & -{m}")
                 em.line(f"{var} = {low}.bit_length() - 1")
                 em.line(f"{m} ^= {low}")
+                em.loop_params.add(prm.name)
         g = em.expr(act.guard)
         if g != "False":
             if g != "True":
@@ -314,6 +327,7 @@ class PackedSource:
                 em.pop()
         for _ in params:
             em.pop()
+        em.loop_params.clear()
         if pushed:
             em.pop()
         em.scopes.pop()
