@@ -407,7 +407,7 @@ class PackedSource:
             if not wrote & {x.name for x in A.walk(formula) if isinstance(x, Var)}:
                 continue
             # next values as the action's own nodes (Primed), so CSE shares them
-            ok = em.expr(_on_successor(formula, set(act.values)))
+            ok = em.expr(simplify(_on_successor(formula, set(act.values)), self.n))
             if ok == "True":
                 continue
             em.line(f"if not {ok}:")
@@ -421,8 +421,8 @@ class PackedSource:
                 em.line("        if x < bounds[0]: bounds[0] = x")
                 em.line("        if x > bounds[1]: bounds[1] = x")
         em.pop()
-        fp = "n_first_passer" if "first_passer" in wrote else "v_first_passer"
-        em.line(f"if v_first_passer >= 0 and {fp} >= 0:")
+        both = "v_first_passer >= 0" + (" and n_first_passer >= 0" if "first_passer" in wrote else "")
+        em.line(f"if {both}:")
         em.line("    edges_append((i, j))")
         em.line("moves += 1")
 
