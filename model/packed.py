@@ -78,6 +78,20 @@ class PackedEmitter(FunctionEmitter):
                 return out
         return super().expr(node)
 
+    def on_Quant(self, n):
+        if (n.kind in ("forall", "exists") and not isinstance(n.domain, Const)
+                and n.domain.type == A.PLAYERS):
+            # over an empty set of seats (no passer yet, say) skip the seats
+            dom = self.atom(n.domain)
+            out = self.fresh()
+            self.line(f"{out} = {n.kind == 'forall'}")
+            self.line(f"if {dom}:")
+            self.push()
+            self.line(f"{out} = {super().on_Quant(n)}")
+            self.pop()
+            return out
+        return super().on_Quant(n)
+
     def tabulate(self, node):
         """(X, values) when ``node`` depends on one card-set subterm X only:
         the smallest X whose replacement by a constant leaves a closed term."""
@@ -151,6 +165,12 @@ class PackedEmitter(FunctionEmitter):
                 return f"({m} | (1 << {e}))" if o == "with" else f"({m} & ~(1 << {e}))"
             if o == "get" and isinstance(a[1], A.Param):
                 return f"{self.atom(a[0])}[{self.env[a[1].name]}]"
+        if o == "or" and len(a) > 2 and all(
+                isinstance(x, Op) and x.op == "eq" and isinstance(x.args[1], Const)
+                and x.args[0] == a[0].args[0] for x in a):
+            # x == c1 or x == c2 or ...: one membership test
+            values = sorted({x.args[1].value for x in a})
+            return f"({self.expr(a[0].args[0])} in {self.module.const(frozenset(values), 'ONE_OF')})"
         if o == "put" and not isinstance(a[1], Const) and self.n <= 4:
             # one new tuple, chosen by the seat, instead of three slices joined
             m, key, v = self.atom(a[0]), self.atom(a[1]), self.atom(a[2])
