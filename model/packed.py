@@ -311,16 +311,20 @@ class PackedSource:
         depth, scopes = em.depth, len(em.scopes)
         em.scopes.append({})
         hoisted = self.hoistable(act) if params else []
+        invariant = self.invariant_terms(act, hoisted) if params else []
         pushed = False
-        if hoisted:
-            # new values no parameter affects: once per state, not per choice
-            # (the generated code is total, so computing them early is safe)
+        if hoisted or invariant:
+            # new values, and terms of the guard and of the other new values, that
+            # no parameter affects: once per state, not per choice (the generated
+            # code is total, so computing a term early is safe)
             dom = em.atom(self.inline(params[0].domain))
             em.line(f"if {dom}:")
             em.push()
             pushed = True
             for var in hoisted:
                 self.emit_value(em, act, var)
+            for term in invariant:
+                em.atom(term)
         for prm in params:
             dom = em.atom(self.inline(prm.domain))
             var = f"p_{prm.name}"
@@ -364,6 +368,45 @@ class PackedSource:
                    and not (isinstance(x, Primed) and x.name in act.values and x.name not in out)
                    for n in nodes for x in A.walk(n)):
                 out.append(var)
+        return out
+
+    def invariant_terms(self, act, hoisted) -> list:
+        """The largest compound terms of the guard and of the new values left in
+        the loop that read no parameter (nor a new value that does)."""
+        names = {p.name for p in act.decl.params}
+        dependent: dict = {}
+
+        def depends(x) -> bool:
+            key = id(x)
+            if key not in dependent:
+                if isinstance(x, (A.Param, A.Bound)):
+                    dependent[key] = True  # a parameter, or bound inside a larger term
+                elif isinstance(x, Primed):
+                    dependent[key] = x.name in act.values and x.name not in hoisted
+                else:
+                    dependent[key] = any(depends(c) for c in A.children(x))
+            return dependent[key]
+
+        out: list = []
+        seen: set = set()
+
+        def collect(x):
+            if not depends(x):
+                if isinstance(x, (Op, Ite)) and x not in seen:
+                    seen.add(x)
+                    out.append(x)
+                return
+            if isinstance(x, (A.Quant, A.Let)):
+                return  # its body reads its own bound variable
+            for c in A.children(x):
+                collect(c)
+
+        collect(act.guard)
+        for var in act.order:
+            if var not in hoisted:
+                collect(act.values[var])
+                for _, when, _, _ in act.updates.get(var, ()):
+                    collect(when)
         return out
 
     def emit_value(self, em: PackedEmitter, act, var) -> bool:
