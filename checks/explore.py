@@ -108,10 +108,21 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     except KeyboardInterrupt:
         ex.interrupted = True
         ex.limit = "interrupted (Ctrl-C)"
+        _drop_half_stored(ex)
     search.finish()
     ex.seconds = time.monotonic() - start
     ex._unpack, ex._key_of = unpack, key_of
     return ex
+
+
+def _drop_half_stored(ex: Exploration):
+    """After Ctrl-C: forget a state whose number, key, parent and depth were not
+    all stored when the interrupt came."""
+    n = min(len(ex.keys), len(ex.parent), len(ex.depth_of))
+    if len(ex._index) > n:
+        for k in [k for k, j in ex._index.items() if j >= n]:
+            del ex._index[k]
+    del ex.keys[n:], ex.parent[n:], ex.depth_of[n:]
 
 
 def packed_successors(game: Game, with_actions: bool = False, store: bool = False,
@@ -404,13 +415,14 @@ class _Search:
             ex.transitions, bounds[0], bounds[1] = transitions, lo_b, hi_b
 
     def run_stored(self, mod, canon=None):
-        """Without symmetry: the generated functions store each new successor
-        themselves (``model/packed.py``, ``store``), so this loop only walks
-        the levels, counts, and turns their reports into violations.  Rule
-        coverage, while it is still being tracked for some action of a phase,
-        replays that phase's moves through the generic engine on the side."""
-        ex, game = self.ex, self.game
-        keys, violations = ex.keys, ex.violations
+        """The generated functions store each new successor themselves
+        (``model/packed.py``, ``store``; with symmetry reduction under the key
+        ``canon`` gives), so this loop only walks the levels, counts, and turns
+        their reports into violations.  Rule coverage, while it is still being
+        tracked for some action of a phase, replays that phase's moves through
+        the generic engine on the side."""
+        ex = self.ex
+        keys = ex.keys
         bad: list = []
         state_bad: list = []
         bounds = self.bounds

@@ -373,7 +373,6 @@ class PackedSource:
     def invariant_terms(self, act, hoisted) -> list:
         """The largest compound terms of the guard and of the new values left in
         the loop that read no parameter (nor a new value that does)."""
-        names = {p.name for p in act.decl.params}
         dependent: dict = {}
 
         def depends(x) -> bool:

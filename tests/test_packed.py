@@ -175,3 +175,14 @@ def test_large_decks_with_symmetry_take_the_listing_path(monkeypatch):
         fast = explore(game, Limits(max_states=2000), symmetry=True, track_rules=track)
         slow = explore(game, Limits(max_states=2000), symmetry=True, track_rules=track, fast=False)
         assert _report(fast) == _report(slow)
+
+
+def test_ctrl_c_mid_store_leaves_consistent_tables():
+    from itcp.checks.explore import Exploration, _drop_half_stored
+    ex = Exploration(game=None, symmetry=False)
+    ex.keys.extend([5, 6, 7])  # state 2 got its key but not its parent link
+    ex.parent.extend([-1, 0])
+    ex.depth_of.extend([0, 1])
+    ex._index.update({5: 0, 6: 1, 7: 2})
+    _drop_half_stored(ex)
+    assert ex.keys == [5, 6] and list(ex.parent) == [-1, 0] and ex._index == {5: 0, 6: 1}
