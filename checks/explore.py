@@ -462,8 +462,10 @@ class _Search:
         deadlocks = ex.deadlocks
         covering = {}
         if self.track_rules:
+            from itcp.spec import ast as A
             for a in game.spec.actions:
-                covering.setdefault(a.phase.value, []).append(a.name)
+                if a.guard != A.Const(False, A.BOOL):  # else never legal at this table
+                    covering.setdefault(a.phase.value, []).append(a.name)
         legal, apply, unpack = game.impl.legal, game._apply, self.unpack
         transitions = ex.transitions
         lo, hi = 0, len(keys)
