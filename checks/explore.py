@@ -16,8 +16,9 @@ from array import array
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
-from itcp.model.packing import compile_packer
-from itcp.model.symmetry import canonicalizer, orbit_size
+from itcp.model.packed import compile_packed, state_checker
+from itcp.model.packing import Layout, compile_packer
+from itcp.model.symmetry import canonicalizer, orbit_size, packed_canonicalizer
 
 
 #: Rule coverage is tracked on every transition of an action until this many in
@@ -79,83 +80,194 @@ class Exploration:
 
 
 def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
-            progress=None, track_rules: bool = True) -> Exploration:
-    """Breadth-first search of every round reachable from every deal."""
+            progress=None, track_rules: bool = True, fast: bool = True) -> Exploration:
+    """Breadth-first search of every round reachable from every deal.
+
+    ``fast`` (the default) expands states with the packed successor functions
+    (``model/packed.py``); ``fast=False`` takes the generic engine path (unpack,
+    ``legal``, ``apply``, pack).  Both number the states identically; the
+    generic path is kept to test the fast one against.
+    """
     limits = limits or Limits()
     pack, unpack = compile_packer(game.spec)
     key_of, nperms = canonicalizer(game.spec, pack, symmetry)
     ex = Exploration(game, symmetry, permutations=nperms)
-    symmetric = nperms > 1
-    index = ex._index
-    keys, parent, depth_of = ex.keys, ex.parent, ex.depth_of
-    state_props = [p.id for p in game.spec.properties if p.kind == "state" and p.formula is not None]
-    step_props = [p.id for p in game.spec.properties if p.kind == "step" and p.formula is not None]
-    check = {p: getattr(game.impl, f"prop_{p}") for p in state_props + step_props}
-    fired_fns = {a: getattr(game.impl, f"fired_{a}", None) for a in game.actions}
-    unseen_rules = {a.name: set(r for r, _ in a.guards) | {r for ups in a.updates.values()
-                                                           for r, *_ in ups} | set(a.used_defs)
-                    | {d for ds in a.update_defs.values() for d in ds}
-                    for a in game.spec.actions}
-    taken: set = set()
-    quiet = {a: 0 for a in game.actions}  # transitions since the action's last new rule
-    legal, apply = game.impl.legal, game._apply
-    terminal_fn = game.is_terminal
-    hands_i, fp_i, aside_i, hand_of_i = (game.index[v] for v in
-                                         ("hands", "first_passer", "aside", "hand_of"))
-    from itcp.spec.rules.table import OVER
-    phase_i = game.index["phase"]
+    search = _Search(ex, game, limits, key_of, unpack, nperms > 1, progress, track_rules)
     start = time.monotonic()
-    deadline = None if limits.timeout is None else start + limits.timeout
-    max_states = limits.max_states
+    search.start, search.pack = start, pack
+    try:
+        canon = packed_canonicalizer(game.spec, symmetry) if nperms > 1 else None
+        if fast and game.backend == "generated" and (nperms == 1 or canon is not None):
+            search.run_stored(packed_successors(game, store=True, symmetric=nperms > 1), canon)
+        elif fast and game.backend == "generated":
+            search.deals()
+            search.run_packed(packed_successors(game, track_rules))
+        else:
+            search.deals()
+            search.run_generic()
+    except KeyboardInterrupt:
+        ex.interrupted = True
+        ex.limit = "interrupted (Ctrl-C)"
+        _drop_half_stored(ex)
+    search.finish()
+    ex.seconds = time.monotonic() - start
+    ex._unpack, ex._key_of = unpack, key_of
+    return ex
 
-    def visit(state, par, d):
-        k = key_of(state)
+
+def _drop_half_stored(ex: Exploration):
+    """After Ctrl-C: forget a state whose number, key, parent and depth were not
+    all stored when the interrupt came."""
+    n = min(len(ex.keys), len(ex.parent), len(ex.depth_of))
+    if len(ex._index) > n:
+        for k in [k for k, j in ex._index.items() if j >= n]:
+            del ex._index[k]
+    del ex.keys[n:], ex.parent[n:], ex.depth_of[n:]
+
+
+def packed_successors(game: Game, with_actions: bool = False, store: bool = False,
+                      symmetric: bool = False):
+    """The packed successor module of ``game`` (compiled once per game and mode)."""
+    cache = game.__dict__.setdefault("_packed", {})
+    mode = (with_actions, store, symmetric)
+    if mode not in cache:
+        cache[mode] = compile_packed(game.spec, with_actions, store, symmetric)
+    return cache[mode]
+
+
+class _Search:
+    """The state of one breadth-first search; the two expansion paths share it."""
+
+    def __init__(self, ex, game, limits, key_of, unpack, symmetric, progress, track_rules):
+        self.ex, self.game, self.limits = ex, game, limits
+        self.key_of, self.unpack, self.symmetric = key_of, unpack, symmetric
+        self.progress, self.track_rules = progress, track_rules
+        self.deadline = None
+        spec = game.spec
+        self.state_props = [p.id for p in spec.properties
+                            if p.kind == "state" and p.formula is not None]
+        self.step_props = [p.id for p in spec.properties
+                           if p.kind == "step" and p.formula is not None]
+        self.check = {p: getattr(game.impl, f"prop_{p}") for p in self.state_props + self.step_props}
+        self.fired_fns = {a: getattr(game.impl, f"fired_{a}", None) for a in game.actions}
+        self.unseen_rules = {a.name: set(r for r, _ in a.guards)
+                             | {r for ups in a.updates.values() for r, *_ in ups}
+                             | set(a.used_defs) | {d for ds in a.update_defs.values() for d in ds}
+                             for a in spec.actions}
+        self.taken: set = set()
+        self.quiet = {a: 0 for a in game.actions}  # transitions since the action's last new rule
+        self.bounds = [999, -1]
+        self.fp_i = game.index["first_passer"]
+        from itcp.spec.rules.table import OVER
+        self.over = OVER
+        self.phase_i = game.index["phase"]
+
+    # -- shared pieces ----------------------------------------------------------
+    def visit(self, state, par, d):
+        ex = self.ex
+        k = self.key_of(state)
+        index = ex._index
         if k in index:
             return index[k], False
-        i = len(keys)
+        i = len(ex.keys)
         index[k] = i
-        keys.append(k)
-        parent.append(par)
-        depth_of.append(d)
+        ex.keys.append(k)
+        ex.parent.append(par)
+        ex.depth_of.append(d)
         return i, True
 
-    state_ok, hand_range = game.impl.state_ok, game.impl.hand_range
-    bounds = [999, -1]
+    def on_new_state(self, i, s):
+        ex, impl = self.ex, self.game.impl
+        if self.symmetric:
+            ex.unreduced_states += orbit_size(self.key_of, s)
+        if not impl.state_ok(s):
+            self.state_violations(i, s)
+        if s[self.phase_i] != self.over:
+            lo, hi = impl.hand_range(s)
+            self.widen(lo, hi)
 
-    def on_new_state(i, s):
-        if symmetric:
-            ex.unreduced_states += orbit_size(key_of, s)
-        if not state_ok(s):
-            for p in state_props:
-                if p not in ex.violations and not check[p](s):
-                    ex.violations[p] = ("state", i)
-        if s[phase_i] != OVER:
-            lo, hi = hand_range(s)
-            if lo < bounds[0]:
-                bounds[0] = lo
-            if hi > bounds[1]:
-                bounds[1] = hi
+    def state_violations(self, i, s):
+        for p in self.state_props:
+            if p not in self.ex.violations and not self.check[p](s):
+                self.ex.violations[p] = ("state", i)
 
-    frontier = []
-    s0 = game.initial_state()
-    try:
-        for a in legal(s0):
-            s = apply[a[0]](s0, a[1])
-            if track_rules and unseen_rules[a[0]]:
-                for r in fired_fns[a[0]](s0, a[1], s):
-                    if r in unseen_rules[a[0]]:
-                        unseen_rules[a[0]].discard(r)
+    def widen(self, lo, hi):
+        bounds = self.bounds
+        if lo < bounds[0]:
+            bounds[0] = lo
+        if hi > bounds[1]:
+            bounds[1] = hi
+
+    def cover(self, s, a, s2):
+        """Rule coverage of one move (every move until the action goes quiet)."""
+        name = a[0]
+        if name not in self.taken:
+            self.taken.add(name)  # its conditions were consulted
+            self.ex.fired |= self.game.actions[name].cond_defs
+        unseen = self.unseen_rules[name]
+        if unseen and self.quiet[name] < COVERAGE_PATIENCE:
+            self.quiet[name] += 1
+            for r in self.fired_fns[name](s, a[1], s2):
+                if r in unseen:
+                    unseen.discard(r)
+                    self.ex.fired.add(r)
+                    self.quiet[name] = 0
+
+    def covering(self, name) -> bool:
+        return name not in self.taken or (bool(self.unseen_rules[name])
+                                          and self.quiet[name] < COVERAGE_PATIENCE)
+
+    def deals(self):
+        """Every deal: the initial states (state numbers 0 .. initial-1)."""
+        ex, game = self.ex, self.game
+        limits = self.limits
+        self.deadline = None if limits.timeout is None else self.start + limits.timeout
+        s0 = game.initial_state()
+        for a in game.impl.legal(s0):
+            s = game._apply[a[0]](s0, a[1])
+            if self.track_rules and self.unseen_rules[a[0]]:
+                for r in self.fired_fns[a[0]](s0, a[1], s):
+                    if r in self.unseen_rules[a[0]]:
+                        self.unseen_rules[a[0]].discard(r)
                         ex.fired.add(r)
-            i, new = visit(s, -1, 0)
+            i, new = self.visit(s, -1, 0)
             if new:
-                frontier.append(i)
-                on_new_state(i, s)
-        ex.initial = len(keys)
+                self.on_new_state(i, s)
+        ex.initial = len(ex.keys)
+
+    def end_level(self, d) -> bool:
+        """After level ``d``: report progress; True when a limit stops the search."""
+        ex, limits = self.ex, self.limits
+        if self.progress is not None:
+            self.progress(len(ex.keys), d + 1, time.monotonic() - self.start)
+        if limits.max_states is not None and len(ex.keys) >= limits.max_states:
+            ex.limit = f"--max-states {limits.max_states}"
+            return True
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            ex.limit = f"--timeout {limits.timeout:g}"
+            return True
+        return False
+
+    def depth_limited(self, d) -> bool:
+        if self.limits.max_depth is not None and d >= self.limits.max_depth:
+            self.ex.limit = f"--depth {self.limits.max_depth}"
+            return True
+        return False
+
+    # -- the generic path: tuples through the engine's legal/apply ------------------
+    def run_generic(self):
+        ex, game = self.ex, self.game
+        keys = ex.keys
+        legal, apply, unpack = game.impl.legal, game._apply, self.unpack
+        terminal_fn = game.is_terminal
+        fp_i, check, visit = self.fp_i, self.check, self.visit
+        max_states, deadline = self.limits.max_states, self.deadline
+        track = self.track_rules
+        frontier = list(range(len(keys)))
         d = 0
         while frontier:
-            if limits.max_depth is not None and d >= limits.max_depth:
-                ex.limit = f"--depth {limits.max_depth}"
-                break
+            if self.depth_limited(d):
+                return
             nxt = []
             for i in frontier:
                 s = unpack(keys[i])
@@ -170,66 +282,261 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
                 for a in moves:
                     s2 = apply[a[0]](s, a[1])
                     ex.transitions += 1
-                    for p in step_props:
+                    for p in self.step_props:
                         if p not in ex.violations and not check[p](s, s2):
                             ex.violations[p] = ("step", i, a)
-                    if track_rules and a[0] not in taken:
-                        taken.add(a[0])  # its conditions were consulted
-                        ex.fired |= game.actions[a[0]].cond_defs
-                    if track_rules and unseen_rules[a[0]] and quiet[a[0]] < COVERAGE_PATIENCE:
-                        quiet[a[0]] += 1
-                        for r in fired_fns[a[0]](s, a[1], s2):
-                            if r in unseen_rules[a[0]]:
-                                unseen_rules[a[0]].discard(r)
-                                ex.fired.add(r)
-                                quiet[a[0]] = 0
+                    if track:
+                        self.cover(s, a, s2)
                     j, new = visit(s2, i, d + 1)
                     if new:
                         nxt.append(j)
-                        on_new_state(j, s2)
+                        self.on_new_state(j, s2)
                     if post_pass and s2[fp_i] >= 0:
                         ex.post_pass_edges.append((i, j))
                 if max_states is not None and len(keys) >= max_states:
                     break
                 if deadline is not None and ex.transitions % 64 == 0 and time.monotonic() > deadline:
                     break
-            if progress is not None:
-                progress(len(keys), d + 1, time.monotonic() - start)
-            if max_states is not None and len(keys) >= max_states:
-                ex.limit = f"--max-states {max_states}"
-                break
-            if deadline is not None and time.monotonic() > deadline:
-                ex.limit = f"--timeout {limits.timeout:g}"
-                break
+            if self.end_level(d):
+                return
             frontier = nxt
             d += 1
             ex.depth = d
-        else:
+        ex.complete = True
+
+    # -- the fast path: packed keys through the packed successor functions ---------
+    def run_packed(self, mod):
+        """Expand each state key with the phase's ``succ`` function.
+
+        A new successor's state properties are re-checked only when a field one
+        of them reads differs from its parent's (the parent satisfied every
+        property not yet violated, else it would be violated), and its hand
+        sizes only when a hand field changed; with symmetry reduction the key
+        is canonicalised and everything is checked.
+        """
+        ex, game = self.ex, self.game
+        keys, parent, depth_of, index = ex.keys, ex.parent, ex.depth_of, ex._index
+        violations = ex.violations
+        succ, hand_range = mod.SUCC, mod.hand_range
+        hand_reads = mod.HAND_READS
+        layout = Layout(game.spec)
+        phase_f = next(fs for v, _, fs in layout.fields if v == "phase")[0]
+        fp_f = next(fs for v, _, fs in layout.fields if v == "first_passer")[0]
+        assert phase_f.offset == 0 and phase_f.bias == 0 and fp_f.bias == 1
+        phase_mask, fp_off, fp_mask = (1 << phase_f.width) - 1, fp_f.offset, (1 << fp_f.width) - 1
+        terminal = {p.value for p in game.spec.phases if p.terminal}
+        over = self.over
+        symmetric, key_of, unpack = self.symmetric, self.key_of, self.unpack
+        track = self.track_rules
+        max_states, deadline = self.limits.max_states, self.deadline
+        check_state = state_checker(game.spec, mod, [p for p in self.state_props
+                                                     if p not in violations])
+        edges = ex.post_pass_edges
+        bounds = self.bounds
+        lo_b, hi_b = bounds
+        transitions = 0
+        out: list = []
+        bad: list = []
+        lo, hi = 0, len(keys)
+        d = 0
+        try:
+            while lo < hi:
+                if self.depth_limited(d):
+                    return
+                d1 = d + 1
+                for i in range(lo, hi):
+                    k = keys[i]
+                    ph = k & phase_mask
+                    if ph in terminal:
+                        ex.terminal += 1
+                        continue
+                    succ[ph](k, out, bad)
+                    if not out:
+                        ex.deadlocks.append(i)
+                        continue
+                    if bad:
+                        for p, a in bad:
+                            if p not in violations:
+                                violations[p] = ("step", i, a)
+                        bad.clear()
+                    if track:
+                        s = unpack(k)
+                        moves = out
+                        out = []
+                        for a, k2 in moves:
+                            if self.covering(a[0]):
+                                self.cover(s, a, unpack(k2))
+                            out.append(k2)
+                    transitions += len(out)
+                    post_pass = k >> fp_off & fp_mask
+                    live = ph != over
+                    for k2 in out:
+                        if symmetric:
+                            k2 = key_of(unpack(k2))
+                        j = index.get(k2)
+                        if j is None:
+                            j = len(keys)
+                            index[k2] = j
+                            keys.append(k2)
+                            parent.append(i)
+                            depth_of.append(d1)
+                            if symmetric:
+                                bounds[0], bounds[1] = lo_b, hi_b
+                                self.on_new_state(j, unpack(k2))
+                                lo_b, hi_b = bounds
+                            else:
+                                x = k ^ k2
+                                if not check_state(k2, x):
+                                    self.state_violations(j, unpack(k2))
+                                    check_state = state_checker(
+                                        game.spec, mod,
+                                        [p for p in self.state_props if p not in violations])
+                                if (x & hand_reads or not live) and k2 & phase_mask != over:
+                                    a, b = hand_range(k2)
+                                    if a < lo_b:
+                                        lo_b = a
+                                    if b > hi_b:
+                                        hi_b = b
+                        if post_pass and k2 >> fp_off & fp_mask:
+                            edges.append((i, j))
+                    out.clear()
+                    if max_states is not None and len(keys) >= max_states:
+                        break
+                    if deadline is not None and not i & 63 and time.monotonic() > deadline:
+                        break
+                ex.transitions, bounds[0], bounds[1] = transitions, lo_b, hi_b
+                if self.end_level(d):
+                    return
+                lo, hi = hi, len(keys)
+                d += 1
+                ex.depth = d
             ex.complete = True
-        if not frontier:
-            ex.complete = ex.limit is None
-    except KeyboardInterrupt:
-        ex.interrupted = True
-        ex.limit = "interrupted (Ctrl-C)"
-    ex.complete = ex.complete and ex.limit is None
-    if not symmetric:
-        ex.unreduced_states = len(keys)
-    if bounds[1] >= 0:
-        ex.hand_min, ex.hand_max = bounds
-    ex.coverage_sampled = any(q >= COVERAGE_PATIENCE and unseen_rules[a]
-                              for a, q in quiet.items())
-    if ex.terminal and track_rules:
-        # scoring rules act at the end of a round, through scores()
-        from itcp.spec import ast as A
-        from itcp.spec.lang import Inliner
-        inline = Inliner(game.spec.definitions)
-        inline(A.Call("score", (A.Var("hands", "map[cards]"), A.Var("hand_of", "map[player]"),
-                                A.Var("passers", A.PLAYERS), A.Const(0, A.PLAYER)), A.INT))
-        ex.fired |= inline.used
-    ex.depth = max(ex.depth, max(depth_of) if len(depth_of) else 0)
-    ex.seconds = time.monotonic() - start
-    ex._unpack, ex._key_of = unpack, key_of
-    return ex
+        finally:
+            ex.transitions, bounds[0], bounds[1] = transitions, lo_b, hi_b
+
+    def run_stored(self, mod, canon=None):
+        """The generated functions store each new successor themselves
+        (``model/packed.py``, ``store``; with symmetry reduction under the key
+        ``canon`` gives), so this loop only walks the levels, counts, and turns
+        their reports into violations.  Rule coverage, while it is still being
+        tracked for some action of a phase, replays that phase's moves through
+        the generic engine on the side."""
+        ex = self.ex
+        keys = ex.keys
+        bad: list = []
+        state_bad: list = []
+        bounds = self.bounds
+        unreduced = [0]
+        succ = mod.bind(ex._index, keys, ex.parent, ex.depth_of, ex.post_pass_edges,
+                        bad, state_bad, bounds, *(canon or (None, None)), unreduced)
+        try:
+            self.expand_stored(mod, succ, bad, state_bad)
+        finally:
+            ex.unreduced_states += unreduced[0]
+
+    def expand_stored(self, mod, succ, bad, state_bad):
+        ex, game = self.ex, self.game
+        keys, violations = ex.keys, ex.violations
+        s0 = game.initial_state()
+        if self.track_rules or not game.impl.state_ok(s0):
+            self.deals()
+        else:
+            # the deals are the pre-deal state's successors; it satisfies every
+            # state property, so the deals are checked as any successor is
+            self.deadline = None if self.limits.timeout is None else \
+                self.start + self.limits.timeout
+            succ[s0[self.phase_i]](self.pack(s0), -1, 0)
+            bad.clear()  # moves are checked from the deals on, as on the generic path
+            for p, j in state_bad:
+                if self.state_props[p] not in violations:
+                    violations[self.state_props[p]] = ("state", j)
+            state_bad.clear()
+            ex.initial = len(keys)
+        layout = Layout(game.spec)
+        phase_f = next(fs for v, _, fs in layout.fields if v == "phase")[0]
+        assert phase_f.offset == 0 and phase_f.bias == 0
+        phase_mask = (1 << phase_f.width) - 1
+        terminal = {p.value for p in game.spec.phases if p.terminal}
+        state_props = self.state_props
+        max_states, deadline = self.limits.max_states, self.deadline
+        deadlocks = ex.deadlocks
+        covering = {}
+        if self.track_rules:
+            from itcp.spec import ast as A
+            for a in game.spec.actions:
+                if a.guard != A.Const(False, A.BOOL):  # else never legal at this table
+                    covering.setdefault(a.phase.value, []).append(a.name)
+        legal, apply, unpack = game.impl.legal, game._apply, self.unpack
+        transitions = ex.transitions
+        lo, hi = 0, len(keys)
+        d = 0
+        try:
+            while lo < hi:
+                if self.depth_limited(d):
+                    return
+                d1 = d + 1
+                for i in range(lo, hi):
+                    k = keys[i]
+                    ph = k & phase_mask
+                    if ph in terminal:
+                        ex.terminal += 1
+                        continue
+                    n = succ[ph](k, i, d1)
+                    if not n:
+                        deadlocks.append(i)
+                        continue
+                    transitions += n
+                    if bad:
+                        for p, a in bad:
+                            if p not in violations:
+                                violations[p] = ("step", i, a)
+                        bad.clear()
+                    if state_bad:
+                        for p, j in state_bad:
+                            if state_props[p] not in violations:
+                                violations[state_props[p]] = ("state", j)
+                        state_bad.clear()
+                    if covering and ph in covering:
+                        names = [a for a in covering[ph] if self.covering(a)]
+                        if names:
+                            s = unpack(k)
+                            for a in legal(s):
+                                if a[0] in names:
+                                    self.cover(s, a, apply[a[0]](s, a[1]))
+                        else:
+                            del covering[ph]
+                    if max_states is not None and len(keys) >= max_states:
+                        break
+                    if deadline is not None and not i & 63 and time.monotonic() > deadline:
+                        break
+                ex.transitions = transitions
+                if self.end_level(d):
+                    return
+                lo, hi = hi, len(keys)
+                d += 1
+                ex.depth = d
+            ex.complete = True
+        finally:
+            ex.transitions = transitions
+
+    def finish(self):
+        ex, game = self.ex, self.game
+        ex.complete = ex.complete and ex.limit is None
+        if not self.symmetric:
+            ex.unreduced_states = len(ex.keys)
+        if self.bounds[1] >= 0:
+            ex.hand_min, ex.hand_max = self.bounds
+        ex.coverage_sampled = any(q >= COVERAGE_PATIENCE and self.unseen_rules[a]
+                                  for a, q in self.quiet.items())
+        if ex.terminal and self.track_rules:
+            # scoring rules act at the end of a round, through scores()
+            from itcp.spec import ast as A
+            from itcp.spec.lang import Inliner
+            inline = Inliner(game.spec.definitions)
+            inline(A.Call("score", (A.Var("hands", "map[cards]"), A.Var("hand_of", "map[player]"),
+                                    A.Var("passers", A.PLAYERS), A.Const(0, A.PLAYER)), A.INT))
+            ex.fired |= inline.used
+        ex.depth = max(ex.depth, max(ex.depth_of) if len(ex.depth_of) else 0)
 
 
 def state(ex: Exploration, i: int):

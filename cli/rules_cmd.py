@@ -3,7 +3,8 @@
 Lists every rule (id, the sentences it formalises, its choice point and
 reading), every choice point with its readings, and the shipped variants.
 ``--markdown`` prints the choice-point catalogue (docs/choice-points.md is this
-output); ``--dump-engine`` prints the Python the engine compiler generates.
+output); ``--dump-engine`` prints the Python the engine compiler generates,
+``--dump-successors`` the explorer's packed successor functions.
 """
 from __future__ import annotations
 
@@ -216,13 +217,22 @@ def markdown(variant: Variant) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--dump-engine", is_flag=True,
               help="Print the Python source the engine compiler generates for this variant.")
+@click.option("--dump-successors", is_flag=True,
+              help="Print the Python source of the explorer's packed successor functions "
+                   "(model/packed.py) for this variant.")
 @click.option("--markdown", "as_markdown", is_flag=True,
               help=f"Print the choice-point catalogue as Markdown ({MARKDOWN_FILE}).")
-def rules(variant, config_flags, as_json, dump_engine, as_markdown):
-    if sum((as_json, dump_engine, as_markdown)) > 1:
-        raise click.UsageError("choose at most one of --json, --dump-engine, --markdown")
+def rules(variant, config_flags, as_json, dump_engine, dump_successors, as_markdown):
+    if sum((as_json, dump_engine, dump_successors, as_markdown)) > 1:
+        raise click.UsageError(
+            "choose at most one of --json, --dump-engine, --dump-successors, --markdown")
     v = load(variant, config_flags)
-    if dump_engine:
+    if dump_successors:
+        from itcp.model.engine import build_spec
+        from itcp.model.packed import PackedSource
+        click.echo(PackedSource(build_spec(v.config, dict(v.readings)), store=True).build(),
+                   nl=False)
+    elif dump_engine:
         from itcp.model.engine import generated_source
         click.echo(generated_source(v.config, dict(v.readings)), nl=False)
     elif as_markdown:

@@ -51,6 +51,9 @@ def _simp1(n: Node, np: int, memo) -> Node:
             return a
         if a.type == BOOL and _const(a) and _const(b):
             return c if a.value else Op("not", (c,), src_loc=n.src_loc)
+    if isinstance(n, A.Quant) and n.kind in ("forall", "exists") and _const(new[1]) \
+            and new[1].value == (n.kind == "forall"):
+        return new[1]  # forall x: true / exists x: false, whatever the domain
     if isinstance(n, Let) and _const(new[0]):
         return _simp(A.substitute(new[1], {n.var.name: new[0]}), np, memo)
     if all(x is y for x, y in zip(new, kids)):
@@ -91,6 +94,8 @@ def _op(n: Op, args: tuple, np: int) -> Node:
     if o in ("union", "diff", "with", "without") and _const(args[1]) and args[1].value in (0, -1):
         if not (o == "diff" and args[1].value == -1):
             return args[0]
+    if o == "member" and _const(args[1]) and args[1].value == 0:
+        return _FALSE  # nothing is in the empty set (a card kind absent from this table)
     if o == "inter" and any(_const(a) and a.value == 0 for a in args):
         return Const(0, n.type, src_loc=n.src_loc)
     if all(x is y for x, y in zip(args, n.args)):
