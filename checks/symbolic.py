@@ -31,6 +31,7 @@ from itcp.spec.rules.table import (DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEA
                                    Table)
 
 from . import story as S
+from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
 from .verdicts import HOLDS, UNKNOWN, VIOLATED, Verdict
 
@@ -68,6 +69,9 @@ def candidates(spec) -> dict:
                                Implies(t.phase.eq(DECK), And(
                                    Not(t.actor.eq(t.NOBODY)), Not(t.actor.in_(t.aside)),
                                    t.hand_of[t.actor].eq(t.actor)))),
+        "DECK_NONEMPTY_WHEN_DRAWING": ("a card is drawn from the deck only when the deck "
+                                       "holds one", Implies(t.phase.eq(DECK),
+                                                            Not(t.deck.is_empty()))),
         "DEAL_IS_INITIAL": ("before the deal the state is the initial one",
                             Implies(t.phase.eq(deal_phase), initial)),
         "PHASE_DECLARED": ("the phase is one of the declared phases",
@@ -206,7 +210,8 @@ class SymbolicChecker:
             pool = {n: x for n, x in pool.items() if n in candidate_names}
         self.inductor = Inductor(self, pool)
         self._why: dict = {}
-        self.graph_checks: dict = {"DETERMINED": self.determined}
+        self.graph_checks: dict = {"DETERMINED": self.determined,
+                                   "NO_DEADLOCK": lambda pid: no_deadlock(self, pid)}
         self._dropped: dict = {}
         self._bmc_done: dict = {}  # pid -> depth checked without violation
         self.progress = progress or (lambda msg: None)

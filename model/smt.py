@@ -790,6 +790,27 @@ class SmtSpec:
                 frags.append(("frame", self.eq(s2[var], s[var], t)))
         return frags
 
+    def enabled(self, s: dict, action: str, params: dict) -> list:
+        """The guard part of Next(s, action, params, _): labelled fragments ("phase",
+        "domain", one per guard rule) whose conjunction says the move is legal."""
+        act = self.actions[action]
+        self._memo = {}
+        env = _Env({})
+        frags = [("phase", s["phase"] == self.const(act.phase.value, INT))]
+        for prm in act.decl.params:
+            x = params[prm.name]
+            dom = self.tr(self.inline(prm.domain), s, env)
+            width = self.set_width(prm.domain.type)
+            if prm.size is None:
+                frags.append(("domain", self.has(dom, x, width)))
+            else:
+                frags.append(("domain", _And(self.popcount(x, width) == prm.size,
+                                             x & ~dom == 0)))
+            env = env.bind(prm.name, x)
+        for rid, g in act.guards:
+            frags.append((rid, self.tr(g, s, env)))
+        return frags
+
     def prop(self, pid: str, s: dict, s2: dict | None = None):
         """Property ``pid``'s formula on ``s`` (and ``s2`` for a step property)."""
         p = next((p for p in self.spec.properties if p.id == pid), None)

@@ -109,6 +109,7 @@ class Symbolic:
         self.solver_seconds = 0.0
         self._on: dict = {}
         self.B1 = None
+        self._can: dict = {}
         self._init = None
 
     # -- building blocks ----------------------------------------------------
@@ -165,6 +166,44 @@ class Symbolic:
         """The two symbolic states differ in some variable."""
         smt = self.smt
         return z3.Not(z3.And(*[smt.eq(s[v], t[v], smt.var_types[v]) for v in smt.var_names]))
+
+    def can_move(self, action: str):
+        """(formula on A0: some arguments make ``action`` legal, rule ids of its guards),
+        or (None, ids) when its arguments cannot be enumerated (a set-valued chance
+        choice such as the deal)."""
+        hit = self._can.get(action)
+        if hit is not None:
+            return hit
+        act = self.smt.actions[action]
+        params = self.smt.params(action, "EN")
+        frags = self.smt.enabled(self.A0, action, params)
+        rules = [lab for lab, _ in frags if lab not in ("phase", "domain")]
+        guard = z3.And(*[e for _, e in frags])
+        values = []
+        for prm in act.decl.params:
+            if prm.size is not None:
+                self._can[action] = (None, rules)
+                return self._can[action]
+            width = self.smt.set_width(prm.domain.type)
+            values.append([(params[prm.name], z3.BitVecVal(i, params[prm.name].size()))
+                           for i in range(width)])
+        if not values:
+            out = guard
+        else:
+            import itertools
+            out = z3.Or(*[z3.substitute(guard, *combo)
+                          for combo in itertools.product(*values)])
+        self._can[action] = (out, rules)
+        return self._can[action]
+
+    def at(self, expr, s: dict):
+        """A formula on A0 moved to state ``s``."""
+        pairs = list(zip(_leaves(self.A0, []), _leaves(s, [])))
+        return z3.substitute(expr, *pairs)
+
+    def phase_in(self, s: dict, values):
+        return z3.Or(*[s["phase"] == self.smt.const(v, "int") for v in values]) \
+            if values else z3.BoolVal(False)
 
     def init_template(self):
         """Init(A0): the pre-deal state, as one formula (built once)."""
