@@ -28,7 +28,6 @@ No z3 here: the queries are built and asked through ``model/smt_checks.py``.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 from itcp.model.smt_checks import SAT, UNSAT, Query
@@ -331,6 +330,8 @@ class Inductor:
         out = Outcome(True, invariants={n: self.proven[n][0] for n in self.proven})
         self._cores(pid, state_prop, out)
         out.queries = sym.queries - start_q
+        if not out.proved:
+            out.cti = None  # not a counterexample: the solver gave up
         return out
 
     def _cores(self, pid: str, state_prop: bool, out: Outcome) -> None:
@@ -352,8 +353,10 @@ class Inductor:
             q.add("goal", goal)
             ch.progress(f"{pid}: proof query and core for {a}")
             ans = ch.ask(q, f"proof-{pid}-{a}")
-            if ans.result != UNSAT:  # cannot happen after the fixpoint: say so loudly
-                raise RuntimeError(f"{pid}: the proof query for {a} answered {ans.result}")
+            if ans.result != UNSAT:  # unsat after the fixpoint unless Z3 gave up
+                out.proved = False
+                out.note = f"the final proof query for {a} answered {ans.result} ({ans.note})"
+                return
             budget = ch.core_budget()
             labels, complete = sym.minimise(q, removable, budget)
             out.cores_complete &= complete
@@ -369,7 +372,6 @@ class Inductor:
                             out.rules.append(part)
                     elif part not in out.structure:
                         out.structure.append(part)
-        _ = time
 
 
 __all__ = ["Inductor", "Outcome"]
