@@ -452,9 +452,12 @@ class SymbolicChecker:
                 "invariants": list(self.inductor.proven)})
         except _Out:
             d = self._bmc_done.get(pid, -1)
+            searched = (f"no violation within {d} moves after any deal" if d >= 0 else
+                        "no bounded search finished")
             return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                 "kind": "bounded", "depth": d, "limit": f"--timeout {self.timeout}",
-                "note": f"time ran out; no violation within {d} moves after any deal"})
+                "note": f"time ran out before a proof: {searched}; "
+                        f"{len(self.inductor.proven)} invariant(s) proved so far"})
 
     def stats(self) -> Stats:
         st = Stats(self.sym.queries, self.sym.solver_seconds, time.monotonic() - self.start,
