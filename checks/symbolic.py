@@ -31,10 +31,16 @@ from itcp.spec.rules.table import (DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEA
                                    Table)
 
 from . import story as S
+from .deadlock import no_deadlock
+from .induction import STRUCTURE, Inductor
 from .verdicts import HOLDS, UNKNOWN, VIOLATED, Verdict
 
 DEFAULT_DEPTH = 6
 MAX_K = 1
+#: seconds one proof query's core minimisation may take without a --timeout
+CORE_SECONDS = 20.0
+#: queries slower than this are named in the progress messages
+SLOW_QUERY = 3.0
 #: on small tables (<= 16 cards) BMC runs to this depth before induction is tried
 QUICK_DEPTH = 4
 
@@ -56,6 +62,16 @@ def candidates(spec) -> dict:
     deal_phase = next((p.value for p in spec.phases if p.name == "DEAL"), 0)
     initial = And(*[A.Var(v.name, v.type).eq(spec.initial[v.name]) for v in spec.variables])
     c = {
+        "NOT_DEALING": ("after the deal the phase is never the deal's",
+                        Not(t.phase.eq(deal_phase))),
+        "DECK_ACTOR_IN_RING": ("while a card is drawn from the deck, the actor is seated "
+                               "and plays their own hand",
+                               Implies(t.phase.eq(DECK), And(
+                                   Not(t.actor.eq(t.NOBODY)), Not(t.actor.in_(t.aside)),
+                                   t.hand_of[t.actor].eq(t.actor)))),
+        "DECK_NONEMPTY_WHEN_DRAWING": ("a card is drawn from the deck only when the deck "
+                                       "holds one", Implies(t.phase.eq(DECK),
+                                                            Not(t.deck.is_empty()))),
         "DEAL_IS_INITIAL": ("before the deal the state is the initial one",
                             Implies(t.phase.eq(deal_phase), initial)),
         "PHASE_DECLARED": ("the phase is one of the declared phases",
@@ -189,7 +205,13 @@ class SymbolicChecker:
         self.rule_ids = {r.id for r in self.spec.rules}
         self.scope = (f"every state satisfying the invariants, at this table "
                       f"({self.spec.config.describe()})")
-        self._inv: dict | None = None
+        pool = candidates(self.spec)
+        if candidate_names is not None:
+            pool = {n: x for n, x in pool.items() if n in candidate_names}
+        self.inductor = Inductor(self, pool)
+        self._why: dict = {}
+        self.graph_checks: dict = {"DETERMINED": self.determined,
+                                   "NO_DEADLOCK": lambda pid: no_deadlock(self, pid)}
         self._dropped: dict = {}
         self._bmc_done: dict = {}  # pid -> depth checked without violation
         self.progress = progress or (lambda msg: None)
@@ -208,6 +230,8 @@ class SymbolicChecker:
 
     def ask(self, q: Query, slug: str, core: bool = False):
         ans = self.sym.ask(q, slug, core, self.budget())
+        if ans.seconds > SLOW_QUERY:
+            self.progress(f"slow query {slug}: {ans.result} in {ans.seconds:.1f} s")
         if ans.result not in (SAT, UNSAT) and self.deadline is not None \
                 and time.monotonic() >= self.deadline:
             raise _Out()
@@ -319,151 +343,88 @@ class SymbolicChecker:
         return Verdict(pid, VIOLATED, "symbolic", prop.statement, ev, told)
 
     # -- induction --------------------------------------------------------------------
-    def _step_query(self, title, meaning, assume, k: int, action: str, goal_fn,
-                    assume_prop=None):
-        """States y0..yk, wf + ``assume`` (label -> formula fn) on all, k-1 arbitrary
-        steps then ``action``; ``assume_prop`` on the first k states/steps; goal on the last."""
-        sym = self.sym
-        q = Query(title, meaning)
-        ys = [sym.state(f"y{i}") for i in range(k + 1)]
-        for i, y in enumerate(ys[:-1]):
-            q.add("wf", sym.wf(y))
-            for lab, fn in assume:
-                q.add(lab, fn(y))
-        for i in range(k - 1):
-            _, parts = sym.step_any(ys[i], ys[i + 1], f"k{i}")
-            q.extend(parts)
-        _, frags = sym.next(ys[-2], action, ys[-1], "last_")
-        q.extend(frags)
-        if assume_prop is not None:
-            lab, fn, kind = assume_prop
-            if kind == "step":
-                for i in range(k - 1):
-                    q.add(lab, fn(ys[i], ys[i + 1]))
-            else:
-                for i in range(k):
-                    q.add(lab, fn(ys[i]))
-        q.add("goal", goal_fn(ys[-2], ys[-1]))
-        return q, ys
+    # -- induction ------------------------------------------------------------------
+    def core_budget(self) -> float:
+        """Seconds one proof query's core minimisation may take."""
+        if self.deadline is None:
+            return CORE_SECONDS
+        return max(0.5, min(CORE_SECONDS, (self.deadline - time.monotonic()) / 4))
 
-    def invariants(self) -> dict:
-        """The proved candidate invariants: name -> (statement, formula)."""
-        if self._inv is not None:
-            return self._inv
-        sym = self.sym
-        cand = dict(candidates(self.spec))
-        if self.candidate_names is not None:
-            cand = {n: x for n, x in cand.items() if n in self.candidate_names}
-        dropped = self._dropped
-        # base: each holds in every state right after the deal
-        while cand:
-            self.progress(f"invariants: base case ({len(cand)} candidates)")
-            q = Query("Houdini base: some candidate invariant fails right after a deal",
-                      "unsat proves every remaining candidate holds after every deal")
-            x0, x1, _ = self._dealt(q)
-            vals = {n: sym.formula(f, x1) for n, (_, f) in cand.items()}
-            q.add("goal", sym.Not(sym.And(*vals.values())))
-            ans = self.ask(q, "houdini-base")
-            if ans.result == UNSAT:
-                break
-            if ans.result != SAT:
-                raise _Out()
-            bad = [n for n, v in vals.items() if not sym.holds(ans.model, v)]
-            for n in bad:
-                dropped[n] = "fails after a deal"
-                cand.pop(n)
-        # step: preserved by every action given all the others
-        changed = True
-        while changed and cand:
-            changed = False
-            for a in self.sym.actions:
-                while cand:
-                    self.progress(f"invariants: step {a} ({len(cand)} candidates)")
-                    names = list(cand)
-                    fns = [(f"inv:{n}", (lambda f: lambda y: sym.formula(f, y))(cand[n][1]))
-                           for n in names]
-                    post = {}
-
-                    def goal(y0, y1, names=names, post=post):
-                        for n in names:
-                            post[n] = sym.formula(cand[n][1], y1)
-                        return sym.Not(sym.And(*post.values()))
-                    q, ys = self._step_query(
-                        f"Houdini step: action {a} breaks a candidate invariant",
-                        "unsat proves the candidates are preserved by this action", fns, 1, a,
-                        goal)
-                    ans = self.ask(q, f"houdini-{a}")
-                    if ans.result == UNSAT:
-                        break
-                    if ans.result != SAT:
-                        raise _Out()
-                    bad = [n for n in names if not sym.holds(ans.model, post[n])]
-                    for n in bad:
-                        dropped[n] = f"not preserved by {a}"
-                        cand.pop(n)
-                    changed = True
-        self._inv = cand
-        return cand
-
-    def induct(self, pid: str):
-        """A k-induction proof of ``pid`` (Verdict HOLDS) or None."""
+    def induct(self, pid: str) -> Verdict | None:
+        """A 1-induction proof of ``pid`` (Verdict HOLDS), or None with the reason kept."""
         prop = self.props[pid]
-        sym = self.sym
-        inv = {n: v for n, v in self.invariants().items() if n != pid}
-        assume = [(f"inv:{n}", (lambda f: lambda y: sym.formula(f, y))(f))
-                  for n, (_, f) in inv.items()]
-        for k in range(1, self.max_k + 1):
-            # base case: BMC to depth k
-            v = self.bmc(pid, k)
-            if v is not None:
-                return v
-            rules, invs, other, ok, secs = [], [], [], True, 0.0
-            core_missing = []
-            for a in sym.actions:
-                self.progress(f"{pid}: induction k={k}, last action {a}")
-                if prop.kind == "step":
-                    goal = lambda y0, y1: sym.Not(sym.prop(pid, y0, y1))
-                    ap = (f"assume:{pid}", lambda y0, y1: sym.prop(pid, y0, y1), "step")
-                else:
-                    goal = lambda y0, y1: sym.Not(sym.prop(pid, y1))
-                    ap = (f"assume:{pid}", lambda y: sym.prop(pid, y), "state")
-                q, _ = self._step_query(
-                    f"{k}-induction step for {pid}: from any well-formed state satisfying the "
-                    f"invariants, {k} step(s) ending with action {a} violate {pid}",
-                    f"unsat proves no {a} step can break {pid} (given the invariants)",
-                    assume, k, a, goal, ap)
-                ans = self.ask(q, f"induct-{pid}-k{k}-{a}", core=True)
-                secs += ans.seconds
-                if ans.result != UNSAT:
-                    ok = False
-                    break
-                if ans.core is None:
-                    core_missing.append(a)
-                for lab in ans.core or []:
-                    if lab.startswith("inv:"):
-                        if lab[4:] not in invs:
-                            invs.append(lab[4:])
-                    elif lab in self.rule_ids:
-                        if lab not in rules:
-                            rules.append(lab)
-                    elif lab not in other:
-                        other.append(lab)
-            if ok:
-                ev = {"kind": "inductive", "k": k, "rules": rules, "invariants": invs,
-                      "structure": other, "scope": self.scope,
-                      "invariant_statements": {n: inv[n][0] for n in invs},
-                      "note": "the invariants are proved together: each holds after every "
-                              "deal and every action preserves it given the others"}
-                if core_missing:
-                    ev["core_note"] = ("Z3 proved unsat but gave no core for "
-                                       + ", ".join(core_missing) + " within the time limit")
-                return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
-        return None
+        out = self.inductor.prove(pid)
+        self._why[pid] = out
+        if not out.proved:
+            return None
+        ev = {"kind": "inductive", "k": 1, "rules": out.rules, "invariants": out.used,
+              "structure": out.structure, "scope": self.scope,
+              "invariant_statements": {n: self.inductor.proven[n][0] for n in out.used},
+              "proved_invariants": len(out.invariants), "queries": out.queries,
+              "note": "the invariants are proved together: each holds after every deal and "
+                      "every action preserves it given the others; the rules are the union "
+                      "of the minimised cores of the per-action proof queries"}
+        if not out.cores_complete:
+            ev["core_note"] = ("time ran out while minimising a core: the rule list is a "
+                               "core, possibly not minimal")
+        return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
+
+    # -- DETERMINED -------------------------------------------------------------------
+    def determined(self, pid: str) -> Verdict:
+        """Per action: one state, the same arguments and chance outcome, two different
+        successors?  Unsat for every action proves the rules fix one outcome."""
+        prop, sym = self.props[pid], self.sym
+        rules, complete = [], True
+        for a in sym.actions:
+            q = Query(f"DETERMINED: from one well-formed state, action {a} with the same "
+                      "arguments and chance outcome has two different successors",
+                      f"unsat proves {a}'s successor is a function of the state and its "
+                      "arguments; sat gives the state and both successors")
+            q.add("wf", sym.wf(sym.A0))
+            params, fa, fb = sym.twin(a)
+            q.extend(fa)
+            q.extend(fb)
+            q.add("goal", sym.differ(sym.A1, sym.B1))
+            self.progress(f"{pid}: {a}")
+            ans = self.ask(q, f"determined-{a}")
+            if ans.result == SAT:
+                m = ans.model
+                return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                    "kind": "witness", "action": list(sym.decode_action(m, a, params)),
+                    "state": sym.decode(m, sym.A0), "successors": [
+                        sym.decode(m, sym.A1), sym.decode(m, sym.B1)],
+                    "note": "two successors of one choice from a well-formed state; whether "
+                            "the state is reachable was not checked"})
+            if ans.result != UNSAT:
+                return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                    "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})"})
+            labels, done = sym.minimise(q, lambda lab: lab not in STRUCTURE,
+                                        self.core_budget())
+            complete &= done
+            for lab in labels:
+                for part in lab.split("+"):
+                    if part in self.rule_ids and part not in rules:
+                        rules.append(part)
+        ev = {"kind": "proof", "rules": rules,
+              "scope": f"every well-formed state at this table ({self.spec.config.describe()})",
+              "note": "for every action, the same state, arguments and chance outcome give one "
+                      "successor; the rules are the union of the minimised cores"}
+        if not complete:
+            ev["core_note"] = "time ran out while minimising a core: possibly not minimal"
+        return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
 
     # -- all of it ------------------------------------------------------------------
     def check(self, pid: str) -> Verdict:
         prop = self.props[pid]
         if prop.formula is None or prop.kind == "graph":
+            special = self.graph_checks.get(pid)
+            if special is not None:
+                try:
+                    return special(pid)
+                except _Out:
+                    return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                        "kind": "bounded", "limit": f"--timeout {self.timeout}",
+                        "note": "time ran out"})
             return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                 "kind": "not_checked",
                 "note": "a graph property: the symbolic engine does not decide it yet "
@@ -482,21 +443,27 @@ class SymbolicChecker:
             if v is not None:
                 return v
             d = self._bmc_done.get(pid, -1)
+            why = self._why.get(pid)
             return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                 "kind": "bounded", "depth": d, "limit": f"--depth {self.depth}",
-                "note": f"no violation within {d} moves after any deal; not provable by "
-                        f"k-induction up to k={self.max_k} with the proved invariants",
-                "invariants": list(self.invariants())})
+                "note": f"no violation within {d} moves after any deal; not proved by "
+                        f"1-induction: {why.note if why else 'no proof attempted'}",
+                "cti": why.cti if why else None,
+                "invariants": list(self.inductor.proven)})
         except _Out:
             d = self._bmc_done.get(pid, -1)
+            searched = (f"no violation within {d} moves after any deal" if d >= 0 else
+                        "no bounded search finished")
             return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                 "kind": "bounded", "depth": d, "limit": f"--timeout {self.timeout}",
-                "note": f"time ran out; no violation within {d} moves after any deal"})
+                "note": f"time ran out before a proof: {searched}; "
+                        f"{len(self.inductor.proven)} invariant(s) proved so far"})
 
     def stats(self) -> Stats:
         st = Stats(self.sym.queries, self.sym.solver_seconds, time.monotonic() - self.start,
                    max(self._bmc_done.values(), default=-1),
-                   list(self._inv or {}), dict(self._dropped), len(self.sym.emitted))
+                   list(self.inductor.proven), dict(self.inductor.dropped),
+                   len(self.sym.emitted))
         return st
 
 

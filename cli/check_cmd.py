@@ -225,7 +225,9 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
         width = max(len(x.id) for x in vs)
         for x in vs:
             ev = x.evidence
-            if x.verdict == HOLDS:
+            if x.verdict == HOLDS and ev.get("kind") == "proof":
+                note = f"proved for every state; rules: {', '.join(ev['rules'])}"
+            elif x.verdict == HOLDS:
                 note = (f"{ev['k']}-inductive; rules: {', '.join(ev['rules'])}"
                         + (f"; invariants: {', '.join(ev['invariants'])}" if ev["invariants"]
                            else ""))

@@ -40,7 +40,109 @@ from itcp.spec.ast import (BOOL, CARD, CARDS, INT, PILE, PLAYER, PLAYERS, Bound,
                            Const, Ite, Let, Op, Param, Primed, Quant, Var)
 from itcp.spec.errors import SpecError
 from itcp.spec.lang import Inliner, Spec
-from itcp.spec.semantics import zero_of
+from itcp.spec.semantics import apply_op, zero_of
+
+_NOT_LITERAL = object()
+
+
+# -- fast term constructors ---------------------------------------------------------
+# z3py's And/Or/If check and coerce every argument in Python, which dominates the
+# time to encode the full deck (tens of thousands of quantifier instances).  The
+# encoder only ever passes well-sorted z3 terms, so these call the C API directly.
+
+_CTX = z3.main_ctx()
+_TRUE, _FALSE = z3.BoolVal(True), z3.BoolVal(False)
+
+
+def _arr(xs):
+    arr = (z3.Ast * len(xs))()
+    for i, x in enumerate(xs):
+        arr[i] = x.ast
+    return arr
+
+
+def _is_true(x) -> bool:
+    """``x`` is the literal true (the encoder makes every Boolean literal ``_TRUE``)."""
+    return x is _TRUE
+
+
+def _is_false(x) -> bool:
+    return x is _FALSE
+
+
+def _B(b) -> z3.BoolRef:
+    return _TRUE if b else _FALSE
+
+
+_LITS: dict = {}
+
+
+def _lit(x):
+    """The value (unsigned) of a bit-vector literal, else None; cached per object,
+    since reading a numeral through the API costs more than building a term."""
+    if not isinstance(x, z3.BitVecNumRef):
+        return None
+    hit = _LITS.get(id(x))
+    if hit is None or hit[0] is not x:
+        hit = _LITS[id(x)] = (x, x.as_long(), x.size())
+    return hit[1]
+
+
+def _slit(x):
+    """The signed value of a bit-vector literal, else None."""
+    v = _lit(x)
+    if v is None:
+        return None
+    w = _LITS[id(x)][2]
+    return v - (1 << w) if v >> (w - 1) else v
+
+
+def _And(*xs):
+    xs = [x for x in xs if not _is_true(x)]
+    if any(_is_false(x) for x in xs):
+        return _FALSE
+    if not xs:
+        return _TRUE
+    if len(xs) == 1:
+        return xs[0]
+    return z3.BoolRef(z3.Z3_mk_and(_CTX.ref(), len(xs), _arr(xs)), _CTX)
+
+
+def _Or(*xs):
+    xs = [x for x in xs if not _is_false(x)]
+    if any(_is_true(x) for x in xs):
+        return _TRUE
+    if not xs:
+        return _FALSE
+    if len(xs) == 1:
+        return xs[0]
+    return z3.BoolRef(z3.Z3_mk_or(_CTX.ref(), len(xs), _arr(xs)), _CTX)
+
+
+def _Not(x):
+    if _is_true(x):
+        return _FALSE
+    if _is_false(x):
+        return _TRUE
+    return z3.BoolRef(z3.Z3_mk_not(_CTX.ref(), x.ast), _CTX)
+
+
+def _If(c, a, b):
+    if _is_true(c):
+        return a
+    if _is_false(c):
+        return b
+    if a.get_id() == b.get_id():
+        return a
+    cls = z3.BoolRef if isinstance(a, z3.BoolRef) else z3.BitVecRef
+    return cls(z3.Z3_mk_ite(_CTX.ref(), c.ast, a.ast, b.ast), _CTX)
+
+
+def _Eq(a, b):
+    if a.get_id() == b.get_id():
+        return _TRUE
+    return z3.BoolRef(z3.Z3_mk_eq(_CTX.ref(), a.ast, b.ast), _CTX)
+
 
 #: width of a player or card number (signed; -1 = NOBODY / NOCARD)
 ELEM_WIDTH = 8
@@ -54,17 +156,20 @@ class Pile:
 
 
 class _Env:
-    """Bound names -> z3 values, with a signature for memoisation."""
+    """Bound names -> z3 values, and each value's term id (for memoisation, computed
+    once per binding: a pile's id reads every slot)."""
 
-    __slots__ = ("vals", "sig")
+    __slots__ = ("vals", "ids")
 
-    def __init__(self, vals: dict, sig: tuple):
-        self.vals, self.sig = vals, sig
+    def __init__(self, vals: dict, ids=()):
+        self.vals, self.ids = vals, dict(ids)
 
     def bind(self, name, value):
         vals = dict(self.vals)
         vals[name] = value
-        return _Env(vals, self.sig + ((name, _term_id(value)),))
+        ids = dict(self.ids)
+        ids[name] = _term_id(value)
+        return _Env(vals, ids)
 
 
 def _term_id(v):
@@ -101,6 +206,8 @@ class SmtSpec:
         self._free: dict = {}
         self._consts: dict = {}
         self._attr: dict = {}
+        self._inlined: dict = {}
+        self._bits: dict = {}
         missing = [name for name in A.OPS if not hasattr(self, "op_" + name)]
         if missing:
             raise SpecError(f"the Z3 encoding has no case for operator(s) {', '.join(missing)}")
@@ -139,7 +246,7 @@ class SmtSpec:
         if t.startswith("table"):
             return tuple(value)
         if t == BOOL:
-            return z3.BoolVal(bool(value))
+            return _B(bool(value))
         if t == INT:
             return self.bv(value, self.iw)
         if t in (PLAYER, CARD):
@@ -163,24 +270,24 @@ class SmtSpec:
         if vt is not None:
             return tuple(self.ite(c, x, y, vt) for x, y in zip(a, b))
         if t == PILE:
-            return Pile(z3.If(c, a.length, b.length),
-                        tuple(z3.If(c, x, y) for x, y in zip(a.slots, b.slots)))
+            return Pile(_If(c, a.length, b.length),
+                        tuple(_If(c, x, y) for x, y in zip(a.slots, b.slots)))
         if t.startswith("table"):
             if a != b:
                 raise SpecError("a conditional choice between two tables")
             return a
-        return z3.If(c, a, b)
+        return _If(c, a, b)
 
     def eq(self, a, b, t: str):
         vt = A.map_value_type(t)
         if vt is not None:
-            return z3.And(*[self.eq(x, y, vt) for x, y in zip(a, b)])
+            return _And(*[self.eq(x, y, vt) for x, y in zip(a, b)])
         if t == PILE:
-            return z3.And(a.length == b.length,
+            return _And(a.length == b.length,
                           *[x == y for x, y in zip(a.slots, b.slots)])
         if t.startswith("table"):
-            return z3.BoolVal(tuple(a) == tuple(b))
-        return a == b
+            return _B(tuple(a) == tuple(b))
+        return _Eq(a, b)
 
     def bv(self, value: int, width: int):
         """A cached bit-vector constant."""
@@ -193,17 +300,18 @@ class SmtSpec:
     @staticmethod
     def eqi(x, i: int):
         """``x == i`` for a bit-vector term and a Python int, folded if ``x`` is a value."""
-        if z3.is_bv_value(x):
-            return z3.BoolVal(x.as_signed_long() == i)
+        v = _slit(x)
+        if v is not None:
+            return _B(v == i)
         return x == i
 
     def cond(self, c, a, b, t: str | None = None):
         """If-then-else folded when the condition is a literal."""
-        if z3.is_true(c):
+        if _is_true(c):
             return a
-        if z3.is_false(c):
+        if _is_false(c):
             return b
-        return self.ite(c, a, b, t) if t is not None else z3.If(c, a, b)
+        return self.ite(c, a, b, t) if t is not None else _If(c, a, b)
 
     def to_int(self, x):
         """A player or card number (8 bits) as an int."""
@@ -222,14 +330,36 @@ class SmtSpec:
         return e
 
     def in_range(self, e, width: int):
-        return z3.And(e >= 0, e < width)
+        v = _slit(e)
+        if v is not None:
+            return _B(0 <= v < width)
+        return _And(e >= 0, e < width)
+
+    def bit(self, S, i: int):
+        """Bit ``i`` of set ``S`` as a Bool (cached per set term)."""
+        key = (S.get_id(), i)
+        hit = self._bits.get(key)
+        if hit is None or hit[0] is not S:
+            v = _lit(S)
+            if v is not None:
+                b = _B(v >> i & 1)
+            else:
+                b = z3.Extract(i, i, S) == 1
+            hit = self._bits[key] = (S, b)
+        return hit[1]
 
     def has(self, S, e, width: int):
         """Element ``e`` is in set ``S`` (false for -1 and out-of-range numbers)."""
+        i = _slit(e)
+        if i is not None:  # a literal element: one bit of S
+            return self.bit(S, i) if 0 <= i < width else _B(False)
         bit = z3.Extract(0, 0, z3.LShR(S, self._index(e, width))) == 1
-        return z3.And(self.in_range(e, width), bit)
+        return _And(self.in_range(e, width), bit)
 
     def single(self, e, width: int):
+        i = _slit(e)
+        if i is not None:
+            return self.bv(1 << i if 0 <= i < width else 0, width)
         return z3.BitVecVal(1, width) << self._index(e, width)
 
     def popcount(self, S, width: int):
@@ -262,7 +392,8 @@ class SmtSpec:
         so a quantifier body's parts that do not read the bound variable are
         encoded once."""
         fv = self.free(node)
-        sig = tuple((k, _term_id(env.vals[k])) for k in sorted(fv) if k in env.vals) if fv else ()
+        ids = env.ids
+        sig = tuple((k, ids[k]) for k in sorted(fv) if k in ids) if fv else ()
         key = (id(node), sig, id(state), id(nxt))
         hit = self._memo.get(key)
         if hit is not None and hit[0] is node:
@@ -293,9 +424,9 @@ class SmtSpec:
 
     def n_ite(self, node: Ite, state, env, nxt):
         c = self.tr(node.cond, state, env, nxt)
-        if z3.is_true(c):
+        if _is_true(c):
             return self.tr(node.then, state, env, nxt)
-        if z3.is_false(c):
+        if _is_false(c):
             return self.tr(node.else_, state, env, nxt)
         return self.ite(c, self.tr(node.then, state, env, nxt),
                         self.tr(node.else_, state, env, nxt), node.type)
@@ -312,11 +443,11 @@ class SmtSpec:
                          for i in range(self.n))
         width = self.set_width(node.domain.type)
         D = z3.simplify(self.tr(node.domain, state, env, nxt))
-        if z3.is_bv_value(D):
-            dv = D.as_long()
+        dv = _lit(D)
+        if dv is not None:
             elems = [(i, None) for i in range(width) if dv >> i & 1]
         else:
-            elems = [(i, z3.Extract(i, i, D) == 1) for i in range(width)]
+            elems = [(i, self.bit(D, i)) for i in range(width)]
 
         def body(i):
             return self.tr(node.body, state,
@@ -324,20 +455,20 @@ class SmtSpec:
 
         # m is None where the domain is a constant holding element i
         if kind == "forall":
-            return z3.And(*[body(i) if m is None else z3.Implies(m, body(i))
-                            for i, m in elems]) if elems else z3.BoolVal(True)
+            return _And(*[body(i) if m is None else _Or(_Not(m), body(i))
+                            for i, m in elems]) if elems else _B(True)
         if kind == "exists":
-            return z3.Or(*[body(i) if m is None else z3.And(m, body(i))
-                           for i, m in elems]) if elems else z3.BoolVal(False)
+            return _Or(*[body(i) if m is None else _And(m, body(i))
+                           for i, m in elems]) if elems else _B(False)
         if kind == "sum":
             zero = self.bv(0, self.iw)
-            return z3.Sum([body(i) if m is None else z3.If(m, body(i), zero)
+            return z3.Sum([body(i) if m is None else _If(m, body(i), zero)
                            for i, m in elems]) if elems else zero
         if kind == "setof":
             zero = self.bv(0, width)
             out = zero
             for i, m in elems:
-                c = body(i) if m is None else z3.And(m, body(i))
+                c = body(i) if m is None else _And(m, body(i))
                 out = out | self.cond(c, self.bv(1 << i, width), zero)
             return out
         raise SpecError(f"the Z3 encoding has no case for quantifier {kind}")
@@ -346,11 +477,67 @@ class SmtSpec:
         fn = self._ops.get(node.op)
         if fn is None:
             raise SpecError(f"the Z3 encoding has no case for operator {node.op}")
+        o = node.op
+        if o == "and" or o == "or":  # short-circuit on literal arguments
+            stop, skip = (z3.is_false, z3.is_true) if o == "and" else (z3.is_true, z3.is_false)
+            args = []
+            for a in node.args:
+                x = self.tr(a, state, env, nxt)
+                if stop(x):
+                    return x
+                if not skip(x):
+                    args.append(x)
+            if not args:
+                return _B(o == "and")
+            return args[0] if len(args) == 1 else fn(args, node)
         args = [self.tr(a, state, env, nxt) for a in node.args]
-        return fn(args, node)
+        folded = self._fold(node, args)
+        return fn(args, node) if folded is None else folded
+
+    def _fold(self, node: Op, args: list):
+        """Constant folding: an operator on literal arguments is computed in Python
+        with the language's semantics (``spec.semantics.apply_op``), so the solver
+        and the Python side never see terms like ``member(3, {1, 3})``."""
+        vals = []
+        for a, x in zip(node.args, args):
+            v = self._literal(x, a.type)
+            if v is _NOT_LITERAL:
+                return None
+            vals.append(v)
+        try:
+            out = apply_op(node.op, node.type, vals, self.n)
+        except (ValueError, IndexError, KeyError):
+            return None  # undefined on these values: leave it to the encoder
+        if node.type == PILE and len(out) > self.n_cards:
+            return None
+        return self.const(out, node.type)
+
+    def _literal(self, x, t: str):
+        """The Python value of an encoded literal of type ``t``, else _NOT_LITERAL."""
+        if t.startswith("table"):
+            return tuple(x)
+        vt = A.map_value_type(t)
+        if vt is not None:
+            out = tuple(self._literal(y, vt) for y in x)
+            return _NOT_LITERAL if _NOT_LITERAL in out else out
+        if t == PILE:
+            k = _lit(x.length)
+            slots = [_slit(c) for c in x.slots]
+            if k is None or None in slots:
+                return _NOT_LITERAL
+            return tuple(slots[:k])
+        if t == BOOL:
+            return True if _is_true(x) else False if _is_false(x) else _NOT_LITERAL
+        v = _lit(x) if t in (CARDS, PLAYERS) else _slit(x)
+        return _NOT_LITERAL if v is None else v
 
     def n_call(self, node: Call, state, env, nxt):
-        return self.tr(self.inline(node), state, env, nxt)
+        # one expansion per call site, so a quantifier body's call is expanded once
+        # and the memo shares its parts across the bound variable's values
+        hit = self._inlined.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._inlined[id(node)] = (node, self.inline(node))
+        return self.tr(hit[1], state, env, nxt)
 
     def n_param(self, node: Param, state, env, nxt):
         return self.n_bound(node, state, env, nxt)
@@ -371,13 +558,13 @@ class SmtSpec:
         return self._ops[name](args, n)
 
     def op_and(self, v, n):
-        return z3.And(*v)
+        return _And(*v)
 
     def op_or(self, v, n):
-        return z3.Or(*v)
+        return _Or(*v)
 
     def op_not(self, v, n):
-        return z3.Not(v[0])
+        return _Not(v[0])
 
     def op_eq(self, v, n):
         return self.eq(v[0], v[1], n.args[0].type)
@@ -411,11 +598,11 @@ class SmtSpec:
 
     def op_with(self, v, n):
         w = self.set_width(n.args[0].type)
-        return z3.If(self.in_range(v[1], w), v[0] | self.single(v[1], w), v[0])
+        return _If(self.in_range(v[1], w), v[0] | self.single(v[1], w), v[0])
 
     def op_without(self, v, n):
         w = self.set_width(n.args[0].type)
-        return z3.If(self.in_range(v[1], w), v[0] & ~self.single(v[1], w), v[0])
+        return _If(self.in_range(v[1], w), v[0] & ~self.single(v[1], w), v[0])
 
     def op_is_empty(self, v, n):
         return v[0] == 0
@@ -429,15 +616,15 @@ class SmtSpec:
     def op_tsum(self, v, n):
         S, tab = v
         zero = z3.BitVecVal(0, self.iw)
-        terms = [z3.If(z3.Extract(i, i, S) == 1, z3.BitVecVal(tab[i], self.iw), zero)
+        terms = [_If(z3.Extract(i, i, S) == 1, z3.BitVecVal(tab[i], self.iw), zero)
                  for i in range(self.n_cards) if tab[i] != 0]
         return z3.Sum(terms) if terms else zero
 
     def op_attr(self, v, n):
         c, tab = v
         # Python indexing: -1 is the last entry (NOCARD's); other numbers their own
-        if z3.is_bv_value(c):
-            i = c.as_signed_long()
+        i = _slit(c)
+        if i is not None:
             return self.bv(tab[i] if -len(tab) <= i < len(tab) else tab[-1], self.iw)
         key = (c.get_id(), tab)
         hit = self._attr.get(key)
@@ -449,14 +636,14 @@ class SmtSpec:
                 groups.setdefault(x, []).append(i)
         out = self.bv(tab[-1], self.iw)
         for x, idx in groups.items():
-            out = z3.If(z3.Or(*[c == i for i in idx]), self.bv(x, self.iw), out)
+            out = _If(_Or(*[c == i for i in idx]), self.bv(x, self.iw), out)
         self._attr[key] = (c, out)
         return out
 
     def op_step(self, v, n):
         p, d = v
         q = (self.to_int(p) + d) % z3.BitVecVal(self.n, self.iw)
-        return z3.If(p >= 0, self.to_elem(q), z3.BitVecVal(-1, ELEM_WIDTH))
+        return _If(p >= 0, self.to_elem(q), z3.BitVecVal(-1, ELEM_WIDTH))
 
     def op_next_in(self, v, n):
         p, d, S = v
@@ -465,8 +652,8 @@ class SmtSpec:
         out = nobody
         for k in reversed(range(1, self.n + 1)):
             q = self.to_elem((pi + d * k) % z3.BitVecVal(self.n, self.iw))
-            out = z3.If(self.has(S, q, self.n), q, out)
-        return z3.If(z3.Or(p < 0, d == 0), nobody, out)
+            out = _If(self.has(S, q, self.n), q, out)
+        return _If(_Or(p < 0, d == 0), nobody, out)
 
     def _slot(self, pile: Pile, idx):
         """The pile's slot ``idx`` (a symbolic 8-bit position), -1 outside."""
@@ -477,7 +664,7 @@ class SmtSpec:
 
     def op_top(self, v, n):
         pile = v[0]
-        return z3.If(pile.length == 0, z3.BitVecVal(-1, ELEM_WIDTH),
+        return _If(pile.length == 0, z3.BitVecVal(-1, ELEM_WIDTH),
                      self._slot(pile, pile.length - 1))
 
     def op_pile_len(self, v, n):
@@ -486,12 +673,12 @@ class SmtSpec:
     def op_push(self, v, n):
         pile, c = v
         return Pile(pile.length + 1,
-                    tuple(z3.If(pile.length == i, c, x) for i, x in enumerate(pile.slots)))
+                    tuple(_If(pile.length == i, c, x) for i, x in enumerate(pile.slots)))
 
     def op_pop(self, v, n):
         pile = v[0]
-        return Pile(z3.If(pile.length == 0, pile.length, pile.length - 1),
-                    tuple(z3.If(pile.length == i + 1, z3.BitVecVal(-1, ELEM_WIDTH), x)
+        return Pile(_If(pile.length == 0, pile.length, pile.length - 1),
+                    tuple(_If(pile.length == i + 1, z3.BitVecVal(-1, ELEM_WIDTH), x)
                           for i, x in enumerate(pile.slots)))
 
     def op_pile_cards(self, v, n):
@@ -500,15 +687,15 @@ class SmtSpec:
         zero = z3.BitVecVal(0, w)
         out = zero
         for i, x in enumerate(pile.slots):
-            out = out | z3.If(z3.And(z3.ULT(i, pile.length), self.in_range(x, w)),
+            out = out | _If(_And(z3.ULT(i, pile.length), self.in_range(x, w)),
                               self.single(x, w), zero)
         return out
 
     def op_pile_of(self, v, n):
         c = v[0]
         neg = z3.BitVecVal(-1, ELEM_WIDTH)
-        return Pile(z3.If(c >= 0, z3.BitVecVal(1, ELEM_WIDTH), z3.BitVecVal(0, ELEM_WIDTH)),
-                    tuple([z3.If(c >= 0, c, neg)] + [neg] * (self.n_cards - 1)))
+        return Pile(_If(c >= 0, z3.BitVecVal(1, ELEM_WIDTH), z3.BitVecVal(0, ELEM_WIDTH)),
+                    tuple([_If(c >= 0, c, neg)] + [neg] * (self.n_cards - 1)))
 
     def op_get(self, v, n):
         m, k = v
@@ -549,7 +736,7 @@ class SmtSpec:
         if t == PILE:
             out = [z3.ULE(x.length, self.n_cards)]
             for i, c in enumerate(x.slots):
-                out.append(z3.If(z3.ULT(i, x.length), z3.And(c >= 0, c < self.n_cards), c == -1))
+                out.append(_If(z3.ULT(i, x.length), _And(c >= 0, c < self.n_cards), c == -1))
             return out
         return []
 
@@ -583,7 +770,7 @@ class SmtSpec:
             if prm.size is None:
                 frags.append(("domain", self.has(dom, x, width)))
             else:
-                frags.append(("domain", z3.And(self.popcount(x, width) == prm.size,
+                frags.append(("domain", _And(self.popcount(x, width) == prm.size,
                                                x & ~dom == 0)))
             env = env.bind(prm.name, x)
         for rid, g in act.guards:
@@ -601,6 +788,27 @@ class SmtSpec:
                 frags.append(("+".join(rids) or "update", self.eq(s2[var], new[var], t)))
             else:
                 frags.append(("frame", self.eq(s2[var], s[var], t)))
+        return frags
+
+    def enabled(self, s: dict, action: str, params: dict) -> list:
+        """The guard part of Next(s, action, params, _): labelled fragments ("phase",
+        "domain", one per guard rule) whose conjunction says the move is legal."""
+        act = self.actions[action]
+        self._memo = {}
+        env = _Env({})
+        frags = [("phase", s["phase"] == self.const(act.phase.value, INT))]
+        for prm in act.decl.params:
+            x = params[prm.name]
+            dom = self.tr(self.inline(prm.domain), s, env)
+            width = self.set_width(prm.domain.type)
+            if prm.size is None:
+                frags.append(("domain", self.has(dom, x, width)))
+            else:
+                frags.append(("domain", _And(self.popcount(x, width) == prm.size,
+                                             x & ~dom == 0)))
+            env = env.bind(prm.name, x)
+        for rid, g in act.guards:
+            frags.append((rid, self.tr(g, s, env)))
         return frags
 
     def prop(self, pid: str, s: dict, s2: dict | None = None):
@@ -647,7 +855,7 @@ class SmtSpec:
             out.append(x.length)
             out.extend(x.slots)
         elif t == BOOL:
-            out.append(z3.If(x, self.bv(1, 1), self.bv(0, 1)))
+            out.append(_If(x, self.bv(1, 1), self.bv(0, 1)))
         else:
             out.append(x)
 
@@ -773,7 +981,7 @@ def core_labels(solver: z3.Solver, names: dict) -> list:
 
 def block(params: dict, values: dict) -> z3.BoolRef:
     """A clause excluding one assignment (``values``: name -> z3 constant term)."""
-    return z3.Or(*[params[k] != values[k] for k in params]) if params else z3.BoolVal(False)
+    return _Or(*[params[k] != values[k] for k in params]) if params else _B(False)
 
 
 __all__ = ["SmtSpec", "Pile", "track", "core_labels", "block", "ELEM_WIDTH"]
@@ -817,7 +1025,7 @@ class SuccessorQuery:
                 succ = smt.unpack_state(m.eval(self.S2, model_completion=True).as_long())
                 if self.P is None:
                     out.add(((), succ))
-                    solver.add(z3.BoolVal(False))
+                    solver.add(_B(False))
                 else:
                     pv = m.eval(self.P, model_completion=True)
                     out.add((smt.unpack_params(self.action, pv.as_long()), succ))

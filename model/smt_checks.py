@@ -107,6 +107,10 @@ class Symbolic:
         self._count = 0
         self.queries = 0
         self.solver_seconds = 0.0
+        self._on: dict = {}
+        self.B1 = None
+        self._can: dict = {}
+        self._init = None
 
     # -- building blocks ----------------------------------------------------
     def state(self, prefix: str) -> dict:
@@ -139,6 +143,76 @@ class Symbolic:
             parts += [(lab, z3.Implies(sel, e)) for lab, e in frags]
         parts.append(("step", z3.Or(*[c[1] for c in choices])))
         return choices, parts
+
+    def on(self, name: str, node, which: int):
+        """Spec state formula ``node`` (named ``name``) on template state A0 or A1,
+        built once."""
+        key = (name, which)
+        hit = self._on.get(key)
+        if hit is None:
+            hit = self._on[key] = self.formula(node, self.A1 if which else self.A0)
+        return hit
+
+    def twin(self, action: str):
+        """Next_action twice from A0 with the same arguments and chance outcome: into
+        A1 and into B1.  Returns (params, fragments into A1, fragments into B1)."""
+        params, frags = self.template(action)
+        if self.B1 is None:
+            self.B1 = self.smt.state("B1")
+        pairs = list(zip(_leaves(self.A1, []), _leaves(self.B1, [])))
+        return params, frags, [(lab, z3.substitute(e, *pairs)) for lab, e in frags]
+
+    def differ(self, s: dict, t: dict):
+        """The two symbolic states differ in some variable."""
+        smt = self.smt
+        return z3.Not(z3.And(*[smt.eq(s[v], t[v], smt.var_types[v]) for v in smt.var_names]))
+
+    def can_move(self, action: str):
+        """(formula on A0: some arguments make ``action`` legal, rule ids of its guards),
+        or (None, ids) when its arguments cannot be enumerated (a set-valued chance
+        choice such as the deal)."""
+        hit = self._can.get(action)
+        if hit is not None:
+            return hit
+        act = self.smt.actions[action]
+        params = self.smt.params(action, "EN")
+        frags = self.smt.enabled(self.A0, action, params)
+        rules = [lab for lab, _ in frags if lab not in ("phase", "domain")]
+        guard = z3.And(*[e for _, e in frags])
+        values = []
+        for prm in act.decl.params:
+            if prm.size is not None:
+                self._can[action] = (None, rules)
+                return self._can[action]
+            width = self.smt.set_width(prm.domain.type)
+            values.append([(params[prm.name], z3.BitVecVal(i, params[prm.name].size()))
+                           for i in range(width)])
+        if not values:
+            out = guard
+        else:
+            import itertools
+            out = z3.Or(*[z3.substitute(guard, *combo)
+                          for combo in itertools.product(*values)])
+        self._can[action] = (out, rules)
+        return self._can[action]
+
+    def at(self, expr, s: dict):
+        """A formula on A0 moved to state ``s``."""
+        pairs = list(zip(_leaves(self.A0, []), _leaves(s, [])))
+        return z3.substitute(expr, *pairs)
+
+    def phase_in(self, s: dict, values):
+        return z3.Or(*[s["phase"] == self.smt.const(v, "int") for v in values]) \
+            if values else z3.BoolVal(False)
+
+    def init_template(self):
+        """Init(A0): the pre-deal state, as one formula (built once)."""
+        if self._init is None:
+            self._init = self.init(self.A0)
+        return self._init
+
+    def evaluate(self, model, expr) -> bool:
+        return z3.is_true(model.eval(expr, model_completion=True))
 
     def formula(self, node, s: dict, s2: dict | None = None):
         """A spec expression (Bool) on state ``s`` (and ``s2`` for primed names)."""
@@ -190,6 +264,57 @@ class Symbolic:
             ans.core = self.core(q, budget)
             ans.seconds = time.monotonic() - start
         return ans
+
+    def _unsat(self, parts, budget: float | None) -> bool | None:
+        s = _fast_solver()
+        if budget is not None:
+            s.set("timeout", self._ms(budget))
+        for _, e in parts:
+            s.add(e)
+        start = time.monotonic()
+        r = s.check()
+        self.queries += 1
+        self.solver_seconds += time.monotonic() - start
+        return True if r == z3.unsat else False if r == z3.sat else None
+
+    def minimise(self, q: Query, removable, budget: float | None):
+        """A minimal set of the labels ``removable`` (the rest of ``q`` always kept)
+        whose fragments, with the rest, are still unsat: deletion of ever smaller
+        chunks, each trial decided by the fast bit-blasting solver (Z3's own core
+        minimisation is far slower on these queries).  Returns (labels, complete):
+        complete is False when the time ran out before the set was minimal."""
+        deadline = None if budget is None else time.monotonic() + budget
+        labels = []
+        for lab, _ in q.parts:
+            if removable(lab) and lab not in labels:
+                labels.append(lab)
+        fixed = [(lab, e) for lab, e in q.parts if not removable(lab)]
+        by = {lab: [(l2, e) for l2, e in q.parts if l2 == lab] for lab in labels}
+
+        def unsat(keep):
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeoutError
+            return self._unsat(fixed + [x for lab in keep for x in by[lab]], left)
+
+        core = list(labels)
+        try:
+            if unsat([]):
+                return [], True
+            chunk = max(1, len(core) // 2)
+            while True:
+                i = 0
+                while i < len(core):
+                    trial = core[:i] + core[i + chunk:]
+                    if unsat(trial):
+                        core = trial
+                    else:
+                        i += chunk
+                if chunk == 1:
+                    return core, True
+                chunk = max(1, chunk // 2)
+        except TimeoutError:
+            return core, False
 
     def core(self, q: Query, budget: float | None) -> list | None:
         """The labels of a minimised unsat core of ``q`` (None if Z3 gave up)."""

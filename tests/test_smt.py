@@ -2,9 +2,11 @@
 
 * Every operator of ``spec.ast.OPS``, encoded in Z3 and evaluated on concrete
   values, equals ``spec.semantics.apply_op`` (NOCARD/NOBODY = -1 cases included).
-* On three tiny tables, at every explored state and for every action of its
-  phase, the engine's successors are exactly the solutions of Next (one with
-  every option card); on the full game, Hypothesis draws playout states.
+* On four tiny tables, at every reachable state and for every action of its
+  phase, the engine's successors are exactly the solutions of Next (the tables
+  hold every option card between them); on a table with every option card and on
+  a three-player clarified table, at a spread sample of explored states; on the
+  full game, Hypothesis draws playout states.
 * An unsat core of an illegal Pass names the rule that forbids it.
 """
 from __future__ import annotations
@@ -171,6 +173,28 @@ def test_conformance_tiny_table_exhaustive():
     report = conformance(game, states)
     _assert_agree(report, game)
     assert report.states == len(states) > 200
+
+
+#: tiny tables whose every reachable state is checked; together they hold all six
+#: option cards (the all-option table below is too big to exhaust, so it is sampled)
+EXHAUSTIVE_OPTION_TABLES = {
+    "mercy+justice": (("mercy", 1), ("justice", 1)),
+    "pride+secret": (("pride_cycle", 1), ("secret_combination", 1)),
+    "repentance+unbelief+secret": (("repentance", 1), ("unbelief", 1),
+                                   ("secret_combination", 1)),
+}
+
+
+@pytest.mark.parametrize("name", [
+    "mercy+justice", "pride+secret",
+    pytest.param("repentance+unbelief+secret", marks=pytest.mark.slow)])  # 1,561 states
+def test_conformance_option_tables_exhaustive(name):
+    game = Game.make(Config(players=2, suits=1, ranks=(2, 2), hand=1, charity=False,
+                            desolation=False, options=EXHAUSTIVE_OPTION_TABLES[name]))
+    states = list(explored_states(game))  # no limit: every reachable state
+    report = conformance(game, states)
+    _assert_agree(report, game)
+    assert report.states == len(states) >= 100
 
 
 def test_conformance_all_option_cards():

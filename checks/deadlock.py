@@ -1,0 +1,166 @@
+"""NO_DEADLOCK through Z3: a live state with no legal move, or a proof there is none.
+
+Why a separate step: a deadlock is not a state property the spec can write (it
+quantifies over every action and its arguments), so the query is assembled here
+from each action's guards (``Symbolic.can_move``, arguments enumerated):
+
+1. Ask for a well-formed state satisfying the proved invariants, not terminal,
+   where no action can move.  Unsat proves that every reachable live state has a
+   legal move (the invariants cover every reachable state).
+2. Sat gives a candidate.  If candidate invariants are false in it, they are
+   proved (Houdini) and the question asked again: the candidate may be
+   unreachable.
+3. Otherwise the candidate is only a candidate: bounded model checking looks for
+   a reachable deadlock from the deal; the engine replays any it finds and must
+   agree that no move is legal before it is called VIOLATED.  Else UNKNOWN,
+   with the candidate state shown.
+
+No z3 here: every solver interaction is in ``model/smt_checks.py``.
+"""
+from __future__ import annotations
+
+from itcp.model.smt_checks import SAT, UNSAT, Query
+
+from . import story as S
+from .verdicts import HOLDS, UNKNOWN, VIOLATED, Verdict
+
+#: rounds of "strengthen the invariants, ask again"
+ROUNDS = 4
+
+
+def _stuck(sym, actions, s=None):
+    """Labelled parts: no action can move in ``s`` (A0 if None); and the actions
+    whose arguments could not be enumerated (treated as unable to move)."""
+    parts, skipped = [], []
+    for a in actions:
+        can, _ = sym.can_move(a)
+        if can is None:
+            skipped.append(a)
+            continue
+        parts.append((f"stuck:{a}", sym.Not(can if s is None else sym.at(can, s))))
+    return parts, skipped
+
+
+def no_deadlock(ch, pid: str) -> Verdict:
+    sym, spec, game = ch.sym, ch.spec, ch.game
+    prop = ch.props[pid]
+    terminal = [p.value for p in spec.phases if p.terminal]
+    ind = ch.inductor
+    stuck, skipped = _stuck(sym, sym.actions)
+    witness = None
+    for _ in range(ROUNDS):
+        q = Query(f"{pid}: a well-formed state satisfying the proved invariants, not terminal, "
+                  "in which no action can move",
+                  "unsat proves every reachable live state has a legal move; sat gives a "
+                  "candidate deadlock, then checked for reachability")
+        q.add("wf", sym.wf(sym.A0))
+        for n in ind.proven:
+            q.add(f"inv:{n}", ind._f(n, 0))
+        q.add("live", sym.Not(sym.phase_in(sym.A0, terminal)))
+        q.extend(stuck)
+        ch.progress(f"{pid}: a live state without a move ({len(ind.proven)} invariants)")
+        ans = ch.ask(q, f"deadlock-{pid}")
+        if ans.result == UNSAT:
+            labels, done = sym.minimise(q, lambda lab: lab.startswith("inv:"),
+                                        ch.core_budget())
+            used = [lab[4:] for lab in labels]
+            rules = []
+            for a in sym.actions:
+                for r in sym.can_move(a)[1]:
+                    if r in ch.rule_ids and r not in rules:
+                        rules.append(r)
+            ev = {"kind": "inductive", "k": 1, "invariants": used, "rules": rules,
+                  "invariant_statements": {n: ind.proven[n][0] for n in used},
+                  "scope": ch.scope,
+                  "note": "no state satisfying the proved invariants is live without a legal "
+                          "move; the rules are the guards of every action (the invariants are "
+                          "minimised)"}
+            if skipped:
+                ev["note"] += (f"; {', '.join(skipped)} counted as unable to move (its "
+                               "arguments are not enumerated), which only makes the proof "
+                               "harder")
+            if not done:
+                ev["core_note"] = "time ran out while minimising the invariants"
+            return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
+        if ans.result != SAT:
+            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})"})
+        witness = sym.decode(ans.model, sym.A0)
+        new = [n for n in ind.pool if n not in ind.proven
+               and ind.dropped.get(n) != "fails after a deal"
+               and not sym.evaluate(ans.model, ind._f(n, 0))]
+        if not new:
+            break
+        before = len(ind.proven)
+        ind.houdini(new)
+        if len(ind.proven) == before:
+            break
+    # a candidate no proved invariant excludes: is a deadlock reachable?
+    v = _bmc(ch, pid, terminal, ch.depth)
+    if v is not None:
+        return v
+    return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+        "kind": "bounded", "depth": ch._bmc_done.get(pid, -1),
+        "candidate": game.describe(witness) if witness is not None else None,
+        "note": "a live state without a legal move satisfies every proved invariant, but no "
+                f"deadlock is reachable within {ch.depth} moves after any deal; whether one is "
+                "reachable later is not known"})
+
+
+def _bmc(ch, pid, terminal, depth):
+    sym, game = ch.sym, ch.game
+    prop = ch.props[pid]
+    for d in range(0, depth + 1):
+        ch.progress(f"{pid}: BMC depth {d}")
+        q = Query(f"BMC: a reachable live state without a legal move, {d} move(s) after the deal",
+                  f"unsat proves no deadlock at depth {d} (every deal); sat gives a trace")
+        x0, x1, dparams = ch._dealt(q)
+        states, steps = [x1], []
+        for i in range(d):
+            nxt = sym.state(f"x{i + 2}")
+            choices, parts = sym.step_any(states[-1], nxt, f"s{i + 1}")
+            q.extend(parts)
+            steps.append(choices)
+            states.append(nxt)
+        q.add("live", sym.Not(sym.phase_in(states[-1], terminal)))
+        parts, _ = _stuck(sym, sym.actions, states[-1])
+        q.extend(parts)
+        ans = ch.ask(q, f"bmc-{pid}-d{d}")
+        ch._bmc_done[pid] = d if ans.result == UNSAT else d - 1
+        if ans.result != SAT:
+            if ans.result != UNSAT:
+                return None
+            continue
+        m = ans.model
+        deal = sym.decode_action(m, "deal", dparams)
+        actions = [sym.decode_step(m, c) for c in steps]
+        try:
+            s = game.apply(game.initial_state(), deal)
+            eng = [s]
+            for a in actions:
+                s = game.apply(s, a)
+                eng.append(s)
+            stuck = not game.legal_actions(s) and not game.is_terminal(s)
+        except Exception as e:  # the engine refuses a step Z3 allowed
+            stuck, problem = False, f"the engine refused a step of Z3's trace: {e}"
+        else:
+            problem = None if stuck else "the engine has a legal move where Z3 found none"
+        if problem:
+            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                "kind": "conformance_bug", "note": problem})
+        ending = "no legal move: the round is stuck"
+        full = [(eng[i], actions[i], eng[i + 1]) for i in range(len(actions))]
+        told = S.story(game, eng[0], full, ending)
+        told["length"] = len(actions)
+        told["itf"] = S.itf(game, eng, actions, ending)
+        told["replayed"] = True
+        ev = {"kind": "bmc", "length": len(actions), "depth": len(actions),
+              "replayed": "the engine reproduces the deadlock",
+              "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
+              "readings": {k: v for st in told["steps"] for k, v in st["readings"].items()},
+              "story": told["story"]}
+        return Verdict(pid, VIOLATED, "symbolic", prop.statement, ev, told)
+    return None
+
+
+__all__ = ["no_deadlock"]
