@@ -119,8 +119,9 @@ def compare_games(ga: Game, gb: Game, names=("A", "B"), max_states=DIFF_MAX_STAT
 def _scenarios(cmp: Comparison, base: Variant, ga, gb, d: Difference, folder,
                stem) -> list[str]:
     """The distinguishing play as one scenario per side (written atomically)."""
-    from itcp.scenarios.format import from_trace, to_toml
-    from .ask import _facts, write_atomic
+    from itcp.scenarios.format import to_toml
+    from itcp.scenarios.save import (end_expectation, refusal_expectation, trace_scenario,
+                                     write_atomic)
     steps = d.path + ([(d.state, d.action)] if d.action is not None else [])
     actions = [a for _, a in steps]
     out = []
@@ -133,19 +134,13 @@ def _scenarios(cmp: Comparison, base: Variant, ga, gb, d: Difference, folder,
                 break
             s = g.apply(s, a)
             states.append(s)
-        expect = _facts(g, states[-1])
-        if g.is_terminal(states[-1]):
-            expect["scores"] = list(g.scores(states[-1]))
-        if not legal:
-            from itcp.scenarios.replay import explain_refusal
-            mover = g.current_player(states[-1])
-            refusal = explain_refusal(g, states[-1], actions[-1], mover if mover >= 0 else None)
-            expect = {"illegal_at": len(actions) - 1}
-            if refusal.rules:
-                expect["rule"] = refusal.rules[0]
+        if legal:
+            expect = end_expectation(g, states[-1])
+        else:
+            expect = refusal_expectation(g, states[-1], actions[-1], len(actions) - 1)
         title = f"{cmp.cp}: {label} ({d.text})"
-        sc = from_trace(base.name, g.config, g, states, actions, expect, title=title,
-                        question=f"Do the readings {cmp.a} and {cmp.b} of {cmp.cp} differ?")
+        sc = trace_scenario(base, g, states, actions, expect, folder, title,
+                            f"Do the readings {cmp.a} and {cmp.b} of {cmp.cp} differ?")
         path = Path(folder) / f"{stem}--{label}.toml"
         write_atomic(path, to_toml(sc))
         out.append(str(path))

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from itcp.model.engine import Game
 
 from .format import from_trace
-from .replay import explain_refusal, facts
+from .replay import facts
+from .save import refusal_expectation
 
 
 @dataclass
@@ -74,10 +75,7 @@ def scenario(variant, point, a, b, table, div: Divergence, title=None, question=
         # written under a: the move reading b allows is refused, by a rule
         x = div.detail["action"]
         last = states[-1]
-        refusal = explain_refusal(ga, last, x, ga.current_player(last))
-        expect = {"illegal_at": len(actions)}
-        if refusal.rules:
-            expect["rule"] = refusal.rules[0]
+        expect = refusal_expectation(ga, last, x, len(actions))
         sc = from_trace(variant, v.config, ga, states + [last], actions + [x],
                         {"phase": "DEAL"}, title=title, question=question or "")
         sc.expect = expect
