@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,20 +84,6 @@ def slug(text: str) -> str:
     return s[:60].rstrip("-") or "question"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def rule_core(spec, rule_ids) -> dict:
     """Rules of a core with their rulebook sentences and readings."""
     rules, sentences, readings = [], {}, {}
@@ -116,16 +101,6 @@ def rule_core(spec, rule_ids) -> dict:
 
 
 # -- witnesses ---------------------------------------------------------------------------
-
-def _facts(game, s) -> dict:
-    from itcp.scenarios.replay import facts
-    f = facts(game, s)
-    keep = {k: f[k] for k in ("phase", "ended", "passers")}
-    keep.update({k: v for k, v in f.items() if k.startswith("hand.")})
-    if game.is_terminal(s):
-        keep["scores"] = f["scores"]
-    return keep
-
 
 def witness_trace(ex: Exploration, pid: str):
     """(states, actions) of the shortest violation of ``pid`` the search found."""
@@ -154,18 +129,13 @@ def tell(game, states, actions, ending: str, loop_from: int | None = None) -> di
 def save_witness(variant: Variant, game, states, actions, question: str, title: str,
                  folder: str | os.PathLike, name: str) -> str:
     """The trace as a scenario file (written atomically); its path."""
-    from itcp.scenarios.format import from_trace, to_toml
-    sc = from_trace(variant.name if not variant.path or _shipped(variant) else variant.path,
-                    game.config, game, states, actions, _facts(game, states[-1]),
-                    title=title, question=question)
+    from itcp.scenarios.format import to_toml
+    from itcp.scenarios.save import end_expectation, trace_scenario, write_atomic
+    sc = trace_scenario(variant, game, states, actions, end_expectation(game, states[-1]),
+                        folder, title, question)
     path = Path(folder) / name
     write_atomic(path, to_toml(sc))
     return str(path)
-
-
-def _shipped(variant) -> bool:
-    from itcp.spec.variants import list_variants
-    return variant.name in list_variants()
 
 
 # -- the search ------------------------------------------------------------------------
@@ -495,4 +465,4 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
     return Answer(q.text, variant.name, NO, scope, ev, lines, path, tbl)
 
 
-__all__ = ["ask", "ask_many", "Answer", "Options", "YES", "NO", "UNKNOWN", "table_scope", "write_atomic"]
+__all__ = ["ask", "ask_many", "Answer", "Options", "YES", "NO", "UNKNOWN", "table_scope"]

@@ -17,7 +17,6 @@ The tables tried for a choice point are the smallest where its rules can act
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +24,8 @@ from itcp.model.engine import Game
 from itcp.spec.choices import CHOICE_POINTS
 from itcp.spec.errors import ConfigError, InputError
 from itcp.spec.variants import Variant, load_variant
+
+from .divergence import Exact, first_difference
 
 #: option cards a choice point is about (the others are left out of its tables)
 CP_OPTIONS = {
@@ -93,57 +94,34 @@ class Comparison:
 
 def compare_games(ga: Game, gb: Game, names=("A", "B"), max_states=DIFF_MAX_STATES):
     """(Difference | None, states visited, limit | None): a BFS over ``ga``'s states."""
-    s0 = ga.initial_state()
-    seen = {s0: None}
-    queue = deque([s0])
-    while queue:
-        s = queue.popleft()
-        if ga.is_terminal(s):
-            sa, sb = ga.scores(s), gb.scores(s)
-            if sa != sb:
-                return Difference("scores", f"the same finished round scores {list(sa)} under "
-                                  f"{names[0]} but {list(sb)} under {names[1]}",
-                                  _path(seen, s), s), len(seen), None
-            continue
-        la = dict(ga.successors(s))
-        lb = dict(gb.successors(s))
-        if set(la) != set(lb):
-            only_a = sorted(set(la) - set(lb))
-            only_b = sorted(set(lb) - set(la))
-            a, side = (only_a[0], names[0]) if only_a else (only_b[0], names[1])
-            other = names[1] if side == names[0] else names[0]
-            g = ga if side == names[0] else gb
-            return Difference("legal", f"{g.action_str(a)} is legal under {side} but not under "
-                              f"{other}", _path(seen, s), s, a, side), len(seen), None
-        for a in la:
-            if la[a] != lb[a]:
-                what = [v for v, x, y in zip(ga.var_names, la[a], lb[a]) if x != y]
-                return Difference("outcome", f"{ga.action_str(a)} leads to different states "
-                                  f"({', '.join(what)} differ)",
-                                  _path(seen, s), s, a), len(seen), None
-        for a, s2 in la.items():
-            if s2 not in seen:
-                seen[s2] = (s, a)
-                queue.append(s2)
-                if len(seen) >= max_states:
-                    return None, len(seen), f"--max-states {max_states}"
-    return None, len(seen), None
-
-
-def _path(seen, s) -> list:
-    out = []
-    while seen[s] is not None:
-        prev, a = seen[s]
-        out.append((prev, a))
-        s = prev
-    return out[::-1]
+    search = first_difference(Exact(ga, gb, names), max_states)
+    if search.found is None:
+        limit = f"--max-states {max_states}" if search.limit else None
+        return None, search.nodes, limit
+    path, s = search.found.path, search.found.node
+    kind, a, side = search.found.what
+    if kind == "scores":
+        sa, sb = ga.scores(s), gb.scores(s)
+        text = (f"the same finished round scores {list(sa)} under {names[0]} but {list(sb)} "
+                f"under {names[1]}")
+        return Difference("scores", text, path, s), search.nodes, None
+    if kind == "legal":
+        other = names[1] if side == names[0] else names[0]
+        g = ga if side == names[0] else gb
+        text = f"{g.action_str(a)} is legal under {side} but not under {other}"
+        return Difference("legal", text, path, s, a, side), search.nodes, None
+    sa, sb = ga.apply(s, a, validate=False), gb.apply(s, a, validate=False)
+    what = [v for v, x, y in zip(ga.var_names, sa, sb) if x != y]
+    text = f"{ga.action_str(a)} leads to different states ({', '.join(what)} differ)"
+    return Difference("outcome", text, path, s, a), search.nodes, None
 
 
 def _scenarios(cmp: Comparison, base: Variant, ga, gb, d: Difference, folder,
                stem) -> list[str]:
     """The distinguishing play as one scenario per side (written atomically)."""
-    from itcp.scenarios.format import from_trace, to_toml
-    from .ask import _facts, write_atomic
+    from itcp.scenarios.format import to_toml
+    from itcp.scenarios.save import (end_expectation, refusal_expectation, trace_scenario,
+                                     write_atomic)
     steps = d.path + ([(d.state, d.action)] if d.action is not None else [])
     actions = [a for _, a in steps]
     out = []
@@ -156,19 +134,13 @@ def _scenarios(cmp: Comparison, base: Variant, ga, gb, d: Difference, folder,
                 break
             s = g.apply(s, a)
             states.append(s)
-        expect = _facts(g, states[-1])
-        if g.is_terminal(states[-1]):
-            expect["scores"] = list(g.scores(states[-1]))
-        if not legal:
-            from itcp.scenarios.replay import explain_refusal
-            mover = g.current_player(states[-1])
-            refusal = explain_refusal(g, states[-1], actions[-1], mover if mover >= 0 else None)
-            expect = {"illegal_at": len(actions) - 1}
-            if refusal.rules:
-                expect["rule"] = refusal.rules[0]
+        if legal:
+            expect = end_expectation(g, states[-1])
+        else:
+            expect = refusal_expectation(g, states[-1], actions[-1], len(actions) - 1)
         title = f"{cmp.cp}: {label} ({d.text})"
-        sc = from_trace(base.name, g.config, g, states, actions, expect, title=title,
-                        question=f"Do the readings {cmp.a} and {cmp.b} of {cmp.cp} differ?")
+        sc = trace_scenario(base, g, states, actions, expect, folder, title,
+                            f"Do the readings {cmp.a} and {cmp.b} of {cmp.cp} differ?")
         path = Path(folder) / f"{stem}--{label}.toml"
         write_atomic(path, to_toml(sc))
         out.append(str(path))

@@ -15,13 +15,13 @@ scenarios were found (then titled and curated by hand):
 from __future__ import annotations
 
 import argparse
-from collections import deque
 from dataclasses import dataclass
 
 from itcp.model.engine import Game
 
 from .format import from_trace
-from .replay import explain_refusal, facts
+from .replay import facts
+from .save import refusal_expectation
 
 
 @dataclass
@@ -45,68 +45,26 @@ def _games(variant, point, a, b, table):
 
 
 def divergence(variant, point, a, b, table, max_nodes=300_000, max_depth=30):
-    """The shortest round where reading ``a`` and ``b`` of ``point`` differ, or None."""
+    """The shortest round where reading ``a`` and ``b`` of ``point`` differ, or
+    kind "none" (``detail["exhausted"]`` only if no limit stopped the search)."""
+    from itcp.checks.divergence import Observable, first_difference
     v, ga, gb = _games(variant, point, a, b, table)
-    s0 = ga.initial_state()
-    parent = {}
-    frontier = deque()
-    for d in ga.legal_actions(s0):
-        na, nb = ga.apply(s0, d, validate=False), gb.apply(s0, d, validate=False)
-        node = (na, nb)
-        if node in parent:
-            continue
-        parent[node] = (None, d, 0)
-        diff = _diff(ga, na, gb, nb)
-        if diff:
-            return _found(parent, node, s0, "facts", diff)
-        frontier.append(node)
-    while frontier and len(parent) < max_nodes:
-        node = frontier.popleft()
-        sa, sb = node
-        depth = parent[node][2]
-        if ga.is_terminal(sa) or depth >= max_depth:
-            continue
-        la, lb = ga.legal_actions(sa), gb.legal_actions(sb)
-        set_b = set(lb)
-        for x in la:
-            if x not in set_b:
-                return _found(parent, node, s0, "illegal_under_b", {"action": x}, extra=x, ga=ga)
-        set_a = set(la)
-        for x in lb:
-            if x not in set_a:
-                return _found(parent, node, s0, "illegal_under_a", {"action": x}, extra=x)
-        for x in la:
-            n2 = (ga.apply(sa, x, validate=False), gb.apply(sb, x, validate=False))
-            if n2 in parent:
-                continue
-            parent[n2] = (node, x, depth + 1)
-            diff = _diff(ga, n2[0], gb, n2[1])
-            if diff:
-                return _found(parent, n2, s0, "facts", diff)
-            frontier.append(n2)
-    return Divergence([], [], "none", {"exhausted": not frontier, "nodes": len(parent)},
-                      len(parent))
-
-
-def _diff(ga, sa, gb, sb) -> dict:
-    fa, fb = facts(ga, sa), facts(gb, sb)
-    return {k: (fa[k], fb[k]) for k in fa if fa[k] != fb[k]}
-
-
-def _found(parent, node, s0, kind, detail, extra=None, ga=None):
-    states, actions = [], []
-    n = node
-    while n is not None:
-        prev, a, _ = parent[n]
-        states.append(n[0])
-        actions.append(a)
-        n = prev
-    states.reverse()
-    actions.reverse()
+    # max_depth counts the moves after the deal; the search counts the deal too
+    search = first_difference(Observable(ga, gb), max_nodes, max_moves=max_depth + 1)
+    if search.found is None:
+        return Divergence([], [], "none", {"exhausted": search.limit is None,
+                                           "nodes": search.nodes, "limit": search.limit},
+                          search.nodes)
+    found = search.found
+    states = [n[0] for n, _ in found.path] + [found.node[0]]
+    actions = [x for _, x in found.path]
+    kind, what = found.what
+    if kind == "facts":
+        return Divergence(states, actions, kind, what, search.nodes)
     if kind == "illegal_under_b":  # the last move: legal under a, refused under b
-        states.append(ga.apply(states[-1], extra))
-        actions.append(extra)
-    return Divergence([s0] + states, actions, kind, detail, len(parent))
+        states.append(ga.apply(states[-1], what))
+        actions.append(what)
+    return Divergence(states, actions, kind, {"action": what}, search.nodes)
 
 
 def scenario(variant, point, a, b, table, div: Divergence, title=None, question=None):
@@ -117,10 +75,7 @@ def scenario(variant, point, a, b, table, div: Divergence, title=None, question=
         # written under a: the move reading b allows is refused, by a rule
         x = div.detail["action"]
         last = states[-1]
-        refusal = explain_refusal(ga, last, x, ga.current_player(last))
-        expect = {"illegal_at": len(actions)}
-        if refusal.rules:
-            expect["rule"] = refusal.rules[0]
+        expect = refusal_expectation(ga, last, x, len(actions))
         sc = from_trace(variant, v.config, ga, states + [last], actions + [x],
                         {"phase": "DEAL"}, title=title, question=question or "")
         sc.expect = expect

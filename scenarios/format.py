@@ -600,13 +600,12 @@ def from_trace(variant_name: str, config, game: Game, trace_states, actions,
         for p, x in zip(act.decl.params, a[1]):
             args[PARAM_KEYS.get(p.name, p.name)] = game.card_name(x) if p.type == "card" else x
         moves.append(Move(step=i, action=a[0], player=who, args=args))
-    readings = {k: v for k, v in game.spec.readings.items()
-                if k in CHOICE_POINTS and v != default_readings()[k]}
-    try:
-        base = load_variant(variant_name)
-        readings = {k: v for k, v in readings.items() if base.readings.get(k) != v}
+    try:  # the readings the variant does not already set, a default one included
+        base = load_variant(variant_name).readings
     except InputError:
-        pass
+        base = default_readings()
+    readings = {k: v for k, v in game.spec.readings.items()
+                if k in CHOICE_POINTS and v != base.get(k)}
     sc = Scenario(title=title or f"{variant_name}: {', '.join(f'{k} = {v}' for k, v in expect.items())}",
                   variant=variant_name, question=question, readings=readings,
                   config=config_overrides(config), hands=hands,

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from itcp.model.engine import Game
 from itcp.spec.rules.table import OVER
 
-from .format import Scenario, from_trace
+from .format import Scenario
 from .replay import facts
 
 #: tables tried for a pair, smallest first (the options are the pair's cards)
@@ -309,7 +309,7 @@ def generate(variant, pairs: list[Pair], option_topic: dict[str, str], max_state
                     states, actions = res.found[key]
                     states[0] = game.initial_state()
                     results[p] = Outcome(p, True, desc, len(actions) - 1, states=res.nodes,
-                                         scenario=_scenario(variant, v, game, p, states, actions,
+                                         scenario=_scenario(variant, game, p, states, actions,
                                                             out_dir),
                                          reason=(f"shortest from {EIGHT_DEALS} seeded deals, "
                                                  "not every deal" if eight else ""))
@@ -339,7 +339,7 @@ def generate(variant, pairs: list[Pair], option_topic: dict[str, str], max_state
     return [results[p] for p in pairs]
 
 
-def _scenario(variant, v, game, pair: Pair, states, actions, out_dir=".") -> Scenario:
+def _scenario(variant, game, pair: Pair, states, actions, out_dir=".") -> Scenario:
     last = states[-1]
     f = facts(game, last)
     expect = {"phase": f["phase"]}
@@ -360,17 +360,9 @@ def _scenario(variant, v, game, pair: Pair, states, actions, out_dir=".") -> Sce
     else:
         title = f"{words[0].upper() + words[1:]} in one round"
         question = f"What happens when {words} both come into play in one round?"
-    from .save import variant_ref
-    sc = from_trace(variant.name if _shipped(variant) else variant.path, v.config, game,
-                    states, actions, expect, title=f"{title} (generated: {pair.name})",
-                    question=question)
-    sc.variant = variant.name if _shipped(variant) else variant_ref(variant, out_dir)
-    return sc
-
-
-def _shipped(variant) -> bool:
-    from .save import _is_shipped
-    return _is_shipped(variant)
+    from .save import trace_scenario
+    return trace_scenario(variant, game, states, actions, expect, out_dir,
+                          f"{title} (generated: {pair.name})", question)
 
 
 def coverage_markdown(variant_name: str, outcomes: list[Outcome], seconds: float) -> str:

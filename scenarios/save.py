@@ -4,9 +4,11 @@ The checker's traces (explicit or symbolic, lassos included) and any other
 sequence of engine states and actions become scenario files that replay to
 the same result.  ``write_scenarios`` writes a whole batch into a temporary
 folder beside the destination, re-loads and replays every file there, and
-only then moves the files into place: an error leaves nothing half-written.
-Commands that save traces (``check --save-scenarios``, ``scenarios
-generate``, questions) share these functions.
+only then moves the files into place: an error leaves nothing half-written;
+``write_atomic`` writes one file the same way.  ``trace_scenario`` names the
+variant so that the scenario loads from the folder it is saved in.  Commands
+that save traces (``check --save-scenarios``, ``scenarios generate``, ``ask``,
+``diff``, ``disputes``) share these functions.
 """
 from __future__ import annotations
 
@@ -20,6 +22,20 @@ from itcp.spec.errors import InputError
 
 from .format import Scenario, from_trace, loads, to_toml
 from .replay import replay
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def variant_ref(variant, out_dir) -> str:
@@ -67,6 +83,41 @@ def close_lasso(game, states: list, actions: list, loop_from: int):
     raise AssertionError("the lasso does not close")  # pragma: no cover
 
 
+def trace_scenario(variant, game, states, actions, expect, out_dir, title: str,
+                   question: str = "") -> Scenario:
+    """``from_trace`` for a scenario saved in ``out_dir``: the variant is named
+    by ``variant_ref``, so the file loads from wherever it is replayed."""
+    sc = from_trace(variant.name if _is_shipped(variant) else str(Path(variant.path).resolve()),
+                    game.config, game, states, actions, expect, title=title, question=question)
+    sc.variant = variant_ref(variant, out_dir)
+    return sc
+
+
+def end_expectation(game, s) -> dict:
+    """What a saved trace expects at its last state ``s``: the phase, how the
+    round ended, the passers, the hands and, when it is over, the scores."""
+    from .replay import facts
+    f = facts(game, s)
+    keep = {k: f[k] for k in ("phase", "ended", "passers")}
+    keep.update({k: v for k, v in f.items() if k.startswith("hand.")})
+    if game.is_terminal(s):
+        keep["scores"] = f["scores"]
+    return keep
+
+
+def refusal_expectation(game, s, action, step: int) -> dict:
+    """What a trace expects when its move number ``step``, ``action`` in state
+    ``s``, is refused: that it is illegal there and, if one can be named, by
+    which rule."""
+    from .replay import explain_refusal
+    mover = game.current_player(s)
+    refusal = explain_refusal(game, s, action, mover if mover >= 0 else None)
+    expect = {"illegal_at": step}
+    if refusal.rules:
+        expect["rule"] = refusal.rules[0]
+    return expect
+
+
 def verdict_scenario(variant, game, verdict, out_dir=".") -> Scenario | None:
     """The scenario of a VIOLATED verdict's trace, or None if it has no trace."""
     trace = verdict.trace
@@ -77,16 +128,14 @@ def verdict_scenario(variant, game, verdict, out_dir=".") -> Scenario | None:
         states, actions = close_lasso(game, states, actions, trace["loop_starts_at_step"] - 1)
     engine = verdict.engine
     title = f"{variant.name}: {verdict.id} violated ({engine} search, {len(actions)} moves)"
-    sc = from_trace(variant.name if _is_shipped(variant) else str(Path(variant.path).resolve()),
-                    variant.config, game, states, actions,
-                    {"property": verdict.id, "verdict": "violated"}, title=title,
-                    question=verdict.statement)
-    sc.variant = variant_ref(variant, out_dir)
-    return sc
+    return trace_scenario(variant, game, states, actions,
+                          {"property": verdict.id, "verdict": "violated"}, out_dir, title,
+                          verdict.statement)
 
 
 def _is_shipped(variant) -> bool:
-    return Path(variant.path).resolve().parent == _shipped_dir()
+    """A variant shipped with itcp (named by its name), not a file of the user's."""
+    return not variant.path or Path(variant.path).resolve().parent == _shipped_dir()
 
 
 def write_scenarios(out_dir, files: Mapping[str, object], check: bool = True) -> list[Path]:
@@ -150,4 +199,5 @@ def _slug(name: str) -> str:
 
 
 __all__ = ["verdict_scenario", "write_scenarios", "save_verdict_scenarios", "close_lasso",
-           "variant_ref"]
+           "variant_ref", "write_atomic", "trace_scenario", "end_expectation",
+           "refusal_expectation"]

@@ -263,3 +263,22 @@ def test_variant_file_and_no_symmetry(cli, tmp_path):
     out = _json(cli("ask", "can the passer's hand change", str(v), *TINY, "--no-symmetry",
                     "--proof-players", "none", "--json"))
     assert out["answer"] == "no" and out["evidence"]["exhaustive"]["symmetry"] is False
+
+
+def test_variant_file_witnesses_replay_from_anywhere(cli, tmp_path, monkeypatch):
+    """Saved under a variant file named relative to the working folder, the witness of
+    ``ask`` and the scenarios of ``diff`` name the file relative to themselves."""
+    (tmp_path / "house.toml").write_text('description = "house"\nextends = "official"\n'
+                                         '[readings]\n"pride.passer" = "before_keeps"\n')
+    monkeypatch.chdir(tmp_path)
+    out = _json(cli("ask", "can pride_cycle fire while someone has passed", "house.toml",
+                    *TINY, "--proof-players", "none", "--save", "out", "--json"))
+    assert out["answer"] == "yes"
+    diff = _json(cli("diff", "house.toml", "official", "--save", "out", "--json"))
+    (cmp,) = diff["choice_points"]
+    assert cmp["result"] == "differ" and len(cmp["scenarios"]) == 2
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    for p in [out["evidence"]["scenario"], *cmp["scenarios"]]:
+        assert load_scenario(tmp_path / p).variant.endswith("../house.toml")
+        _replays(tmp_path / p)
