@@ -75,6 +75,25 @@ class FunctionEmitter:
         self.scopes.pop()
         self.depth -= 1
 
+    def open_param_loop(self, prm, dom: str) -> bool:
+        """Open a loop binding parameter ``prm`` to each value of the set ``dom``
+        (each subset of its size, or each member's index); True for a loop over
+        the set's bits (the parameter is then a valid index, never NOBODY/NOCARD)."""
+        var = f"p_{prm.name}"
+        self.env[prm.name] = var
+        if prm.size is not None:
+            self.line(f"for {var} in subsets({dom}, {prm.size}):")
+            self.push()
+            return False
+        m, low = self.fresh("m"), self.fresh("low")
+        self.line(f"{m} = {dom}")
+        self.line(f"while {m}:")
+        self.push()
+        self.line(f"{low} = {m} & -{m}")
+        self.line(f"{var} = {low}.bit_length() - 1")
+        self.line(f"{m} ^= {low}")
+        return True
+
     def cached(self, node):
         for scope in reversed(self.scopes):
             if node in scope:
@@ -422,20 +441,7 @@ class EngineSource:
         depth, scopes = em.depth, len(em.scopes)
         em.scopes.append({})
         for prm in params:
-            dom = em.atom(self.inline(prm.domain))
-            var = f"p_{prm.name}"
-            em.env[prm.name] = var
-            if prm.size is not None:
-                em.line(f"for {var} in subsets({dom}, {prm.size}):")
-                em.push()
-            else:
-                m, low = em.fresh("m"), em.fresh("low")
-                em.line(f"{m} = {dom}")
-                em.line(f"while {m}:")
-                em.push()
-                em.line(f"{low} = {m} & -{m}")
-                em.line(f"{var} = {low}.bit_length() - 1")
-                em.line(f"{m} ^= {low}")
+            em.open_param_loop(prm, em.atom(self.inline(prm.domain)))
         g = em.expr(act.guard)
         args = f"({name!r}, (" + "".join(f"p_{p.name}, " for p in params) + "))"
         if g == "True":

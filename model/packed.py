@@ -326,20 +326,7 @@ class PackedSource:
             for term in invariant:
                 em.atom(term)
         for prm in params:
-            dom = em.atom(self.inline(prm.domain))
-            var = f"p_{prm.name}"
-            em.env[prm.name] = var
-            if prm.size is not None:
-                em.line(f"for {var} in subsets({dom}, {prm.size}):")
-                em.push()
-            else:
-                m, low = em.fresh("m"), em.fresh("low")
-                em.line(f"{m} = {dom}")
-                em.line(f"while {m}:")
-                em.push()
-                em.line(f"{low} = {m} & -{m}")
-                em.line(f"{var} = {low}.bit_length() - 1")
-                em.line(f"{m} ^= {low}")
+            if em.open_param_loop(prm, em.atom(self.inline(prm.domain))):
                 em.loop_params.add(prm.name)
         g = em.expr(act.guard)
         if g != "False":

@@ -760,21 +760,7 @@ class SmtSpec:
         (joined by "+"), and "frame" for the variables the action leaves alone.
         """
         act = self.actions[action]
-        self._memo = {}
-        env = _Env({}, ())
-        frags = [("phase", s["phase"] == self.const(act.phase.value, INT))]
-        for prm in act.decl.params:
-            x = params[prm.name]
-            dom = self.tr(self.inline(prm.domain), s, env)
-            width = self.set_width(prm.domain.type)
-            if prm.size is None:
-                frags.append(("domain", self.has(dom, x, width)))
-            else:
-                frags.append(("domain", _And(self.popcount(x, width) == prm.size,
-                                               x & ~dom == 0)))
-            env = env.bind(prm.name, x)
-        for rid, g in act.guards:
-            frags.append((rid, self.tr(g, s, env)))
+        frags, env = self._guarded(s, act, params)
         new = dict(s)
         for var in act.order:
             new[var] = self.tr(act.values[var], s, env, new)
@@ -793,9 +779,12 @@ class SmtSpec:
     def enabled(self, s: dict, action: str, params: dict) -> list:
         """The guard part of Next(s, action, params, _): labelled fragments ("phase",
         "domain", one per guard rule) whose conjunction says the move is legal."""
-        act = self.actions[action]
+        return self._guarded(s, self.actions[action], params)[0]
+
+    def _guarded(self, s: dict, act, params: dict):
+        """(the guard fragments of ``act`` at ``s``, the environment binding its parameters)."""
         self._memo = {}
-        env = _Env({})
+        env = _Env({}, ())
         frags = [("phase", s["phase"] == self.const(act.phase.value, INT))]
         for prm in act.decl.params:
             x = params[prm.name]
@@ -809,7 +798,7 @@ class SmtSpec:
             env = env.bind(prm.name, x)
         for rid, g in act.guards:
             frags.append((rid, self.tr(g, s, env)))
-        return frags
+        return frags, env
 
     def prop(self, pid: str, s: dict, s2: dict | None = None):
         """Property ``pid``'s formula on ``s`` (and ``s2`` for a step property)."""
