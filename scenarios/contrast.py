@@ -11,6 +11,10 @@ scenarios were found (then titled and curated by hand):
 
     python -m itcp.scenarios.contrast pride.passer gives_not_receives skipped \\
         --players 2 --suits 1 --ranks 2..2 --hand 1 --options pride_cycle
+
+With ``--scope game`` the search plays whole games (each round's deal a
+chance move, ``next_round`` between rounds), for the choice points that act
+between rounds, like ``game.end``.
 """
 from __future__ import annotations
 
@@ -33,22 +37,23 @@ class Divergence:
     nodes: int
 
 
-def _games(variant, point, a, b, table):
+def _games(variant, point, a, b, table, scope="round"):
     from itcp.spec.variants import load_variant
     v = load_variant(variant, table)
     out = []
     for r in (a, b):
         readings = dict(v.readings)
         readings[point] = r
-        out.append(Game.make(v.config, readings))
+        out.append(Game.make(v.config, readings, scope=scope))
     return v, out[0], out[1]
 
 
-def divergence(variant, point, a, b, table, max_nodes=300_000, max_depth=30):
-    """The shortest round where reading ``a`` and ``b`` of ``point`` differ, or
-    kind "none" (``detail["exhausted"]`` only if no limit stopped the search)."""
+def divergence(variant, point, a, b, table, max_nodes=300_000, max_depth=30, scope="round"):
+    """The shortest round (or whole game, with ``scope="game"``) where reading
+    ``a`` and ``b`` of ``point`` differ, or kind "none" (``detail["exhausted"]``
+    only if no limit stopped the search)."""
     from itcp.checks.divergence import Observable, first_difference
-    v, ga, gb = _games(variant, point, a, b, table)
+    v, ga, gb = _games(variant, point, a, b, table, scope)
     # max_depth counts the moves after the deal; the search counts the deal too
     search = first_difference(Observable(ga, gb), max_nodes, max_moves=max_depth + 1)
     if search.found is None:
@@ -67,9 +72,10 @@ def divergence(variant, point, a, b, table, max_nodes=300_000, max_depth=30):
     return Divergence(states, actions, kind, {"action": what}, search.nodes)
 
 
-def scenario(variant, point, a, b, table, div: Divergence, title=None, question=None):
+def scenario(variant, point, a, b, table, div: Divergence, title=None, question=None,
+             scope="round"):
     """The divergence as a scenario under reading ``a``, contrasted with ``b``."""
-    v, ga, gb = _games(variant, point, a, b, table)
+    v, ga, gb = _games(variant, point, a, b, table, scope)
     states, actions = div.states, div.actions
     if div.kind == "illegal_under_a":
         # written under a: the move reading b allows is refused, by a rule
@@ -124,15 +130,18 @@ def main(argv=None):  # pragma: no cover - a curation tool
     ap.add_argument("--ranks")
     ap.add_argument("--options")
     ap.add_argument("--max-nodes", type=int, default=300_000)
+    ap.add_argument("--scope", choices=("round", "game"), default="round",
+                    help="play one round (default) or whole games")
     args = ap.parse_args(argv)
     table = overrides({k: getattr(args, k) for k in ("players", "suits", "hand", "ranks",
                                                      "options")})
-    div = divergence(args.variant, args.point, args.a, args.b, table, args.max_nodes)
+    div = divergence(args.variant, args.point, args.a, args.b, table, args.max_nodes,
+                     scope=args.scope)
     if div.kind == "none":
         print(f"# no difference: {div.detail}")
         return
     print(to_toml(scenario(args.variant, args.point, args.a, args.b, table, div,
-                           title=f"{args.point}: {args.a} or {args.b}")))
+                           title=f"{args.point}: {args.a} or {args.b}", scope=args.scope)))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,6 +5,7 @@ A scenario is TOML::
     title = "Pride Cycle hands the passer a card"
     question = "Can a player who said Pass still receive a card?"
     variant = "official"              # a shipped variant or a .toml path (relative to this file)
+    scope = "round"                   # optional: "game" plays whole games (see below)
     [readings]                        # optional: choice points set on top of the variant
     "pride.passer" = "skipped"
     [contrast]                        # optional: other readings under which the outcome
@@ -36,6 +37,12 @@ A scenario is TOML::
     "hand.0" = ["red 2"]
     scores = [-20, 25]
 
+With ``scope = "game"`` the scenario is a whole game: after a round ends,
+``next_round`` (chance) adds the scores to the totals, and each later round
+is dealt by a chance move ``action = "deal"`` with its own ``hands`` and
+``up``; [expect] may also name ``round`` (rounds completed), ``totals`` and
+the phase ``GAME_OVER``.
+
 Loading checks everything (keys, types, card names, actions, players, the
 deal) and reports a bad file as a ``ScenarioError`` naming "file:line", the
 step (0 is the deal) and the nearest valid name: never a traceback.
@@ -61,7 +68,7 @@ from itcp.spec.tomlpos import index_lines
 from itcp.spec.variants import (CONFIG_KEYS, _FrozenMap,
                                 load_variant)
 
-TOP_KEYS = ("title", "question", "variant", "readings", "contrast", "config", "deal", "move",
+TOP_KEYS = ("title", "question", "variant", "scope", "readings", "contrast", "config", "deal", "move",
             "expect")
 DEAL_KEYS = ("hands", "up")
 #: an action parameter's name in the spec -> its key in a [[move]]
@@ -69,7 +76,10 @@ PARAM_KEYS = {"c": "card", "w": "winner", "k": "keep"}
 MOVE_BASE_KEYS = ("player", "chance", "action", "note")
 FACT_KEYS = ("turn", "actor", "phase", "ended", "dir", "passers", "pile", "top", "deck",
              "hand", "scores")
-EXPECT_KEYS = ("property", "verdict", "illegal_at", "rule") + FACT_KEYS
+#: facts of a whole game (scope = "game" only)
+GAME_FACT_KEYS = ("round", "totals")
+SCOPES = ("round", "game")
+EXPECT_KEYS = ("property", "verdict", "illegal_at", "rule") + FACT_KEYS + GAME_FACT_KEYS
 VERDICTS = ("violated", "holds")
 #: graph properties a single trace can decide
 TRACE_GRAPH_PROPERTIES = ("NO_DEADLOCK", "ROUND_ENDS")
@@ -95,6 +105,7 @@ class Scenario:
     title: str
     variant: str
     question: str = ""
+    scope: str = "round"  # "round": one round; "game": rounds until the game is over
     readings: dict = field(default_factory=dict)
     #: readings under which the expected outcome does not come out (checked by tests)
     contrast: dict = field(default_factory=dict)
@@ -203,6 +214,12 @@ def loads(text: str, path: str = "<scenario>") -> Scenario:
             raise sc.error(f"{key} must be a string, got {_show(data[key])}", key)
     sc.title, sc.variant = data["title"], data["variant"]
     sc.question = data.get("question", "")
+    if "scope" in data:
+        scope = data["scope"]
+        if scope not in SCOPES:
+            raise sc.error(f"scope must be one of {', '.join(map(repr, SCOPES))}, got "
+                           f"{_show(scope)}", "scope", hint=_hint(scope, SCOPES))
+        sc.scope = scope
     for key in ("readings", "contrast", "config", "deal", "expect"):
         if key in data and not isinstance(data[key], Mapping):
             raise sc.error(f"{key} must be a table ([{key}]), got {_show(data[key])}", key)
@@ -340,13 +357,13 @@ def _player(sc: Scenario, value, *parts, step=None) -> int:
 _GAMES: dict = {}
 
 
-def _game(v) -> Game:
-    """One Game per table and readings (elaboration is the slow part of loading)."""
-    key = (v.config, tuple(sorted(v.readings.items())))
+def _game(v, scope: str = "round") -> Game:
+    """One Game per table, readings and scope (elaboration is the slow part of loading)."""
+    key = (v.config, tuple(sorted(v.readings.items())), scope)
     if key not in _GAMES:
         if len(_GAMES) > 64:
             _GAMES.clear()
-        _GAMES[key] = Game.from_variant(v)
+        _GAMES[key] = Game.from_variant(v, scope=scope)
     return _GAMES[key]
 
 
@@ -354,46 +371,77 @@ def resolve(sc: Scenario) -> None:
     """Check the scenario against its game and fill in the engine's actions."""
     v = build_variant(sc)
     sc.variant_obj = v
-    sc.game = game = _game(v)
-    cfg = game.config
-    # the deal
-    if len(sc.hands) != cfg.players:
-        raise sc.error(f"deal.hands has {len(sc.hands)} hands for {cfg.players} players",
-                       "deal", "hands", step=0)
-    seen: dict[int, str] = {}
-    masks = []
-    for p, hand in enumerate(sc.hands):
-        if len(hand) != cfg.hand:
-            raise sc.error(f"P{p}'s hand has {len(hand)} cards; hands are dealt {cfg.hand}",
-                           "deal", "hands", step=0)
-        mask = 0
-        for name in hand:
-            c = card_index(sc, name, "deal", "hands", step=0)
-            if c in seen:
-                raise sc.error(f"{cfg.cards[c].name} is dealt twice ({seen[c]} and P{p})",
-                               "deal", "hands", step=0)
-            seen[c] = f"P{p}"
-            mask |= 1 << c
-        masks.append(mask)
-    up = card_index(sc, sc.up, "deal", "up", step=0)
-    if up in seen:
-        raise sc.error(f"the face-up card {cfg.cards[up].name} is also dealt to {seen[up]}",
-                       "deal", "up", step=0)
-    sc.deal_action = ("deal", tuple(masks) + (up,))
+    sc.game = _game(v, sc.scope)
+    sc.deal_action = _deal_action(sc, sc.hands, sc.up, ("deal",), 0)
     # the moves
     for mv in sc.moves:
         mv.resolved = _resolve_move(sc, mv)
     _check_expect(sc)
 
 
+def _deal_action(sc: Scenario, hands, up_name, where: tuple, step: int) -> tuple:
+    """A deal (hands as card names, the face-up card) as the engine's deal action."""
+    cfg = sc.game.config
+    if len(hands) != cfg.players:
+        raise sc.error(f"{'deal.hands' if step == 0 else 'the deal'} has {len(hands)} hands for {cfg.players} players",
+                       *where, "hands", step=step)
+    seen: dict[int, str] = {}
+    masks = []
+    for p, hand in enumerate(hands):
+        if len(hand) != cfg.hand:
+            raise sc.error(f"P{p}'s hand has {len(hand)} cards; hands are dealt {cfg.hand}",
+                           *where, "hands", step=step)
+        mask = 0
+        for name in hand:
+            c = card_index(sc, name, *where, "hands", step=step)
+            if c in seen:
+                raise sc.error(f"{cfg.cards[c].name} is dealt twice ({seen[c]} and P{p})",
+                               *where, "hands", step=step)
+            seen[c] = f"P{p}"
+            mask |= 1 << c
+        masks.append(mask)
+    up = card_index(sc, up_name, *where, "up", step=step)
+    if up in seen:
+        raise sc.error(f"the face-up card {cfg.cards[up].name} is also dealt to {seen[up]}",
+                       *where, "up", step=step)
+    return ("deal", tuple(masks) + (up,))
+
+
+def _resolve_deal_move(sc: Scenario, mv: Move) -> tuple:
+    """A later round's deal, in a whole-game scenario: chance deals ``hands`` and ``up``."""
+    if sc.scope != "game":
+        raise sc.move_error(mv, "the deal is written in [deal], not as a move", "action",
+                            hint='only a whole game (scope = "game") deals again as a move')
+    if not mv.chance:
+        raise sc.move_error(mv, "deal is chance's move, not a player's", "player",
+                            hint="write chance = true instead of player = N")
+    for key in mv.args:
+        if key not in DEAL_KEYS:
+            raise sc.move_error(mv, f"unknown key {key!r} in a deal; " + valid_names(DEAL_KEYS),
+                                key, hint=_hint(key, DEAL_KEYS))
+    hands, up = mv.args.get("hands"), mv.args.get("up")
+    if not (isinstance(hands, list) and all(isinstance(h, list) and all(
+            isinstance(c, str) for c in h) for h in hands)):
+        raise sc.move_error(mv, f"hands must be a list of hands, each a list of card names, "
+                                f"got {_show(hands)}", "hands" if "hands" in mv.args else None,
+                            hint='hands = [["red 2"], ["blue Desolation"]]')
+    if not isinstance(up, str):
+        raise sc.move_error(mv, f"up must be a card name, got {_show(up)}",
+                            "up" if "up" in mv.args else None, hint='up = "red 3"')
+    return _deal_action(sc, hands, up, ("move", mv.step), mv.step)
+
+
 def _resolve_move(sc: Scenario, mv: Move) -> tuple:
     game = sc.game
-    movable = [a for a in game.actions if a != "deal"]
+    movable = [a for a in game.actions if a != "deal" or sc.scope == "game"]
     if mv.action == "deal":
-        raise sc.move_error(mv, "the deal is written in [deal], not as a move", "action")
+        return _resolve_deal_move(sc, mv)
     if mv.action not in game.actions:
+        hint = _hint(mv.action, movable)
+        if sc.scope == "round" and mv.action in _game(sc.variant_obj, "game").actions:
+            hint = f'{mv.action} is played between rounds: add scope = "game" at the top'
         raise sc.move_error(mv, f"unknown action {mv.action!r}; " + valid_names(movable),
-                            "action", hint=_hint(mv.action, movable))
+                            "action", hint=hint)
     act = game.actions[mv.action]
     chance_action = act.phase.actor is None
     if chance_action and not mv.chance:
@@ -440,6 +488,17 @@ def _check_expect(sc: Scenario) -> None:
         if base not in EXPECT_KEYS or (base == "hand") != (key != base):
             raise sc.error(f"unknown key {key!r} in [expect]; " + valid_names(EXPECT_KEYS),
                            "expect", key, hint=_hint(key, EXPECT_KEYS))
+    for key in GAME_FACT_KEYS:
+        if key in e and sc.scope != "game":
+            raise sc.error(f"{key} is a fact of a whole game", "expect", key,
+                           hint='add scope = "game" at the top, or drop this key')
+    if "round" in e and not (_is_int(e["round"]) and e["round"] >= 0):
+        raise sc.error("round is the number of rounds completed", "expect", "round")
+    if "totals" in e:
+        tot = e["totals"]
+        if not (isinstance(tot, list) and len(tot) == n and all(_is_int(x) for x in tot)):
+            raise sc.error(f"totals must be a list of {n} whole numbers, got {_show(tot)}",
+                           "expect", "totals")
     props = {p.id: p for p in game.spec.properties}
     if "verdict" in e and "property" not in e:
         raise sc.error("verdict needs a property", "expect", "verdict",
@@ -532,6 +591,8 @@ def to_toml(sc: Scenario) -> str:
     if sc.question:
         out.append(f"question = {_toml_value(sc.question)}")
     out.append(f"variant = {_toml_value(sc.variant)}")
+    if sc.scope != "round":
+        out.append(f"scope = {_toml_value(sc.scope)}")
     if sc.readings:
         out += ["", "[readings]"] + [f"{_toml_key(k)} = {_toml_value(v)}"
                                      for k, v in sc.readings.items()]
@@ -597,7 +658,10 @@ def from_trace(variant_name: str, config, game: Game, trace_states, actions,
         who = None if act.phase.actor is None else game.current_player(s)
         s = game.apply(s, a, validate=False)
         args = {}
-        for p, x in zip(act.decl.params, a[1]):
+        if a[0] == "deal":  # a later round of a whole game
+            args = {"hands": [[game.card_name(c) for c in runtime.bits(m)] for m in a[1][:-1]],
+                    "up": game.card_name(a[1][-1])}
+        for p, x in zip(act.decl.params, a[1] if a[0] != "deal" else ()):
             args[PARAM_KEYS.get(p.name, p.name)] = game.card_name(x) if p.type == "card" else x
         moves.append(Move(step=i, action=a[0], player=who, args=args))
     try:  # the readings the variant does not already set, a default one included
@@ -608,11 +672,12 @@ def from_trace(variant_name: str, config, game: Game, trace_states, actions,
                 if k in CHOICE_POINTS and v != base.get(k)}
     sc = Scenario(title=title or f"{variant_name}: {', '.join(f'{k} = {v}' for k, v in expect.items())}",
                   variant=variant_name, question=question, readings=readings,
+                  scope=game.spec.scope,
                   config=config_overrides(config), hands=hands,
                   up=game.card_name(up), moves=moves, expect=dict(expect))
     resolve(sc)
     return sc
 
 
-__all__ = ["Scenario", "Move", "load_scenario", "loads", "to_toml", "save", "from_trace",
+__all__ = ["Scenario", "Move", "SCOPES", "load_scenario", "loads", "to_toml", "save", "from_trace",
            "resolve", "index_lines", "OPTION_VALUES"]

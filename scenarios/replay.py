@@ -196,6 +196,9 @@ def facts(game, s) -> dict:
     for p in range(game.config.players):
         out[f"hand.{p}"] = sorted(game.card_name(c) for c in runtime.bits(g("hands")[p]))
     out["scores"] = list(game.scores(s))
+    if game.spec.scope == "game":  # a whole game: rounds completed and running totals
+        out["round"] = g("round_no")
+        out["totals"] = list(g("totals"))
     return out
 
 
@@ -283,6 +286,9 @@ def say(game, s, action) -> str:
     actor = who(game, s)
     if name in _VERBS:
         return f"{actor} {_VERBS[name]}"
+    if name == "deal":
+        hands = "; ".join(f"P{p} {game.cards_str(m)}" for p, m in enumerate(args[:-1]))
+        return f"a new round is dealt: {hands}; face up {game.card_name(args[-1])}"
     if name == "deck_card":
         return f"the card drawn is {game.card_name(args[0])}"
     if name == "race":
@@ -315,6 +321,11 @@ def changes(game, s, s2) -> list[str]:
                    "is frozen")
     if d["dir"] != d2["dir"]:
         out.append("play now goes " + ("to the left" if d2["dir"] == 1 else "to the right"))
+    if game.spec.scope == "game" and game.get(s2, "round_no") != game.get(s, "round_no"):
+        out.append("totals now " + ", ".join(f"P{p} {x}" for p, x in
+                                             enumerate(game.get(s2, "totals"))))
+        if game.is_terminal(s2):
+            out.append("the game is over")
     if d2["ended"] != "live" and d["ended"] == "live":
         out.append(f"the round is over: {d2['ended']}")
     elif not game.is_terminal(s2):
@@ -354,7 +365,11 @@ def narrate(scenario) -> list[str]:
         lines.append(f"{mv.step:>3}. {say(game, res.states[-1], mv.resolved)}? Not allowed: "
                      f"{res.refusal.text()}")
     last = res.states[-1]
-    if game.is_terminal(last):
+    if game.spec.scope == "game" and game.is_terminal(last):
+        lines.append(f"The game is over after {game.get(last, 'round_no')} round(s). Totals: "
+                     + ", ".join(f"P{p} {x}" for p, x in enumerate(game.get(last, "totals")))
+                     + ".")
+    elif game.is_terminal(last):
         d = game.describe(last)
         scores = game.scores(last)
         lines.append(f"The round ends ({d['ended']}). Scores: "

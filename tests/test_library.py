@@ -32,12 +32,10 @@ def all_scenarios():
     return {p.name: scenario(p.name) for p in FILES}
 EXE = Path(sys.executable).parent / "itcp-check"
 
-#: choice points no one-round scenario separates at the tables searched, why, and
-#: a table where the side-by-side search of the two readings is exhausted
+#: choice points no scenario separates at the tables searched, why, and a table
+#: where the side-by-side search of the two readings is exhausted (game.end, which
+#: acts between rounds, has a whole-game scenario: reading-game-end.toml)
 NO_ROUND_DIFFERENCE = {
-    "game.end": ("its rules act between rounds (scope 'game'); a scenario is one round",
-                 ("rounds", "threshold"), {"players": 2, "suits": 2, "ranks": (2, 2),
-                                           "hand": 1, "options": ()}),
     "justice.passer": ("the duty goes to the next seat that takes turns; the only passer "
                        "among those is the first one, and reaching them ends the round",
                        ("stands", "skips"), {"players": 3, "suits": 1, "ranks": (2, 2),
@@ -61,6 +59,22 @@ def test_points_without_a_difference_are_searched_exhaustively(point):
     _, (a, b), table = NO_ROUND_DIFFERENCE[point]
     div = divergence("official", point, a, b, table, max_nodes=100_000)
     assert div.kind == "none" and div.detail["exhausted"], div.detail
+
+
+def test_game_end_has_a_whole_game_contrast():
+    """game.end acts between rounds: its scenario is a whole game, and the
+    game-scope search finds it again, as short as the library's."""
+    from itcp.scenarios.contrast import divergence
+    sc = scenario("reading-game-end.toml")
+    assert sc.scope == "game" and sc.contrast == {"game.end": "threshold"}
+    assert "game.end" not in NO_ROUND_DIFFERENCE
+    table = {"players": 2, "suits": 1, "ranks": (2, 2), "hand": 1, "options": ()}
+    div = divergence("official", "game.end", "rounds", "threshold", table, scope="game")
+    assert div.kind == "facts" and div.detail["phase"] == ("GAME_OVER", "DEAL")
+    assert len(div.actions) == len(sc.moves) + 1  # the first deal, then the moves
+    one_round = divergence("official", "game.end", "rounds", "threshold", table,
+                           max_nodes=100_000)
+    assert one_round.kind == "none" and one_round.detail["exhausted"]
 
 
 @pytest.mark.parametrize("name", CONTRASTED)

@@ -163,3 +163,83 @@ def test_cli_exit_codes(tmp_path):
     assert story.exit_code == 0 and "rule " in story.output
     js = runner.invoke(replay_cli, ["--json", str(FILES[0])])
     assert js.exit_code == 0 and '"ok": true' in js.output
+
+
+# -- whole games (scope = "game") ------------------------------------------------------
+
+GAME = "reading-game-end.toml"
+
+
+def test_game_scope_replays_whole_game_and_narrates():
+    sc = load_scenario(LIBRARY / GAME)
+    assert sc.scope == "game" and sc.game.spec.scope == "game"
+    res = replay(sc)
+    assert res.ok, res.message
+    f = facts(sc.game, res.states[-1])
+    assert (f["phase"], f["round"], f["totals"]) == ("GAME_OVER", 2, [4, 0])
+    text = "\n".join(narrate(sc))
+    assert "a new round is dealt" in text and "The game is over after 2 round(s)" in text
+
+
+def test_round_scope_facts_are_unchanged():
+    sc = load_scenario(LIBRARY / "repentance-reverses.toml")
+    assert sc.scope == "round"
+    assert "round" not in facts(sc.game, replay(sc).states[-1])
+    assert "scope" not in to_toml(sc)
+
+
+def test_game_scope_expectation_fails_as_a_result(tmp_path):
+    bad, _ = _corrupt(tmp_path, GAME, "round = 2", "round = 1")
+    res = replay(load_scenario(bad))
+    assert not res.ok and "expected round = 1, got 2" in res.message
+
+
+@pytest.mark.parametrize("old,new,needle,words", [
+    ('scope = "game"', 'scope = "games"', "scope", ["scope must be one of", "did you mean 'game'"]),
+    ('scope = "game"\n', '', "next_round", ["step 1", 'add scope = "game"']),
+    ('hands = [["red 2"], ["red Charity"]]\nup = "red Desolation"\n\n[[move]]\nchance = true\n'
+     'action = "next_round"\n\n[expect]',
+     'handz = [["red 2"], ["red Charity"]]\nup = "red Desolation"\n\n[[move]]\nchance = true\n'
+     'action = "next_round"\n\n[expect]', "handz", ["step 2", "did you mean 'hands'"]),
+])
+def test_bad_game_scenario_is_an_input_error(tmp_path, old, new, needle, words):
+    bad, text = _corrupt(tmp_path, GAME, old, new)
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(bad)
+    msg = str(e.value)
+    assert f"{bad}:{_line_of(text, needle)}:" in msg, msg
+    for w in words:
+        assert w in msg, msg
+    r = CliRunner().invoke(replay_cli, [str(bad)])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_game_facts_need_game_scope(tmp_path):
+    bad, text = _corrupt(tmp_path, "repentance-reverses.toml", "[expect]\n",
+                         "[expect]\ntotals = [0, 0]\n")
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(bad)
+    assert f"{bad}:{_line_of(text, 'totals')}:" in str(e.value)
+    assert "whole game" in str(e.value) and 'scope = "game"' in str(e.value)
+
+
+def test_deal_move_needs_game_scope(tmp_path):
+    deal = '[[move]]\nchance = true\naction = "deal"\nhands = [["red 2"]]\nup = "red 3"\n\n'
+    bad, text = _corrupt(tmp_path, "repentance-reverses.toml", "[expect]", deal + "[expect]")
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(bad)
+    msg = str(e.value)
+    line = _line_of(text, 'action = "deal"')
+    assert f"{bad}:{line}:" in msg, msg
+    assert "not as a move" in msg and 'scope = "game"' in msg
+
+
+def test_game_scope_from_trace_round_trips():
+    sc = load_scenario(LIBRARY / GAME)
+    res = replay(sc)
+    s0 = sc.game.initial_state()
+    saved = from_trace("official", sc.game.config, sc.game, [s0] + res.states,
+                       [sc.deal_action] + sc.actions, {"phase": "GAME_OVER", "round": 2})
+    assert saved.scope == "game" and 'scope = "game"' in to_toml(saved)
+    again = loads(to_toml(saved))
+    assert again.actions == sc.actions and replay(again).ok
