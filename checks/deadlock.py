@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from itcp.model.smt_checks import SAT, UNSAT, Query
 
-from . import story as S
-from .verdicts import HOLDS, UNKNOWN, VIOLATED, Verdict
+from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
 #: rounds of "strengthen the invariants, ask again"
 ROUNDS = 4
@@ -149,17 +148,8 @@ def _bmc(ch, pid, terminal, depth):
             return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                 "kind": "conformance_bug", "note": problem})
         ending = "no legal move: the round is stuck"
-        full = [(eng[i], actions[i], eng[i + 1]) for i in range(len(actions))]
-        told = S.story(game, eng[0], full, ending)
-        told["length"] = len(actions)
-        told["itf"] = S.itf(game, eng, actions, ending)
-        told["replayed"] = True
-        ev = {"kind": "bmc", "length": len(actions), "depth": len(actions),
-              "replayed": "the engine reproduces the deadlock",
-              "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
-              "readings": {k: v for st in told["steps"] for k, v in st["readings"].items()},
-              "story": told["story"]}
-        return Verdict(pid, VIOLATED, "symbolic", prop.statement, ev, told)
+        return replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
+                                    "the engine reproduces the deadlock")
     return None
 
 

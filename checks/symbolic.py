@@ -30,10 +30,9 @@ from itcp.spec.lang import And, Exists, ForAll, Implies, Not, Or
 from itcp.spec.rules.table import (DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET, DECK,
                                    Table)
 
-from . import story as S
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
-from .verdicts import HOLDS, UNKNOWN, VIOLATED, Verdict
+from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
 DEFAULT_DEPTH = 6
 MAX_K = 1
@@ -330,17 +329,8 @@ class SymbolicChecker:
                       else f"{pid} violated")
         else:
             ending = _state_ending(shim, pid, eng[-1])
-        full = [(eng[i], actions[i], eng[i + 1]) for i in range(len(actions))]
-        told = S.story(game, eng[0], full, ending)
-        told["length"] = len(actions)
-        told["itf"] = S.itf(game, eng, actions, ending)
-        told["replayed"] = True
-        ev = {"kind": "bmc", "length": len(actions), "depth": len(actions),
-              "replayed": "the engine reproduces the violation",
-              "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
-              "readings": {k: v for st in told["steps"] for k, v in st["readings"].items()},
-              "story": told["story"]}
-        return Verdict(pid, VIOLATED, "symbolic", prop.statement, ev, told)
+        return replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
+                                    "the engine reproduces the violation")
 
     # -- induction --------------------------------------------------------------------
     # -- induction ------------------------------------------------------------------

@@ -207,6 +207,24 @@ def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
     return nodes[k:] + nodes[:k]
 
 
+def replayed_bmc_verdict(game, pid: str, statement: str, states, actions, ending: str,
+                         reproduced: str) -> "Verdict":
+    """A VIOLATED verdict for a BMC trace the engine has replayed (``states`` are the
+    engine's, one more than ``actions``): the story, its ITF form, and the rules
+    and readings on the path."""
+    full = [(states[i], actions[i], states[i + 1]) for i in range(len(actions))]
+    told = S.story(game, states[0], full, ending)
+    told["length"] = len(actions)
+    told["itf"] = S.itf(game, states, actions, ending)
+    told["replayed"] = True
+    ev = {"kind": "bmc", "length": len(actions), "depth": len(actions),
+          "replayed": reproduced,
+          "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
+          "readings": {k: v for st in told["steps"] for k, v in st["readings"].items()},
+          "story": told["story"]}
+    return Verdict(pid, VIOLATED, "symbolic", statement, ev, told)
+
+
 def exit_code(vs: list[Verdict]) -> int:
     if any(v.verdict == VIOLATED for v in vs):
         return 1

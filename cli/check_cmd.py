@@ -220,8 +220,8 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
                    **_saved_json(saved)})
     else:
         lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
-                 f"symbolic (Z3): {stats['queries']} queries, {stats['seconds']:.1f} s, "
-                 f"BMC to depth {stats['bmc_depth']}", ""]
+                 f"symbolic (Z3): {stats['queries']} queries, {stats['seconds']:.1f} s"
+                 + (f", BMC to depth {stats['bmc_depth']}" if stats["bmc_depth"] else ""), ""]
         width = max(len(x.id) for x in vs)
         for x in vs:
             ev = x.evidence
@@ -232,7 +232,8 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
                         + (f"; invariants: {', '.join(ev['invariants'])}" if ev["invariants"]
                            else ""))
             elif x.verdict == VIOLATED:
-                note = f"BMC trace: {ev['length']} moves, replayed by the engine"
+                note = (f"BMC trace: {ev['length']} move{'s' if ev['length'] != 1 else ''}, "
+                        "replayed by the engine")
             else:
                 note = ev.get("note", "")
             lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
