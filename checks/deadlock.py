@@ -113,14 +113,7 @@ def _bmc(ch, pid, terminal, depth):
         ch.progress(f"{pid}: BMC depth {d}")
         q = Query(f"BMC: a reachable live state without a legal move, {d} move(s) after the deal",
                   f"unsat proves no deadlock at depth {d} (every deal); sat gives a trace")
-        x0, x1, dparams = ch._dealt(q)
-        states, steps = [x1], []
-        for i in range(d):
-            nxt = sym.state(f"x{i + 2}")
-            choices, parts = sym.step_any(states[-1], nxt, f"s{i + 1}")
-            q.extend(parts)
-            steps.append(choices)
-            states.append(nxt)
+        x0, dparams, states, steps = ch.unrolled(q, d)
         q.add("live", sym.Not(sym.phase_in(states[-1], terminal)))
         parts, _ = _stuck(sym, sym.actions, states[-1])
         q.extend(parts)

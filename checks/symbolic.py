@@ -237,6 +237,20 @@ class SymbolicChecker:
         return ans
 
     # -- the initial states: Init then one deal -----------------------------------
+    def unrolled(self, q, d: int):
+        """Add to ``q`` a deal and ``d`` moves after it: (the state before the deal,
+        the deal's parameters, the d + 1 states from the deal on, each move's choices)."""
+        sym = self.sym
+        x0, x1, dparams = self._dealt(q)
+        states, steps = [x1], []
+        for i in range(d):
+            nxt = sym.state(f"x{i + 2}")
+            choices, parts = sym.step_any(states[-1], nxt, f"s{i + 1}")
+            q.extend(parts)
+            steps.append(choices)
+            states.append(nxt)
+        return x0, dparams, states, steps
+
     def _dealt(self, q: Query):
         sym = self.sym
         x0, x1 = sym.state("x0"), sym.state("x1")
@@ -260,21 +274,14 @@ class SymbolicChecker:
             q = Query(f"BMC: a violation of {pid} exactly {d} move(s) after the deal",
                       f"unsat proves no violation of {pid} at depth {d} (every deal); "
                       "sat gives a counterexample trace")
-            x0, x1, dparams = self._dealt(q)
-            states, steps = [x1], []
-            for i in range(d):
-                nxt = sym.state(f"x{i + 2}")
-                choices, parts = sym.step_any(states[-1], nxt, f"s{i + 1}")
-                q.extend(parts)
-                steps.append(choices)
-                states.append(nxt)
+            x0, dparams, states, steps = self.unrolled(q, d)
             if prop.kind == "step":
                 q.add("goal", sym.Not(sym.prop(pid, states[-2], states[-1])))
             else:
                 q.add("goal", sym.Not(sym.prop(pid, states[-1])))
             ans = self.ask(q, f"bmc-{pid}-d{d}")
             if ans.result == SAT:
-                return self._replay(pid, ans.model, x0, x1, dparams, states, steps)
+                return self._replay(pid, ans.model, x0, states[0], dparams, states, steps)
             if ans.result != UNSAT:
                 return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                     "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})",

@@ -237,13 +237,20 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
             else:
                 note = ev.get("note", "")
             lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
-        for x in vs:
-            if x.verdict == VIOLATED:
-                lines += ["", f"{x.id}: {x.statement}"] + ["  " + s for s in x.trace["story"]]
+        lines += violation_stories(vs)
         if stats["smt2_files"]:
             lines += ["", f"{stats['smt2_files']} SMT-LIB2 file(s) written to {emit_smt2}"]
         click.echo("\n".join(lines) + _saved_text(saved))
     sys.exit(exit_code(vs))
+
+
+def violation_stories(vs) -> list[str]:
+    """Each violated property's statement and its trace told as a story."""
+    lines = []
+    for x in vs:
+        if x.verdict == VIOLATED:
+            lines += ["", f"{x.id}: {x.statement}"] + ["  " + s for s in x.trace["story"]]
+    return lines
 
 
 def text_report(v, vs, stats, coverage) -> str:
@@ -267,9 +274,7 @@ def text_report(v, vs, stats, coverage) -> str:
         else:
             note = ev.get("note", "")
         lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
-    for x in vs:
-        if x.verdict == VIOLATED:
-            lines += ["", f"{x.id}: {x.statement}"] + ["  " + s for s in x.trace["story"]]
+    lines += violation_stories(vs)
     never = coverage["never_fired"]
     sampled = (" (rule firings were sampled once no new rule appeared for a while)"
                if coverage["sampled"] else "")
