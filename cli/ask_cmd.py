@@ -17,9 +17,9 @@ from itcp.checks.explore import Limits
 from itcp.checks.questions import parse
 from itcp.spec.errors import InputError
 
-from .check_cmd import DEFAULT_TABLE
+from .check_cmd import start_table
 from .common import (EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, config_options, emit_json,
-                     load_with, overrides)
+                     load_with)
 
 
 def parse_players(text: str) -> tuple[int, ...]:
@@ -75,8 +75,7 @@ def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, dept
     sizes = parse_players(proof_players)
     if proof_timeout is not None and proof_timeout <= 0:
         raise InputError("--proof-timeout must be positive", hint="e.g. --proof-timeout 60")
-    table = dict(DEFAULT_TABLE)
-    table.update(overrides(config_flags))
+    table = start_table(config_flags)
     v = load_with(variant, table)
     progress = None
     if sys.stderr.isatty() and not as_json:

@@ -31,10 +31,17 @@ PROPERTY_IDS = ("FROZEN", "NO_DEADLOCK", "ROUND_ENDS", "CONSERVATION", "DETERMIN
                 "TURN_DEFINED", "ZERO_STOPS", "HAND_BOUNDS", "SCORE_DEFINED")
 
 
-def _load(variant: str, flags: dict):
-    table = dict(DEFAULT_TABLE)
+def start_table(flags: dict) -> dict:
+    """The table a check starts from: the small default, or with --full-deck the
+    variant's own table (the real deal: its players and hand size) with the full deck.
+    Explicit flags apply on top of either."""
+    table = {} if flags.get("full_deck") else dict(DEFAULT_TABLE)
     table.update(overrides(flags))
-    return load_with(variant, table)
+    return table
+
+
+def _load(variant: str, flags: dict):
+    return load_with(variant, start_table(flags))
 
 
 def _progress():

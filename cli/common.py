@@ -77,8 +77,9 @@ _CONFIG_OPTIONS = (
         metavar="LIST", help='Option cards: "all", "none" or a comma list with optional '
                              'copies, e.g. "mercy,justice=2".')),
     (("--full-deck",), dict(is_flag=True, default=False,
-                            help="The real game's deck: 6 suits, ranks 2..10, every option "
-                                 "card (other flags still apply on top).")),
+                            help="The real game: 6 suits, ranks 2..10, every option card, "
+                                 "dealt as the variant says (other flags still apply on "
+                                 "top).")),
 )
 #: click parameter name -> config flag name
 _PARAM_TO_FLAG = {"players": "players", "suits": "suits", "ranks": "ranks", "hand": "hand",

@@ -404,3 +404,17 @@ def test_simulate_reference_backend_agrees(cli):
         runs[backend] = json.loads(r.stdout)
     for key in ("endings", "steps", "mean_round_length"):
         assert runs["generated"][key] == runs["reference"][key]
+
+
+def test_check_full_deck_starts_from_the_real_deal():
+    """`check` and `ask` start from a small default table, but --full-deck means the
+    real game: the variant's own deal (players, hand size), not the small table's."""
+    from itcp.cli.check_cmd import DEFAULT_TABLE, start_table
+    from itcp.cli.common import load_with
+    assert start_table({}) == {**DEFAULT_TABLE}
+    cfg = load_with("clarified", start_table({"full_deck": True})).config
+    assert (cfg.players, cfg.hand, cfg.suits, cfg.n_cards) == (4, 6, 6, 72)
+    cfg = load_with("clarified", start_table({"full_deck": True, "players": 8})).config
+    assert (cfg.players, cfg.hand) == (8, 6)
+    cfg = load_with("clarified", start_table({"full_deck": True, "hand": 2})).config
+    assert cfg.hand == 2
