@@ -148,6 +148,17 @@ def candidates(spec) -> dict:
                             Implies(t.phase.eq(OVER), Not(t.ended.eq(LIVE)))),
         "NO_ZERO_MID_ROUND": ("no player is at zero points in the middle of a round",
                               Implies(mid_round, Not(t.any_zero(t.hands, t.hand_of)))),
+        "TURN_SET": ("in the middle of a round some seat has the turn",
+                     Implies(mid_round, Not(t.turn.eq(t.NOBODY)))),
+        "RESUME_SET": ("during Mercy's race, Pride Cycle's gifts or a team's choice, the seat "
+                       "play resumes from is set",
+                       Implies(Or(*[t.phase.eq(p) for p in (RACE, PRIDE, SECRET) if p in phases],
+                                  And(t.phase.eq(DISCARD), t.racing)),
+                               Not(t.resume.eq(t.NOBODY)))),
+        "PRIDE_ACTOR_GIVES": ("in the PRIDE phase the actor is a giver still to choose, with no "
+                              "gift pending",
+                              Implies(t.phase.eq(PRIDE), And(t.actor.in_(t.pride_left),
+                                                             t.gifts[t.actor].eq(t.NOCARD)))),
         "PILE_NONEMPTY_IN_PLAY": ("after the deal the discard pile or a hand holds a card",
                                   Implies(in_play, Exists(t.ALLP, lambda p: Not(
                                       t.hands[p].is_empty()), hint="c"))),

@@ -691,6 +691,14 @@ class SmtSpec:
                               self.single(x, w), zero)
         return out
 
+    def op_pile_distinct(self, v, n):
+        # slots i < j below the length hold different cards: pairwise comparisons,
+        # no arithmetic (so preservation under push/pop is plain propositional logic)
+        pile = v[0]
+        k = len(pile.slots)
+        return _And(*[_Or(_Not(z3.ULT(j, pile.length)), _Not(_Eq(pile.slots[i], pile.slots[j])))
+                      for j in range(1, k) for i in range(j)])
+
     def op_pile_of(self, v, n):
         c = v[0]
         neg = z3.BitVecVal(-1, ELEM_WIDTH)
