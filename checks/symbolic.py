@@ -155,6 +155,24 @@ def candidates(spec) -> dict:
                        Implies(Or(*[t.phase.eq(p) for p in (RACE, PRIDE, SECRET) if p in phases],
                                   And(t.phase.eq(DISCARD), t.racing)),
                                Not(t.resume.eq(t.NOBODY)))),
+        "PILE_SET_UNLESS_TAKEN": ("while drawing, the pile holds a card unless one was "
+                                  "taken from it this turn",
+                                  Implies(And(Or(t.phase.eq(DRAW), t.phase.eq(DECK)),
+                                              t.taken.eq(t.NOCARD)),
+                                          Not(t.top_card.eq(t.NOCARD)))),
+        "PILE_SET_IN_EFFECTS": ("while a card's effect is resolved the pile holds a card",
+                                Implies(Or(*[t.phase.eq(p) for p in (REVEAL, RACE, PRIDE, SECRET)
+                                             if p in phases]),
+                                        Not(t.top_card.eq(t.NOCARD)))),
+        "OWED_AT_MOST_ONE": ("at most one draw is owed", t.owed <= 1),
+        "DRAWING_OWES": ("while drawing, a draw is owed",
+                         Implies(Or(t.phase.eq(DRAW), t.phase.eq(DECK)), t.owed >= 1)),
+        "NOTHING_TAKEN_WHILE_DRAWING": ("while drawing, no card has been taken from the pile "
+                                        "this turn", Implies(t.phase.eq(DRAW),
+                                                             t.taken.eq(t.NOCARD))),
+        "DISCARDER_HOLDS_A_CARD": ("whoever must discard holds a card",
+                                   Implies(t.phase.eq(DISCARD),
+                                           Not(t.hands[t.hand_of[t.actor]].is_empty()))),
         "PRIDE_ACTOR_GIVES": ("in the PRIDE phase the actor is a giver still to choose, with no "
                               "gift pending",
                               Implies(t.phase.eq(PRIDE), And(t.actor.in_(t.pride_left),
