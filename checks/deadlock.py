@@ -8,8 +8,8 @@ from each action's guards (``Symbolic.can_move``, arguments enumerated):
    where no action can move.  Unsat proves that every reachable live state has a
    legal move (the invariants cover every reachable state).
 2. Sat gives a candidate.  If candidate invariants are false in it, they are
-   proved (Houdini) and the question asked again: the candidate may be
-   unreachable.
+   proved (Houdini, with every other unproved candidate as possible support)
+   and the question asked again: the candidate may be unreachable.
 3. Otherwise the candidate is only a candidate: bounded model checking looks for
    a reachable deadlock from the deal; the engine replays any it finds and must
    agree that no move is legal before it is called VIOLATED.  Else UNKNOWN,
@@ -91,8 +91,14 @@ def no_deadlock(ch, pid: str) -> Verdict:
         if not new:
             break
         before = len(ind.proven)
-        ind.houdini(new)
-        if len(ind.proven) == before:
+        # the ones the candidate breaks, with every other unproved candidate as possible
+        # support: an invariant that excludes the candidate may be preserved only given
+        # others the candidate satisfies (the pile holds a card at a turn's start only
+        # because no card is in two places)
+        support = [n for n in ind.pool if n not in ind.proven and n not in new
+                   and ind.dropped.get(n) != "fails after a deal"]
+        ind.houdini(new + support)
+        if not any(n in ind.proven for n in new) or len(ind.proven) == before:
             break
     # a candidate no proved invariant excludes: is a deadlock reachable?
     v = _bmc(ch, pid, terminal, ch.depth)

@@ -148,6 +148,35 @@ def candidates(spec) -> dict:
                             Implies(t.phase.eq(OVER), Not(t.ended.eq(LIVE)))),
         "NO_ZERO_MID_ROUND": ("no player is at zero points in the middle of a round",
                               Implies(mid_round, Not(t.any_zero(t.hands, t.hand_of)))),
+        "TURN_SET": ("in the middle of a round some seat has the turn",
+                     Implies(mid_round, Not(t.turn.eq(t.NOBODY)))),
+        "RESUME_SET": ("during Mercy's race, Pride Cycle's gifts or a team's choice, the seat "
+                       "play resumes from is set",
+                       Implies(Or(*[t.phase.eq(p) for p in (RACE, PRIDE, SECRET) if p in phases],
+                                  And(t.phase.eq(DISCARD), t.racing)),
+                               Not(t.resume.eq(t.NOBODY)))),
+        "PILE_SET_UNLESS_TAKEN": ("while drawing, the pile holds a card unless one was "
+                                  "taken from it this turn",
+                                  Implies(And(Or(t.phase.eq(DRAW), t.phase.eq(DECK)),
+                                              t.taken.eq(t.NOCARD)),
+                                          Not(t.top_card.eq(t.NOCARD)))),
+        "PILE_SET_IN_EFFECTS": ("while a card's effect is resolved the pile holds a card",
+                                Implies(Or(*[t.phase.eq(p) for p in (REVEAL, RACE, PRIDE, SECRET)
+                                             if p in phases]),
+                                        Not(t.top_card.eq(t.NOCARD)))),
+        "OWED_AT_MOST_ONE": ("at most one draw is owed", t.owed <= 1),
+        "DRAWING_OWES": ("while drawing, a draw is owed",
+                         Implies(Or(t.phase.eq(DRAW), t.phase.eq(DECK)), t.owed >= 1)),
+        "NOTHING_TAKEN_WHILE_DRAWING": ("while drawing, no card has been taken from the pile "
+                                        "this turn", Implies(t.phase.eq(DRAW),
+                                                             t.taken.eq(t.NOCARD))),
+        "DISCARDER_HOLDS_A_CARD": ("whoever must discard holds a card",
+                                   Implies(t.phase.eq(DISCARD),
+                                           Not(t.hands[t.hand_of[t.actor]].is_empty()))),
+        "PRIDE_ACTOR_GIVES": ("in the PRIDE phase the actor is a giver still to choose, with no "
+                              "gift pending",
+                              Implies(t.phase.eq(PRIDE), And(t.actor.in_(t.pride_left),
+                                                             t.gifts[t.actor].eq(t.NOCARD)))),
         "PILE_NONEMPTY_IN_PLAY": ("after the deal the discard pile or a hand holds a card",
                                   Implies(in_play, Exists(t.ALLP, lambda p: Not(
                                       t.hands[p].is_empty()), hint="c"))),

@@ -273,6 +273,9 @@ class FunctionEmitter:
             return f"{self.expr(a[0])}[:-1]"
         if o == "pile_cards":
             return f"pile_mask({self.expr(a[0])})"
+        if o == "pile_distinct":
+            p = self.atom(a[0])
+            return f"(len(set({p})) == len({p}))"
         if o == "pile_of":
             c = self.atom(a[0])
             return f"(({c},) if {c} >= 0 else ())"

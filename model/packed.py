@@ -180,6 +180,11 @@ class PackedEmitter(FunctionEmitter):
             for i in range(self.n - 2, -1, -1):
                 chain = f"{options[i]} if {key} == {i} else {chain}"
             return f"(({chain}) if {key} >= 0 else {m})"
+        if o == "pile_distinct":
+            # distinct exactly when the pile's set of cards is as large as the pile
+            p = self.atom(a[0])
+            cards = self.on_Op(Op("pile_cards", (a[0],)))
+            return f"({cards}.bit_count() == ({p} & {lm}))"
         if o == "pile_cards":
             # a table maps a chunk of a few packed cards to their set of cards
             per = max(1, 12 // cb)

@@ -691,6 +691,24 @@ class SmtSpec:
                               self.single(x, w), zero)
         return out
 
+    def op_pile_distinct(self, v, n):
+        # each card is in at most one slot: per card a ladder over the slots ("seen
+        # before" and "here" never both), no arithmetic.  A slot past the length is -1
+        # (the layout every pile term keeps), so it never holds a card.  Why a ladder:
+        # at 72 cards Z3 proves it preserved by pop in seconds, where pairwise slot
+        # comparisons (2,556 of them) did not finish in a minute
+        pile = v[0]
+        out = []
+        for c in range(self.n_cards):
+            seen = _FALSE
+            for x in pile.slots:
+                here = self.eqi(x, c)
+                if _is_false(here):
+                    continue
+                out.append(_Not(_And(seen, here)))
+                seen = _Or(seen, here)
+        return _And(*out)
+
     def op_pile_of(self, v, n):
         c = v[0]
         neg = z3.BitVecVal(-1, ELEM_WIDTH)

@@ -414,6 +414,7 @@ OPS: dict[str, Sig] = {
     "push": Sig([PILE, CARD], PILE, "the pile with a card put on top"),
     "pop": Sig([PILE], PILE, "the pile without its top card"),
     "pile_cards": Sig([PILE], CARDS, "the set of cards in the pile"),
+    "pile_distinct": Sig([PILE], BOOL, "no card occurs twice in the pile"),
     "pile_of": Sig([CARD], PILE, "a pile of one card (empty for NOCARD)"),
     "get": Sig(["M", PLAYER], "T", "a map's value at a player"),
     "put": Sig(["M", PLAYER, "T"], "M", "the map with one player's value replaced"),

@@ -114,6 +114,8 @@ def apply_op(o: str, rtype: str, v: list, n: int):
         return v[0][:-1]
     if o == "pile_cards":
         return pile_mask(v[0])
+    if o == "pile_distinct":
+        return len(set(v[0])) == len(v[0])
     if o == "pile_of":
         return (v[0],) if v[0] >= 0 else ()
     if o == "get":
