@@ -317,7 +317,7 @@ class _Search:
         ex, game = self.ex, self.game
         keys, parent, depth_of, index = ex.keys, ex.parent, ex.depth_of, ex._index
         violations = ex.violations
-        succ, hand_range = mod.SUCC, mod.hand_range
+        succ, dispatch, hand_range = mod.TABLE, mod.DISPATCH, mod.hand_range
         hand_reads = mod.HAND_READS
         layout = Layout(game.spec)
         phase_f = next(fs for v, _, fs in layout.fields if v == "phase")[0]
@@ -350,7 +350,7 @@ class _Search:
                     if ph in terminal:
                         ex.terminal += 1
                         continue
-                    succ[ph](k, out, bad)
+                    succ[k & dispatch](k, out, bad)
                     if not out:
                         ex.deadlocks.append(i)
                         continue
@@ -445,7 +445,8 @@ class _Search:
             # state property, so the deals are checked as any successor is
             self.deadline = None if self.limits.timeout is None else \
                 self.start + self.limits.timeout
-            succ[s0[self.phase_i]](self.pack(s0), -1, 0)
+            k0 = self.pack(s0)
+            succ[k0 & mod.DISPATCH](k0, -1, 0)
             bad.clear()  # moves are checked from the deals on, as on the generic path
             for p, j in state_bad:
                 if self.state_props[p] not in violations:
@@ -456,6 +457,7 @@ class _Search:
         phase_f = next(fs for v, _, fs in layout.fields if v == "phase")[0]
         assert phase_f.offset == 0 and phase_f.bias == 0
         phase_mask = (1 << phase_f.width) - 1
+        dispatch = mod.DISPATCH
         terminal = {p.value for p in game.spec.phases if p.terminal}
         state_props = self.state_props
         max_states, deadline = self.limits.max_states, self.deadline
@@ -481,7 +483,7 @@ class _Search:
                     if ph in terminal:
                         ex.terminal += 1
                         continue
-                    n = succ[ph](k, i, d1)
+                    n = succ[k & dispatch](k, i, d1)
                     if not n:
                         deadlocks.append(i)
                         continue

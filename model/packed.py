@@ -28,6 +28,7 @@ engine is tested state by state (tests/test_packed.py).
 """
 from __future__ import annotations
 
+import ast
 import functools
 import re
 import types
@@ -40,6 +41,7 @@ from itcp.spec.simplify import simplify
 from . import runtime
 from .codegen import FunctionEmitter, Module
 from .packing import Layout
+from .specialise import constant_fields, reachable_values, specialise
 
 _VAR_REF = re.compile(r"\bv_([A-Za-z0-9_]+)\b")
 
@@ -55,6 +57,7 @@ class PackedEmitter(FunctionEmitter):
     def __init__(self, module: Module, n_players: int, layout: Layout):
         super().__init__(module, n_players)
         self.loop_params: set = set()  # parameters bound by a loop over a set's bits
+        self.values: dict = {}  # variable -> the code of its new value (n_<var> or a literal)
         self.n_cards = layout.spec.config.n_cards
         self.lb, self.cb = layout.len_bits, layout.card_bits
         self.lm, self.cm = (1 << self.lb) - 1, (1 << self.cb) - 1
@@ -195,8 +198,39 @@ class PackedEmitter(FunctionEmitter):
         return super().on_Op(n)
 
 
+class SpecialisedAction:
+    """One action as the code for one dispatch class sees it: every variable
+    known there (constant at this table, or fixed by the dispatch) replaced by
+    its value and folded, the constant variables' updates dropped."""
+
+    def __init__(self, src: "PackedSource", act, known: dict):
+        spec = src.spec
+        self.act, self.name, self.decl = act, act.name, act.decl
+        self.params = act.decl.params
+        primed = {v: c for v, c in src.constants.items() if v in act.values}
+        fold = lambda e: specialise(e, known, spec, primed)
+        self.domains = {p.name: fold(src.inline(p.domain)) for p in self.params}
+        self.guard = fold(act.guard)
+        # the constant variables keep their value (constant_fields proved it)
+        self.order = [v for v in act.order if v not in src.constants]
+        self.values = {v: fold(act.values[v]) for v in self.order}
+        self.updated = set(act.values)  # every variable the action assigns
+        self.fold = fold
+
+
 class PackedSource:
-    """Generated source of the packed successor functions for one spec."""
+    """Generated source of the packed successor functions for one spec.
+
+    The code is specialised twice over: to the table (the variables
+    ``constant_fields`` proves constant are constants) and, per function, to
+    the values of the key's lowest small fields (``phase``, whose turn it is,
+    who acts: ``DISPATCH`` masks them), so the function reached through
+    ``table[k & DISPATCH]`` knows them as constants: a hand indexed by the
+    actor is a fixed field, a rotation from a known seat a constant.
+    """
+
+    #: the dispatch fields fit in this many low key bits (a table of 2**bits)
+    DISPATCH_BITS = 12
 
     def __init__(self, spec: Spec, with_actions: bool = False, store: bool = False,
                  symmetric: bool = False):
@@ -218,6 +252,38 @@ class PackedSource:
         self.step_props = [p for p in spec.properties if p.kind == "step" and p.formula is not None]
         self.state_props = [p for p in spec.properties
                             if p.kind == "state" and p.formula is not None]
+        self.reachable = reachable_values(spec)
+        self.constants = constant_fields(spec, self.reachable)
+        self.dispatch = self._dispatch_fields()
+        self.dispatch_mask = 0
+        for _, f in self.dispatch:
+            self.dispatch_mask |= ((1 << f.width) - 1) << f.offset
+        self.dispatch_size = self.dispatch_mask.bit_length()
+        self._sources: dict = {}  # dispatch class -> (function name, source)
+        self._consts_done = 0  # module constant lines already handed out
+
+    def _dispatch_fields(self) -> list:
+        """The scalar fields at the bottom of the key the functions are
+        specialised on: ``phase`` (always first) and the variables after it
+        that are not constant, while they fit in DISPATCH_BITS."""
+        out = []
+        for var, t, fs in self.layout.fields:
+            if A.map_value_type(t) or t not in (A.INT, A.PLAYER, A.BOOL, A.CARD):
+                break
+            if fs[0].offset + fs[0].width > self.DISPATCH_BITS:
+                break
+            if var not in self.constants:
+                out.append((var, fs[0]))
+        assert out and out[0][0] == "phase" and out[0][1].offset == 0
+        return out
+
+    def fixed_values(self, x: int) -> dict:
+        """The values dispatch index ``x`` fixes (var -> constant node)."""
+        return {var: Const((x >> f.offset & ((1 << f.width) - 1)) - f.bias, self.types[var])
+                for var, f in self.dispatch}
+
+    def dispatch_class(self, x: int) -> tuple:
+        return tuple(c.value for c in self.fixed_values(x).values())
 
     # -- fields --------------------------------------------------------------
     def field_mask(self, var: str) -> int:
@@ -241,33 +307,27 @@ class PackedSource:
             parts.append(f"{raw} - {f.bias}" if f.bias else raw)
         return f"({', '.join(parts)},)" if vt else parts[0]
 
-    def write_field(self, var: str, code: str) -> list[str]:
-        """Terms OR-ed into a key to store ``code`` as ``var`` (field cleared)."""
+    def patch_field(self, var: str, new: str, old: str) -> tuple[list[str], int]:
+        """Statements turning ``k2`` (holding ``old`` as ``var``) into a key
+        holding ``new``, and a constant to XOR in when both are known."""
         if self.layout.pile is not None and var == self.layout.pile.name:
-            return [f"{code} << {self.layout.fixed_bits}"]
-        t = self.types[var]
-        vt = A.map_value_type(t)
-        out = []
-        for i, f in enumerate(self.fields[var]):
-            ref = f"{code}[{i}]" if vt else code
-            val = f"({ref} + {f.bias})" if f.bias else ref
-            out.append(f"{val} << {f.offset}" if f.offset else f"{val}")
-        return out
-
-    def patch_field(self, var: str) -> list[str]:
-        """Statements turning ``k2`` (holding ``v_<var>``) into a key holding ``n_<var>``."""
-        n, v = f"n_{var}", f"v_{var}"
-        if self.layout.pile is not None and var == self.layout.pile.name:
-            return [f"if {n} != {v}:",
-                    f"    k2 = k2 & {self.fixed_mask} | {n} << {self.layout.fixed_bits}"]
+            return [f"if {new} != {old}:",
+                    f"    k2 = k2 & {self.fixed_mask} | {new} << {self.layout.fixed_bits}"], 0
         vt = A.map_value_type(self.types[var])
-        out = []
+        out, delta = [], 0
         for i, f in enumerate(self.fields[var]):
-            nn, vv = (f"{n}[{i}]", f"{v}[{i}]") if vt else (n, v)
-            delta = f"({nn} + {f.bias}) ^ ({vv} + {f.bias})" if f.bias else f"{nn} ^ {vv}"
+            nn, vv = (f"{new}[{i}]", f"{old}[{i}]") if vt else (new, old)
+            if _literal(nn) and _literal(vv):
+                delta ^= ((_int(nn) + f.bias) ^ (_int(vv) + f.bias)) << f.offset
+                continue
+            d = f"({nn} + {f.bias}) ^ ({vv} + {f.bias})" if f.bias else f"{nn} ^ {vv}"
+            if _literal(vv):  # the old value is known: one XOR, no test
+                d = f"({nn} + {f.bias}) ^ {_int(vv) + f.bias}" if f.bias else f"{nn} ^ {vv}"
+                out.append(f"k2 ^= ({d}){f' << {f.offset}' if f.offset else ''}")
+                continue
             shift = f" << {f.offset}" if f.offset else ""
-            out += [f"if {nn} != {vv}:", f"    k2 ^= ({delta}){shift}"]
-        return out
+            out += [f"if {nn} != {vv}:", f"    k2 ^= ({d}){shift}"]
+        return out, delta
 
     def prelude(self, body: list[str], indent: str = "    ") -> list[str]:
         """Extraction lines for the state variables ``body`` reads, in spec order.
@@ -302,12 +362,19 @@ class PackedSource:
     def function(self, header: str, em: FunctionEmitter):
         self.funcs.append("\n".join([header] + self.prelude(em.lines) + em.lines))
 
+    def old_value(self, var: str, known: dict) -> str:
+        """The parent's value of ``var`` as code: a constant where known."""
+        c = known.get(var)
+        if c is None:
+            return f"v_{var}"
+        return repr(tuple(c.value)) if isinstance(c.value, tuple) else str(int(c.value))
+
     # -- one phase ------------------------------------------------------------
-    def emit_moves(self, em: PackedEmitter, act):
+    def emit_moves(self, em: PackedEmitter, act: SpecialisedAction, known: dict):
         """Every legal parameter choice of ``act``: its successor key and step checks."""
-        params = act.decl.params
+        params = act.params
         if act.guard == Const(False, A.BOOL):
-            return  # never legal at this table
+            return  # never legal here
         depth, scopes = em.depth, len(em.scopes)
         em.scopes.append({})
         hoisted = self.hoistable(act) if params else []
@@ -317,23 +384,24 @@ class PackedSource:
             # new values, and terms of the guard and of the other new values, that
             # no parameter affects: once per state, not per choice (the generated
             # code is total, so computing a term early is safe)
-            dom = em.atom(self.inline(params[0].domain))
-            em.line(f"if {dom}:")
-            em.push()
-            pushed = True
+            dom = em.atom(act.domains[params[0].name])
+            if dom != "0":
+                em.line(f"if {dom}:")
+                em.push()
+                pushed = True
             for var in hoisted:
-                self.emit_value(em, act, var)
+                self.emit_value(em, act, var, known)
             for term in invariant:
                 em.atom(term)
         for prm in params:
-            if em.open_param_loop(prm, em.atom(self.inline(prm.domain))):
+            if em.open_param_loop(prm, em.atom(act.domains[prm.name])):
                 em.loop_params.add(prm.name)
         g = em.expr(act.guard)
         if g != "False":
             if g != "True":
                 em.line(f"if {g}:")
                 em.push()
-            self.emit_apply(em, act)
+            self.emit_apply(em, act, known)
             if g != "True":
                 em.pop()
         for _ in params:
@@ -345,15 +413,14 @@ class PackedSource:
         assert em.depth == depth and len(em.scopes) == scopes
 
     def hoistable(self, act) -> list[str]:
-        """The variables whose new values (and update conditions) read no
-        parameter, directly or through another such value."""
-        names = {p.name for p in act.decl.params}
+        """The variables whose new values read no parameter, directly or
+        through another such value."""
+        names = {p.name for p in act.params}
         out: list[str] = []
         for var in act.order:
-            nodes = [act.values[var]] + [w for _, w, _, _ in act.updates.get(var, ())]
             if all(not (isinstance(x, A.Param) and x.name in names)
                    and not (isinstance(x, Primed) and x.name in act.values and x.name not in out)
-                   for n in nodes for x in A.walk(n)):
+                   for x in A.walk(act.values[var])):
                 out.append(var)
         return out
 
@@ -391,50 +458,54 @@ class PackedSource:
         for var in act.order:
             if var not in hoisted:
                 collect(act.values[var])
-                for _, when, _, _ in act.updates.get(var, ()):
-                    collect(when)
         return out
 
-    def emit_value(self, em: PackedEmitter, act, var) -> bool:
-        """``n_<var> = <its new value>``; True if it may differ from the old one."""
-        for _, when, _, _ in act.updates.get(var, ()):
-            em.atom(when)
+    def emit_value(self, em: PackedEmitter, act, var, known) -> str:
+        """``n_<var> = <its new value>``; the code of the new value."""
         code = em.expr(act.values[var])
+        if _literal(code):
+            code = str(_int(code))
+            em.scopes[-1][Primed(var, act.values[var].type)] = code
+            em.values[var] = code
+            return code
         em.line(f"n_{var} = {code}")
         em.scopes[-1][Primed(var, act.values[var].type)] = f"n_{var}"
-        return code != f"v_{var}"
+        em.values[var] = f"n_{var}"
+        return code
 
-    def emit_apply(self, em: PackedEmitter, act):
-        name, params = act.name, act.decl.params
+    def emit_apply(self, em: PackedEmitter, act, known):
+        name, params = act.name, act.params
         hoisted = set(self.hoistable(act)) if params else set()
         written = []
         for var in act.order:
-            if var in hoisted:
-                if act.values[var] != Var(var, act.values[var].type):
-                    written.append(var)
-                continue
-            if self.emit_value(em, act, var):
+            if var not in hoisted:
+                self.emit_value(em, act, var, known)
+            if em.values[var] != self.old_value(var, known):
                 written.append(var)
         # the successor key: the parent's, with each field that changed
         # flipped to its new value (most writes leave most fields as they were)
-        em.line("k2 = k")
+        lines, delta = [], 0
         for var in written:
-            for line in self.patch_field(var):
-                em.line(line)
+            more, d = self.patch_field(var, em.values[var], self.old_value(var, known))
+            lines += more
+            delta ^= d
+        em.line(f"k2 = k ^ {delta}" if delta else "k2 = k")
+        for line in lines:
+            em.line(line)
         action = f"({name!r}, (" + "".join(f"p_{p.name}, " for p in params) + "))"
         for prop in self.step_props:
-            formula = simplify(_unprime(self.inline(prop.formula), act.values), self.n)
+            formula = act.fold(_unprime(self.inline(prop.formula), act.updated))
             ok = em.expr(formula)
             if ok == "True":
                 continue
             em.line(f"if not {ok}:")
             em.line(f"    bad.append(({prop.id!r}, {action}))")
         if self.store:
-            self.emit_store(em, act, written)
+            self.emit_store(em, act, written, known)
         else:
             em.line(f"out.append(({action}, k2))" if self.with_actions else "out.append(k2)")
 
-    def emit_store(self, em: PackedEmitter, act, written):
+    def emit_store(self, em: PackedEmitter, act, written, known):
         """Store a new successor: number, parent, depth; its state properties
         and hand sizes (each only if the action writes a variable it reads: a
         parent satisfies every property not yet violated); its post-Pass edge."""
@@ -452,62 +523,108 @@ class PackedSource:
             em.line("unreduced[0] += orbit(k2)")
         wrote = set(written)
         for n, prop in enumerate(self.state_props):
-            formula = self.inline(prop.formula)
-            if not wrote & {x.name for x in A.walk(formula) if isinstance(x, Var)}:
-                continue
-            # next values as the action's own nodes (Primed), so CSE shares them
-            ok = em.expr(simplify(_on_successor(formula, set(act.values)), self.n))
+            # the successor's variables: next values where the action wrote them
+            formula = act.fold(_on_successor(self.inline(prop.formula), act.updated))
+            if not any(isinstance(x, Primed) for x in A.walk(formula)):
+                continue  # reads only what the parent had: the parent satisfied it
+            ok = em.expr(formula)
             if ok == "True":
                 continue
             em.line(f"if not {ok}:")
             em.line(f"    state_bad.append(({n}, j))")
-        if self.phase_name == "OVER" or wrote & {"hands", "aside", "hand_of"}:
-            name = lambda v: f"n_{v}" if v in wrote else f"v_{v}"
-            em.line(f"if {name('phase')} != {self.over}:")
+        if wrote & {"hands", "aside", "hand_of"}:
+            val = lambda v: em.values[v] if v in wrote else self.old_value(v, known)
+            phase = val("phase")
+            em.line(f"if {phase} != {self.over}:")
             for p in range(self.n):
-                em.line(f"    if not ({name('aside')} >> {p} & 1) and {name('hand_of')}[{p}] == {p}:")
-                em.line(f"        x = {name('hands')}[{p}].bit_count()")
-                em.line("        if x < bounds[0]: bounds[0] = x")
-                em.line("        if x > bounds[1]: bounds[1] = x")
+                aside, hand_of = val("aside"), val("hand_of")
+                cond = []
+                if not _literal(aside):
+                    cond.append(f"not ({aside} >> {p} & 1)")
+                elif _int(aside) >> p & 1:
+                    continue
+                seat = _item(hand_of, p)
+                if not _literal(seat):
+                    cond.append(f"{seat} == {p}")
+                elif _int(seat) != p:
+                    continue
+                hand = _item(val("hands"), p)
+                pad = "    "
+                if cond:
+                    em.line(f"    if {' and '.join(cond)}:")
+                    pad = "        "
+                em.line(f"{pad}x = {hand}.bit_count()")
+                em.line(f"{pad}if x < bounds[0]: bounds[0] = x")
+                em.line(f"{pad}if x > bounds[1]: bounds[1] = x")
         em.pop()
-        both = "v_first_passer >= 0" + (" and n_first_passer >= 0" if "first_passer" in wrote else "")
+        fp = "first_passer"
+        before = self.old_value(fp, known)
+        both = f"{before} >= 0" + (f" and {em.values[fp]} >= 0" if fp in wrote else "")
         em.line(f"if {both}:")
         em.line("    edges_append((i, j))")
         em.line("moves += 1")
 
-    # -- whole spec -------------------------------------------------------------
-    def build(self) -> str:
-        table = []
-        for ph in self.spec.phases:
-            acts = [a for a in self.spec.actions if a.phase.name == ph.name]
-            if not acts:
-                table.append("_no_moves")
-                continue
-            em = self.emitter()
-            self.phase_name = ph.name
-            if self.store:
-                em.line("moves = 0")
-            for a in acts:
-                self.emit_moves(em, a)
-            em.line("return moves" if self.store else "return")
-            args = "k, i, d1" if self.store else "k, out, bad"
-            self.function(f"def succ_{ph.name}({args}):", em)
-            table.append(f"succ_{ph.name}")
+    # -- one dispatch class ------------------------------------------------------
+    def phase_source(self, x: int) -> tuple[str, str]:
+        """(name, source) of the factory of the function for dispatch index ``x``:
+        ``_make_<name>(<the search's tables>)`` returns ``<name>``."""
+        cls = self.dispatch_class(x)
+        if cls in self._sources:
+            return self._sources[cls]
+        fixed = self.fixed_values(x)
+        ph = fixed["phase"].value
+        phase = next((p for p in self.spec.phases if p.value == ph), None)
+        acts = [a for a in self.spec.actions if phase is not None and a.phase.name == phase.name]
+        name = "succ_" + (phase.name if phase else f"phase{ph}") + "".join(
+            f"_{var}{'_' if c.value < 0 else ''}{abs(c.value)}"
+            for (var, _), c in zip(self.dispatch[1:], list(fixed.values())[1:]))
+        known = {**self.constants, **fixed}
+        em = self.emitter()
+        em.depth = 2
+        self.phase_name = phase.name if phase else None
         if self.store:
-            # the successor functions bound to one search's tables
-            inner = "\n".join(self.funcs).replace("\n", "\n    ")
-            self.funcs = [
-                "def bind(index, keys, parent, depth_of, edges, bad, state_bad, bounds,\n"
-                "         canon=None, orbit=None, unreduced=None):\n"
-                "    get, keys_append, parent_append = index.get, keys.append, parent.append\n"
-                "    depth_append, edges_append = depth_of.append, edges.append\n"
-                "    def _no_moves(k, i, d1):\n"
-                "        return 0\n"
-                "    " + inner + "\n"
-                "    return (" + ", ".join(table) + ",)"]
-        else:
-            self.funcs.append("def _no_moves(k, out, bad):\n    return")
-            self.funcs.append("SUCC = (" + ", ".join(table) + ",)")
+            em.line("moves = 0")
+        for a in acts:
+            self.emit_moves(em, SpecialisedAction(self, a, known), known)
+        em.line("return moves" if self.store else "return")
+        args = "k, i, d1" if self.store else "k, out, bad"
+        bound = ", ".join(_BOUND) if self.store else ""
+        head = [f"def _make_{name}({bound}):", f"    def {name}({args}):"]
+        src = "\n".join(head + self.prelude(em.lines, "        ") + em.lines
+                        + [f"    return {name}"])
+        self._sources[cls] = (name, src)
+        return name, src
+
+    def new_constants(self) -> str:
+        """The module constants generated since the last call."""
+        lines = self.module.lines[self._consts_done:]
+        self._consts_done = len(self.module.lines)
+        return "\n".join(lines)
+
+    def all_indices(self):
+        """Every dispatch index a reachable state may have (for the dump)."""
+        phases = {p.value for p in self.spec.phases if not p.terminal}
+        if self.reachable.get("phase") is not None:
+            phases &= self.reachable["phase"]
+        seen = set()
+        for x in range(1 << self.dispatch_size):
+            if x & ~self.dispatch_mask:
+                continue
+            fixed = self.fixed_values(x)
+            if fixed["phase"].value not in phases:
+                continue
+            if any(self.types[v] == A.PLAYER and not -1 <= c.value < self.n
+                   for v, c in fixed.items()):
+                continue
+            cls = self.dispatch_class(x)
+            if cls not in seen:
+                seen.add(cls)
+                yield x
+
+    # -- whole spec -------------------------------------------------------------
+    def helpers(self) -> list[str]:
+        """state_ok, prop_<ID>, READS, hand_range, HAND_READS on keys."""
+        funcs, self.funcs = self.funcs, []
         if self.state_props:
             em = self.emitter()
             formula = self.inline(And(*[p.formula for p in self.state_props]))
@@ -530,13 +647,70 @@ class PackedSource:
         em.line("return lo, hi")
         self.function("def hand_range(k):", em)
         self.funcs.append(f"HAND_READS = {self.field_mask('aside') | self.field_mask('hand_of') | self.field_mask('hands')}")
-        header = [
-            f'"""Packed successor functions generated from the itcp spec: '
-            f'{self.spec.config.describe()}."""',
-            "from itcp.model.runtime import subsets",
-            "",
-        ]
-        return "\n".join(header + self.module.lines + [""] + [f + "\n" for f in self.funcs])
+        self.funcs.append(f"DISPATCH = {self.dispatch_mask}")
+        out, self.funcs = self.funcs, funcs
+        return out
+
+    def header(self) -> list[str]:
+        return [f'"""Packed successor functions generated from the itcp spec: '
+                f'{self.spec.config.describe()}.',
+                "",
+                "Constant at this table: " + (", ".join(
+                    f"{v}={c.value!r}" for v, c in self.constants.items()) or "nothing"),
+                "Dispatch: table[k & DISPATCH] on " + ", ".join(v for v, _ in self.dispatch)
+                + '."""',
+                "from itcp.model.runtime import subsets",
+                ""]
+
+    def build(self) -> str:
+        """The whole module as one source (for reading: ``--dump-successors``),
+        with every dispatch class a reachable state may fall in."""
+        helpers = self.helpers()
+        factories = []
+        table = {}
+        for x in self.all_indices():
+            name, src = self.phase_source(x)
+            factories.append(src)
+            table[x] = name
+        consts = self.new_constants()
+        if self.store:
+            make = [f"    table[{x}] = _make_{n}({', '.join(_BOUND)})" for x, n in table.items()]
+            bind = ("def bind(" + ", ".join(_BIND_ARGS) + "):\n"
+                    "    \"\"\"The functions bound to one search's tables, by dispatch index.\"\"\"\n"
+                    "    get, keys_append, parent_append = index.get, keys.append, parent.append\n"
+                    "    depth_append, edges_append = depth_of.append, edges.append\n"
+                    f"    table = [None] * {1 << self.dispatch_size}\n"
+                    + "\n".join(make) + "\n    return table")
+        else:
+            bind = "TABLE = [None] * " + str(1 << self.dispatch_size) + "\n" + "\n".join(
+                f"TABLE[{x}] = _make_{n}()" for x, n in table.items())
+        return "\n".join(self.header() + [consts, ""] + [f + "\n" for f in factories]
+                         + [bind, ""] + [f + "\n" for f in helpers])
+
+
+#: the names a stored-mode successor function reads from its search
+_BIND_ARGS = ("index", "keys", "parent", "depth_of", "edges", "bad", "state_bad", "bounds",
+              "canon=None", "orbit=None", "unreduced=None")
+_BOUND = ("get", "keys_append", "parent_append", "depth_append", "edges_append", "index",
+          "keys", "bad", "state_bad", "bounds", "canon", "orbit", "unreduced")
+
+
+def _literal(code: str) -> bool:
+    return code.lstrip("-").isdigit() or (code.startswith("(-") and code[2:-1].isdigit())
+
+
+def _int(code: str) -> int:
+    return int(code.replace("(", "").replace(")", ""))
+
+
+def _item(code: str, i: int) -> str:
+    """Element ``i`` of a map value given as code (a tuple literal is indexed now)."""
+    if code.startswith("("):
+        try:
+            return str(ast.literal_eval(code)[i])
+        except (ValueError, SyntaxError, TypeError, IndexError):
+            pass
+    return f"{code}[{i}]"
 
 
 def state_checker(spec: Spec, mod, pending) -> "callable":
@@ -604,16 +778,67 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
                    symmetric: bool = False, filename: str = "<itcp-packed>") -> types.ModuleType:
     """Generate, compile and load the packed successor module for ``spec``.
 
-    ``store``: ``bind(...)`` returns, per phase, a function that stores each
-    new successor in the search's tables itself (the search without symmetry
-    itself (with ``symmetric``, under the canonical key ``canon`` gives,
-    adding each new state's ``orbit`` size to ``unreduced[0]``); otherwise
-    ``SUCC`` lists into ``out``.
+    The successor functions are compiled on first use, one per dispatch class
+    a search meets (``k & DISPATCH``: the phase, whose turn, who acts), so a
+    table with many seats pays only for the classes its states fall in.
+    ``store``: ``bind(...)`` returns the dispatch table of functions that store
+    each new successor in the search's tables themselves (with ``symmetric``,
+    under the canonical key ``canon`` gives, adding each new state's ``orbit``
+    size to ``unreduced[0]``); otherwise ``TABLE`` (and ``SUCC``, by phase)
+    list successors into ``out``.
     """
-    source = PackedSource(spec, with_actions, store, symmetric).build()
-    mod = types.ModuleType("itcp_packed_successors")
-    mod.__source__ = source
     import linecache
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), mod.__dict__)
+    src = PackedSource(spec, with_actions, store, symmetric)
+    helpers = src.helpers()
+    text = "\n".join(src.header() + [src.new_constants(), ""] + [f + "\n" for f in helpers])
+    mod = types.ModuleType("itcp_packed_successors")
+    mod.__source__ = text
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    exec(compile(text, filename, "exec"), mod.__dict__)
+    factories: dict = {}
+
+    def factory(x: int):
+        cls = src.dispatch_class(x)
+        made = factories.get(cls)
+        if made is None:
+            name, code = src.phase_source(x)
+            code = src.new_constants() + "\n" + code + "\n"
+            where = f"{filename[:-1]}:{name}>"
+            linecache.cache[where] = (len(code), None, code.splitlines(True), where)
+            exec(compile(code, where, "exec"), mod.__dict__)
+            made = factories[cls] = mod.__dict__[f"_make_{name}"]
+            mod.__source__ += "\n" + code
+        return made
+
+    size = 1 << src.dispatch_size
+    if store:
+        def bind(index, keys, parent, depth_of, edges, bad, state_bad, bounds,
+                 canon=None, orbit=None, unreduced=None):
+            bound = (index.get, keys.append, parent.append, depth_of.append, edges.append,
+                     index, keys, bad, state_bad, bounds, canon, orbit, unreduced)
+            table = [None] * size
+
+            def first_use(x):
+                def succ(k, i, d1):
+                    fn = table[x] = factory(x)(*bound)
+                    return fn(k, i, d1)
+                return succ
+            table[:] = [first_use(x) for x in range(size)]
+            return table
+        mod.bind = bind
+    else:
+        table = [None] * size
+
+        def first_use(x):
+            def succ(k, out, bad):
+                fn = table[x] = factory(x)()
+                return fn(k, out, bad)
+            return succ
+        table[:] = [first_use(x) for x in range(size)]
+        mask = src.dispatch_mask
+
+        def by_phase(k, out, bad):
+            return table[k & mask](k, out, bad)
+        mod.TABLE = table
+        mod.SUCC = (by_phase,) * len(spec.phases)
     return mod
