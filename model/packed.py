@@ -43,7 +43,6 @@ from .codegen import FunctionEmitter, Module
 from .packing import Layout
 from .specialise import constant_fields, reachable_values, specialise
 
-_VAR_REF = re.compile(r"\bv_([A-Za-z0-9_]+)\b")
 
 
 class PackedEmitter(FunctionEmitter):
@@ -129,6 +128,38 @@ class PackedEmitter(FunctionEmitter):
         shared[node] = None
         return None
 
+    # -- maps as one local per seat ---------------------------------------------
+    def on_Var(self, n: Var):
+        if A.map_value_type(n.type):
+            return "(" + ", ".join(f"v_{n.name}_{i}" for i in range(self.n)) + ",)"
+        return super().on_Var(n)
+
+    def on_Primed(self, n: Primed):
+        parts = self.values.get(n.name)
+        if A.map_value_type(n.type) and isinstance(parts, list):
+            return "(" + ", ".join(parts) + ",)"
+        return super().on_Primed(n)
+
+    def map_parts(self, node):
+        """The code of each seat's value of a map term, or None (no cheap split)."""
+        if isinstance(node, Var):
+            return [f"v_{node.name}_{i}" for i in range(self.n)]
+        if isinstance(node, Const):
+            return [self.expr(Const(v, A.map_value_type(node.type))) for v in node.value]
+        if isinstance(node, Primed):
+            parts = self.values.get(node.name)
+            return list(parts) if isinstance(parts, list) else None
+        if isinstance(node, Op) and node.op == "put" and isinstance(node.args[1], Const):
+            parts = self.map_parts(node.args[0])
+            if parts is not None and node.args[1].value >= 0:
+                parts[node.args[1].value] = self.atom(node.args[2])
+            return parts
+        if (isinstance(node, A.Quant) and node.kind == "mapof" and isinstance(node.domain, Const)
+                and list(runtime.bits(node.domain.value)) == list(range(self.n))):
+            return [self.atom(A.substitute(node.body, {node.var.name: Const(i, node.var.type)}))
+                    for i in range(self.n)]
+        return None
+
     def encode_pile(self, cards) -> int:
         k = len(cards)
         for i, c in enumerate(cards):
@@ -168,6 +199,10 @@ class PackedEmitter(FunctionEmitter):
                 return f"({m} | (1 << {e}))" if o == "with" else f"({m} & ~(1 << {e}))"
             if o == "get" and isinstance(a[1], A.Param):
                 return f"{self.atom(a[0])}[{self.env[a[1].name]}]"
+        if o == "get" and isinstance(a[1], Const) and a[1].value >= 0:
+            parts = self.map_parts(a[0]) if isinstance(a[0], (Var, Primed)) else None
+            if parts is not None:
+                return parts[a[1].value]
         if o == "or" and len(a) > 2 and all(
                 isinstance(x, Op) and x.op == "eq" and isinstance(x.args[1], Const)
                 and x.args[0] == a[0].args[0] for x in a):
@@ -316,7 +351,9 @@ class PackedSource:
         vt = A.map_value_type(self.types[var])
         out, delta = [], 0
         for i, f in enumerate(self.fields[var]):
-            nn, vv = (f"{new}[{i}]", f"{old}[{i}]") if vt else (new, old)
+            nn, vv = (new[i], old[i]) if vt else (new, old)
+            if nn == vv:
+                continue
             if _literal(nn) and _literal(vv):
                 delta ^= ((_int(nn) + f.bias) ^ (_int(vv) + f.bias)) << f.offset
                 continue
@@ -329,25 +366,37 @@ class PackedSource:
             out += [f"if {nn} != {vv}:", f"    k2 ^= ({d}){shift}"]
         return out, delta
 
-    def prelude(self, body: list[str], indent: str = "    ") -> list[str]:
-        """Extraction lines for the state variables ``body`` reads, in spec order.
+    def reads(self) -> dict:
+        """Local name (after ``v_``) -> the key expression it is read from: each
+        scalar variable, each seat of a map (``hands_0``), the pile."""
+        out = {}
+        for v in self.spec.variables:
+            if A.map_value_type(v.type):
+                for i, part in enumerate(_split_tuple(self.read_field(v.name))):
+                    out[f"{v.name}_{i}"] = part
+            else:
+                out[v.name] = self.read_field(v.name)
+        return out
 
-        A scalar read at one place only is read from the key there instead
+    def prelude(self, body: list[str], indent: str = "    ") -> list[str]:
+        """Extraction lines for the state fields ``body`` reads, in key order.
+
+        A field read at one place only is read from the key there instead
         (``body`` is rewritten in place), so a rarely taken branch costs
         nothing when it is not taken.
         """
+        reads = self.reads()
+        pattern = re.compile(r"\bv_(" + "|".join(sorted(reads, key=len, reverse=True)) + r")\b")
         uses: dict[str, int] = {}
         for line in body:
-            for name in _VAR_REF.findall(line):
+            for name in pattern.findall(line):
                 uses[name] = uses.get(name, 0) + 1
-        once = {v.name for v in self.spec.variables if uses.get(v.name) == 1
-                and not A.map_value_type(v.type)}
+        once = {name for name, n in uses.items() if n == 1}
         if once:
-            pattern = re.compile(r"\bv_(" + "|".join(sorted(once)) + r")\b")
-            body[:] = [pattern.sub(lambda m: f"({self.read_field(m.group(1))})", line)
-                       for line in body]
-        return [f"{indent}v_{v.name} = {self.read_field(v.name)}"
-                for v in self.spec.variables if v.name in uses and v.name not in once]
+            body[:] = [pattern.sub(lambda m: f"({reads[m.group(1)]})" if m.group(1) in once
+                                   else m.group(0), line) for line in body]
+        return [f"{indent}v_{name} = {code}" for name, code in reads.items()
+                if name in uses and name not in once]
 
     def reads_mask(self, node) -> int:
         m = 0
@@ -365,9 +414,13 @@ class PackedSource:
     def old_value(self, var: str, known: dict) -> str:
         """The parent's value of ``var`` as code: a constant where known."""
         c = known.get(var)
+        if A.map_value_type(self.types[var]):
+            if c is None:
+                return [f"v_{var}_{i}" for i in range(self.n)]
+            return [str(int(x)) for x in c.value]
         if c is None:
             return f"v_{var}"
-        return repr(tuple(c.value)) if isinstance(c.value, tuple) else str(int(c.value))
+        return str(int(c.value))
 
     # -- one phase ------------------------------------------------------------
     def emit_moves(self, em: PackedEmitter, act: SpecialisedAction, known: dict):
@@ -461,8 +514,19 @@ class PackedSource:
         return out
 
     def emit_value(self, em: PackedEmitter, act, var, known) -> str:
-        """``n_<var> = <its new value>``; the code of the new value."""
-        code = em.expr(act.values[var])
+        """``n_<var> = <its new value>``; the code of the new value (of each
+        seat's, for a map: a seat the action leaves alone costs nothing)."""
+        node = act.values[var]
+        if A.map_value_type(node.type):
+            parts = em.map_parts(node)
+            if parts is None:
+                code = em.atom(node)
+                names = [f"n_{var}_{i}" for i in range(self.n)]
+                em.line(f"({', '.join(names)},) = {code}")
+                parts = names
+            em.values[var] = parts
+            return parts
+        code = em.expr(node)
         if _literal(code):
             code = str(_int(code))
             em.scopes[-1][Primed(var, act.values[var].type)] = code
@@ -640,8 +704,8 @@ class PackedSource:
         em = self.emitter()
         em.line("lo, hi = 999, -1")
         for p in range(self.n):
-            em.line(f"if not (v_aside >> {p} & 1) and v_hand_of[{p}] == {p}:")
-            em.line(f"    x = v_hands[{p}].bit_count()")
+            em.line(f"if not (v_aside >> {p} & 1) and v_hand_of_{p} == {p}:")
+            em.line(f"    x = v_hands_{p}.bit_count()")
             em.line("    if x < lo: lo = x")
             em.line("    if x > hi: hi = x")
         em.line("return lo, hi")
@@ -699,12 +763,32 @@ def _literal(code: str) -> bool:
     return code.lstrip("-").isdigit() or (code.startswith("(-") and code[2:-1].isdigit())
 
 
+def _split_tuple(code: str) -> list[str]:
+    """The element codes of a tuple display ``(a, b,)`` whose elements hold no
+    top-level comma."""
+    inner = code[1:-2] if code.endswith(",)") else code[1:-1]
+    out, depth, cur = [], 0, ""
+    for ch in inner:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
 def _int(code: str) -> int:
     return int(code.replace("(", "").replace(")", ""))
 
 
-def _item(code: str, i: int) -> str:
+def _item(code, i: int) -> str:
     """Element ``i`` of a map value given as code (a tuple literal is indexed now)."""
+    if isinstance(code, list):
+        return code[i]
     if code.startswith("("):
         try:
             return str(ast.literal_eval(code)[i])
