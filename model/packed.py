@@ -39,7 +39,7 @@ from itcp.spec.lang import And, Inliner, Spec, _unprime
 from itcp.spec.simplify import simplify
 
 from . import runtime
-from .codegen import FunctionEmitter, Module
+from .codegen import FunctionEmitter, Module, _is_atom
 from .packing import Layout
 from .specialise import constant_fields, reachable_values, specialise
 
@@ -654,8 +654,8 @@ class PackedSource:
         args = "k, i, d1" if self.store else "k, out, bad"
         bound = ", ".join(_BOUND) if self.store else ""
         head = [f"def _make_{name}({bound}):", f"    def {name}({args}):"]
-        src = "\n".join(head + self.prelude(em.lines, "        ") + em.lines
-                        + [f"    return {name}"])
+        body = _inline_once(self.prelude(em.lines, "        ") + em.lines)
+        src = "\n".join(head + body + [f"    return {name}"])
         self._sources[cls] = (name, src)
         return name, src
 
@@ -761,6 +761,56 @@ _BOUND = ("get", "keys_append", "parent_append", "depth_append", "edges_append",
 
 def _literal(code: str) -> bool:
     return code.lstrip("-").isdigit() or (code.startswith("(-") and code[2:-1].isdigit())
+
+
+_ASSIGN = re.compile(r"^(\s*)([A-Za-z_]\w*) = (.*)$")
+_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+def _inline_once(lines: list[str]) -> list[str]:
+    """Fold a local assigned once and read once, on the very next statement,
+    into that statement (``_t2 = (a == 0)`` / ``if not _t2:`` becomes
+    ``if not ((a == 0)):``): fewer stores and loads per transition.
+
+    Safe because the generated expressions are pure and total, the name has
+    no other assignment or read anywhere in the function, and the reading
+    statement is the next one at the same depth (not a loop header, which
+    would evaluate it again).
+    """
+    count: dict[str, int] = {}
+    for line in lines:
+        for name in _NAME.findall(line):
+            count[name] = count.get(name, 0) + 1
+    out: list[str] = []
+    for line in lines:
+        out.append(line)
+        while len(out) >= 2:
+            m = _ASSIGN.match(out[-2])
+            if m is None or count.get(m.group(2)) != 2:
+                break
+            indent, name, expr = m.groups()
+            use = out[-1]
+            if not use.startswith(indent) or use[len(indent)] == " " \
+                    or use.lstrip().startswith(("while ", "for ")):
+                break
+            if not re.search(rf"\b{name}\b", use):
+                break
+            code = expr if _is_atom(expr) or (expr.startswith("(") and _balanced(expr)) \
+                else f"({expr})"
+            out[-2:] = [re.sub(rf"\b{name}\b", lambda _: code, use, count=1)]
+            count[name] = 0
+    return out
+
+
+def _balanced(code: str) -> bool:
+    """``code`` is one parenthesised group ``( ... )`` (not ``(a) + (b)``)."""
+    depth = 0
+    for i, ch in enumerate(code):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and i != len(code) - 1:
+            return False
+    return depth == 0
 
 
 def _split_tuple(code: str) -> list[str]:
