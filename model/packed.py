@@ -57,6 +57,7 @@ class PackedEmitter(FunctionEmitter):
         super().__init__(module, n_players)
         self.loop_params: set = set()  # parameters bound by a loop over a set's bits
         self.values: dict = {}  # variable -> the code of its new value (n_<var> or a literal)
+        self.key_base = ("k", set())  # (the key with the hoisted fields patched, those fields)
         self.n_cards = layout.spec.config.n_cards
         self.lb, self.cb = layout.len_bits, layout.card_bits
         self.lm, self.cm = (1 << self.lb) - 1, (1 << self.cb) - 1
@@ -200,7 +201,7 @@ class PackedEmitter(FunctionEmitter):
             if o == "get" and isinstance(a[1], A.Param):
                 return f"{self.atom(a[0])}[{self.env[a[1].name]}]"
         if o == "get" and isinstance(a[1], Const) and a[1].value >= 0:
-            parts = self.map_parts(a[0]) if isinstance(a[0], (Var, Primed)) else None
+            parts = self.map_parts(a[0])
             if parts is not None:
                 return parts[a[1].value]
         if o == "or" and len(a) > 2 and all(
@@ -251,6 +252,19 @@ class SpecialisedAction:
         self.values = {v: fold(act.values[v]) for v in self.order}
         self.updated = set(act.values)  # every variable the action assigns
         self.fold = fold
+        # the properties on the move, with each next value written out (so a
+        # term over the parent's fields, e.g. the cards of the pile pushed
+        # on, can be computed once per state, before the moves are tried)
+        nexts = {**primed, **self.values}
+        on_move = lambda e: specialise(e, known, spec, nexts)
+        self.step_checks = [
+            (p, on_move(_unprime(src.inline(p.formula), self.updated))) for p in src.step_props]
+        self.state_checks = []
+        for n, p in enumerate(src.state_props):
+            formula = _on_successor(src.inline(p.formula), self.updated)
+            if any(isinstance(x, Primed) for x in A.walk(fold(formula))):
+                self.state_checks.append((n, p, on_move(formula)))
+            # else it reads only what the parent had: the parent satisfied it
 
 
 class PackedSource:
@@ -342,12 +356,12 @@ class PackedSource:
             parts.append(f"{raw} - {f.bias}" if f.bias else raw)
         return f"({', '.join(parts)},)" if vt else parts[0]
 
-    def patch_field(self, var: str, new: str, old: str) -> tuple[list[str], int]:
-        """Statements turning ``k2`` (holding ``old`` as ``var``) into a key
+    def patch_field(self, var: str, new, old, key: str = "k2") -> tuple[list[str], int]:
+        """Statements turning ``key`` (holding ``old`` as ``var``) into a key
         holding ``new``, and a constant to XOR in when both are known."""
         if self.layout.pile is not None and var == self.layout.pile.name:
             return [f"if {new} != {old}:",
-                    f"    k2 = k2 & {self.fixed_mask} | {new} << {self.layout.fixed_bits}"], 0
+                    f"    {key} = {key} & {self.fixed_mask} | {new} << {self.layout.fixed_bits}"], 0
         vt = A.map_value_type(self.types[var])
         out, delta = [], 0
         for i, f in enumerate(self.fields[var]):
@@ -360,10 +374,10 @@ class PackedSource:
             d = f"({nn} + {f.bias}) ^ ({vv} + {f.bias})" if f.bias else f"{nn} ^ {vv}"
             if _literal(vv):  # the old value is known: one XOR, no test
                 d = f"({nn} + {f.bias}) ^ {_int(vv) + f.bias}" if f.bias else f"{nn} ^ {vv}"
-                out.append(f"k2 ^= ({d}){f' << {f.offset}' if f.offset else ''}")
+                out.append(f"{key} ^= ({d}){f' << {f.offset}' if f.offset else ''}")
                 continue
             shift = f" << {f.offset}" if f.offset else ""
-            out += [f"if {nn} != {vv}:", f"    k2 ^= ({d}){shift}"]
+            out += [f"if {nn} != {vv}:", f"    {key} ^= ({d}){shift}"]
         return out, delta
 
     def reads(self) -> dict:
@@ -446,6 +460,10 @@ class PackedSource:
                 self.emit_value(em, act, var, known)
             for term in invariant:
                 em.atom(term)
+            # the fields the hoisted values change are patched once per state
+            base = em.fresh("kb")
+            em.line(f"{base} = k")
+            em.key_base = (base, self.emit_patches(em, base, hoisted, known))
         for prm in params:
             if em.open_param_loop(prm, em.atom(act.domains[prm.name])):
                 em.loop_params.add(prm.name)
@@ -462,6 +480,7 @@ class PackedSource:
         em.loop_params.clear()
         if pushed:
             em.pop()
+        em.key_base = ("k", set())
         em.scopes.pop()
         assert em.depth == depth and len(em.scopes) == scopes
 
@@ -511,6 +530,10 @@ class PackedSource:
         for var in act.order:
             if var not in hoisted:
                 collect(act.values[var])
+        for _, formula in act.step_checks:
+            collect(formula)
+        for _, _, formula in act.state_checks:
+            collect(formula)
         return out
 
     def emit_value(self, em: PackedEmitter, act, var, known) -> str:
@@ -548,17 +571,11 @@ class PackedSource:
                 written.append(var)
         # the successor key: the parent's, with each field that changed
         # flipped to its new value (most writes leave most fields as they were)
-        lines, delta = [], 0
-        for var in written:
-            more, d = self.patch_field(var, em.values[var], self.old_value(var, known))
-            lines += more
-            delta ^= d
-        em.line(f"k2 = k ^ {delta}" if delta else "k2 = k")
-        for line in lines:
-            em.line(line)
+        base, done = em.key_base
+        em.line(f"k2 = {base}")
+        self.emit_patches(em, "k2", [v for v in written if v not in done], known)
         action = f"({name!r}, (" + "".join(f"p_{p.name}, " for p in params) + "))"
-        for prop in self.step_props:
-            formula = act.fold(_unprime(self.inline(prop.formula), act.updated))
+        for prop, formula in act.step_checks:
             ok = em.expr(formula)
             if ok == "True":
                 continue
@@ -568,6 +585,23 @@ class PackedSource:
             self.emit_store(em, act, written, known)
         else:
             em.line(f"out.append(({action}, k2))" if self.with_actions else "out.append(k2)")
+
+    def emit_patches(self, em: PackedEmitter, key: str, names, known) -> set:
+        """Patch into ``key`` each of ``names`` whose new value may differ from
+        the parent's; the set of those patched."""
+        lines, delta, done = [], 0, set()
+        for var in names:
+            if em.values[var] == self.old_value(var, known):
+                continue
+            more, d = self.patch_field(var, em.values[var], self.old_value(var, known), key)
+            lines += more
+            delta ^= d
+            done.add(var)
+        if delta:
+            em.line(f"{key} ^= {delta}")
+        for line in lines:
+            em.line(line)
+        return done
 
     def emit_store(self, em: PackedEmitter, act, written, known):
         """Store a new successor: number, parent, depth; its state properties
@@ -586,21 +620,22 @@ class PackedSource:
         if self.symmetric:
             em.line("unreduced[0] += orbit(k2)")
         wrote = set(written)
-        for n, prop in enumerate(self.state_props):
-            # the successor's variables: next values where the action wrote them
-            formula = act.fold(_on_successor(self.inline(prop.formula), act.updated))
-            if not any(isinstance(x, Primed) for x in A.walk(formula)):
-                continue  # reads only what the parent had: the parent satisfied it
+        for n, prop, formula in act.state_checks:
             ok = em.expr(formula)
             if ok == "True":
                 continue
             em.line(f"if not {ok}:")
             em.line(f"    state_bad.append(({n}, j))")
         if wrote & {"hands", "aside", "hand_of"}:
+            # the live hand sizes: only a seat whose hand changed can widen
+            # them (the parent, live, had every other one), unless seats moved
             val = lambda v: em.values[v] if v in wrote else self.old_value(v, known)
-            phase = val("phase")
-            em.line(f"if {phase} != {self.over}:")
+            moved = wrote & {"aside", "hand_of"}
+            lines = []
             for p in range(self.n):
+                hand = _item(val("hands"), p)
+                if not moved and hand == _item(self.old_value("hands", known), p):
+                    continue
                 aside, hand_of = val("aside"), val("hand_of")
                 cond = []
                 if not _literal(aside):
@@ -612,14 +647,21 @@ class PackedSource:
                     cond.append(f"{seat} == {p}")
                 elif _int(seat) != p:
                     continue
-                hand = _item(val("hands"), p)
-                pad = "    "
+                pad = ""
                 if cond:
-                    em.line(f"    if {' and '.join(cond)}:")
-                    pad = "        "
-                em.line(f"{pad}x = {hand}.bit_count()")
-                em.line(f"{pad}if x < bounds[0]: bounds[0] = x")
-                em.line(f"{pad}if x > bounds[1]: bounds[1] = x")
+                    lines.append(f"if {' and '.join(cond)}:")
+                    pad = "    "
+                lines += [f"{pad}x = {hand}.bit_count()",
+                          f"{pad}if x < bounds[0]: bounds[0] = x",
+                          f"{pad}if x > bounds[1]: bounds[1] = x"]
+            phase = val("phase")
+            if lines and not (_literal(phase) and _int(phase) == self.over):
+                pad = ""
+                if not _literal(phase):
+                    em.line(f"if {phase} != {self.over}:")
+                    pad = "    "
+                for line in lines:
+                    em.line(pad + line)
         em.pop()
         fp = "first_passer"
         before = self.old_value(fp, known)

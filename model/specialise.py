@@ -197,6 +197,22 @@ def _map_rule(x, n: int):
         if (isinstance(m, Const) and x.type == A.PLAYER
                 and tuple(m.value) == tuple(range(n))):
             return k  # the identity map (NOBODY reads as NOBODY)
+    if x.op in ("pile_cards", "pile_len", "top", "pop") and isinstance(a[0], Op) \
+            and a[0].op == "push":
+        # a pile just pushed: its old self plus the card (so a term over the
+        # parent's pile can be computed once, before the moves are tried)
+        pile, card = a[0].args
+        if x.op == "pile_cards":
+            return Op("with", (Op("pile_cards", (pile,), src_loc=x.src_loc), card),
+                      src_loc=x.src_loc)
+        if x.op == "pile_len":
+            return Op("add", (Op("pile_len", (pile,), src_loc=x.src_loc),
+                              Const(1, A.INT, src_loc=x.src_loc)), src_loc=x.src_loc)
+        return card if x.op == "top" else pile
+    if x.op == "add" and isinstance(a[1], Const) and a[1].value == 0:
+        return a[0]
+    if x.op == "add" and isinstance(a[0], Const) and a[0].value == 0:
+        return a[1]
     if x.op == "put" and all(isinstance(y, Const) for y in a):
         m, k, v = (y.value for y in a)
         return Const(m[:k] + (v,) + m[k + 1:] if k >= 0 else m, x.type, src_loc=x.src_loc)
