@@ -358,10 +358,11 @@ class PackedSource:
 
     def patch_field(self, var: str, new, old, key: str = "k2") -> tuple[list[str], int]:
         """Statements turning ``key`` (holding ``old`` as ``var``) into a key
-        holding ``new``, and a constant to XOR in when both are known."""
+        holding ``new``, and a constant to XOR in when both are known.  The
+        XOR is unconditional: a written field usually changes, and XOR-ing
+        in nothing costs about what testing for it would."""
         if self.layout.pile is not None and var == self.layout.pile.name:
-            return [f"if {new} != {old}:",
-                    f"    {key} = {key} & {self.fixed_mask} | {new} << {self.layout.fixed_bits}"], 0
+            return [f"{key} ^= ({new} ^ {old}) << {self.layout.fixed_bits}"], 0
         vt = A.map_value_type(self.types[var])
         out, delta = [], 0
         for i, f in enumerate(self.fields[var]):
@@ -371,13 +372,15 @@ class PackedSource:
             if _literal(nn) and _literal(vv):
                 delta ^= ((_int(nn) + f.bias) ^ (_int(vv) + f.bias)) << f.offset
                 continue
-            d = f"({nn} + {f.bias}) ^ ({vv} + {f.bias})" if f.bias else f"{nn} ^ {vv}"
-            if _literal(vv):  # the old value is known: one XOR, no test
-                d = f"({nn} + {f.bias}) ^ {_int(vv) + f.bias}" if f.bias else f"{nn} ^ {vv}"
-                out.append(f"{key} ^= ({d}){f' << {f.offset}' if f.offset else ''}")
-                continue
-            shift = f" << {f.offset}" if f.offset else ""
-            out += [f"if {nn} != {vv}:", f"    {key} ^= ({d}){shift}"]
+            if not f.bias:
+                d = f"{nn} ^ {vv}"
+            elif _literal(vv):
+                d = f"({nn} + {f.bias}) ^ {_int(vv) + f.bias}"
+            elif _literal(nn):
+                d = f"{_int(nn) + f.bias} ^ ({vv} + {f.bias})"
+            else:
+                d = f"({nn} + {f.bias}) ^ ({vv} + {f.bias})"
+            out.append(f"{key} ^= ({d}){f' << {f.offset}' if f.offset else ''}")
         return out, delta
 
     def reads(self) -> dict:
