@@ -157,8 +157,8 @@ class PackedEmitter(FunctionEmitter):
             return parts
         if (isinstance(node, A.Quant) and node.kind == "mapof" and isinstance(node.domain, Const)
                 and list(runtime.bits(node.domain.value)) == list(range(self.n))):
-            return [self.atom(A.substitute(node.body, {node.var.name: Const(i, node.var.type)}))
-                    for i in range(self.n)]
+            return [self.atom(simplify(A.substitute(node.body, {node.var.name: Const(i, node.var.type)}),
+                                       self.n)) for i in range(self.n)]
         return None
 
     def encode_pile(self, cards) -> int:
@@ -179,15 +179,20 @@ class PackedEmitter(FunctionEmitter):
             return f"({self.expr(a[0])} & {lm})"
         if o == "top":
             p = self.atom(a[0])
+            if lb == cb:  # an empty pile reads its own zero length: NOCARD
+                return f"(({p} >> {cb} * ({p} & {lm}) & {cm}) - 1)"
             return f"(({p} >> ({lb - cb} + {cb} * ({p} & {lm})) & {cm}) - 1 if {p} else -1)"
         if o == "push":
             p, c = self.atom(a[0]), self.atom(a[1])
             return f"({p} + 1 | ({c} + 1) << ({lb} + {cb} * ({p} & {lm})))"
         if o == "pop":
             p = self.atom(a[0])
-            return f"(({p} & (1 << ({lb - cb} + {cb} * ({p} & {lm}))) - 1) - 1 if {p} else 0)"
+            shift = f"{cb} * ({p} & {lm})" if lb == cb else f"({lb - cb} + {cb} * ({p} & {lm}))"
+            return f"(({p} & (1 << {shift}) - 1) - 1 if {p} else 0)"
         if o == "pile_of":
             c = self.atom(a[0])
+            if isinstance(a[0], A.Param) and a[0].name in self.loop_params:
+                return f"(1 | ({c} + 1) << {lb})"  # a card drawn from a set's bits
             return f"(1 | ({c} + 1) << {lb} if {c} >= 0 else 0)"
         if self.loop_params and o in ("member", "with", "without", "get") and any(
                 isinstance(x, A.Param) and x.name in self.loop_params for x in a):
@@ -356,33 +361,6 @@ class PackedSource:
             parts.append(f"{raw} - {f.bias}" if f.bias else raw)
         return f"({', '.join(parts)},)" if vt else parts[0]
 
-    def patch_field(self, var: str, new, old, key: str = "k2") -> tuple[list[str], int]:
-        """Statements turning ``key`` (holding ``old`` as ``var``) into a key
-        holding ``new``, and a constant to XOR in when both are known.  The
-        XOR is unconditional: a written field usually changes, and XOR-ing
-        in nothing costs about what testing for it would."""
-        if self.layout.pile is not None and var == self.layout.pile.name:
-            return [f"{key} ^= ({new} ^ {old}) << {self.layout.fixed_bits}"], 0
-        vt = A.map_value_type(self.types[var])
-        out, delta = [], 0
-        for i, f in enumerate(self.fields[var]):
-            nn, vv = (new[i], old[i]) if vt else (new, old)
-            if nn == vv:
-                continue
-            if _literal(nn) and _literal(vv):
-                delta ^= ((_int(nn) + f.bias) ^ (_int(vv) + f.bias)) << f.offset
-                continue
-            if not f.bias:
-                d = f"{nn} ^ {vv}"
-            elif _literal(vv):
-                d = f"({nn} + {f.bias}) ^ {_int(vv) + f.bias}"
-            elif _literal(nn):
-                d = f"{_int(nn) + f.bias} ^ ({vv} + {f.bias})"
-            else:
-                d = f"({nn} + {f.bias}) ^ ({vv} + {f.bias})"
-            out.append(f"{key} ^= ({d}){f' << {f.offset}' if f.offset else ''}")
-        return out, delta
-
     def reads(self) -> dict:
         """Local name (after ``v_``) -> the key expression it is read from: each
         scalar variable, each seat of a map (``hands_0``), the pile."""
@@ -464,9 +442,12 @@ class PackedSource:
             for term in invariant:
                 em.atom(term)
             # the fields the hoisted values change are patched once per state
-            base = em.fresh("kb")
-            em.line(f"{base} = k")
-            em.key_base = (base, self.emit_patches(em, base, hoisted, known))
+            code, done = self.key_expr(em, "k", hoisted, known)
+            base = "k"
+            if done:
+                base = em.fresh("kb")
+                em.line(f"{base} = {code}")
+            em.key_base = (base, done)
         for prm in params:
             if em.open_param_loop(prm, em.atom(act.domains[prm.name])):
                 em.loop_params.add(prm.name)
@@ -575,8 +556,7 @@ class PackedSource:
         # the successor key: the parent's, with each field that changed
         # flipped to its new value (most writes leave most fields as they were)
         base, done = em.key_base
-        em.line(f"k2 = {base}")
-        self.emit_patches(em, "k2", [v for v in written if v not in done], known)
+        em.line("k2 = " + self.key_expr(em, base, [v for v in written if v not in done], known)[0])
         action = f"({name!r}, (" + "".join(f"p_{p.name}, " for p in params) + "))"
         for prop, formula in act.step_checks:
             ok = em.expr(formula)
@@ -589,22 +569,38 @@ class PackedSource:
         else:
             em.line(f"out.append(({action}, k2))" if self.with_actions else "out.append(k2)")
 
-    def emit_patches(self, em: PackedEmitter, key: str, names, known) -> set:
-        """Patch into ``key`` each of ``names`` whose new value may differ from
-        the parent's; the set of those patched."""
-        lines, delta, done = [], 0, set()
+    def key_expr(self, em: PackedEmitter, src: str, names, known) -> tuple[str, set]:
+        """The key ``src`` with each of ``names`` whose new value may differ
+        from the parent's stored instead: one expression (the written fields
+        cleared by one mask, the new values OR-ed in, known ones as one
+        constant), so the parent's value of a field is never needed to write
+        it.  Also the set of the variables written."""
+        clear, const, terms, done = 0, 0, [], set()
+        pile = self.layout.pile.name if self.layout.pile is not None else None
         for var in names:
-            if em.values[var] == self.old_value(var, known):
+            new, old = em.values[var], self.old_value(var, known)
+            if new == old:
                 continue
-            more, d = self.patch_field(var, em.values[var], self.old_value(var, known), key)
-            lines += more
-            delta ^= d
             done.add(var)
-        if delta:
-            em.line(f"{key} ^= {delta}")
-        for line in lines:
-            em.line(line)
-        return done
+            if var == pile:
+                terms.append(f"{new} << {self.layout.fixed_bits}")
+                continue
+            vt = A.map_value_type(self.types[var])
+            for i, f in enumerate(self.fields[var]):
+                nn, vv = (new[i], old[i]) if vt else (new, old)
+                if nn == vv:
+                    continue
+                clear |= ((1 << f.width) - 1) << f.offset
+                if _literal(nn):
+                    const |= (_int(nn) + f.bias) << f.offset
+                    continue
+                val = f"({nn} + {f.bias})" if f.bias else nn
+                terms.append(f"{val} << {f.offset}" if f.offset else val)
+        if not done:
+            return src, done
+        keep = (self.fixed_mask & ~clear) if pile in done else ~clear
+        parts = [f"{src} & {keep}"] + terms + ([str(const)] if const else [])
+        return " | ".join(parts), done
 
     def emit_store(self, em: PackedEmitter, act, written, known):
         """Store a new successor: number, parent, depth; its state properties

@@ -176,6 +176,25 @@ def _map_rule(x, n: int):
         if len(bodies) == 1:
             return bodies[0]
         return Op("and" if x.kind == "forall" else "or", tuple(bodies), src_loc=x.src_loc)
+    if (isinstance(x, A.Quant) and x.kind in ("forall", "exists")
+            and not isinstance(x.domain, Const) and x.domain.type == A.PLAYERS):
+        # over a set of seats known only when the code runs: one term per seat
+        # (a seat's term may fold, e.g. a hand the move leaves alone is frozen)
+        loc = x.src_loc
+        terms = []
+        for i in range(n):
+            body = simplify(A.substitute(x.body, {x.var.name: Const(i, x.var.type)}), n)
+            inside = Op("member", (Const(i, A.PLAYER, src_loc=loc), x.domain), src_loc=loc)
+            if x.kind == "forall":
+                terms.append(simplify(Op("or", (Op("not", (inside,), src_loc=loc), body),
+                                         src_loc=loc), n))
+            else:
+                terms.append(simplify(Op("and", (inside, body), src_loc=loc), n))
+        joined = simplify(Op("and" if x.kind == "forall" else "or", tuple(terms), src_loc=loc), n)
+        empty = Op("is_empty", (x.domain,), src_loc=loc)
+        if x.kind == "forall":  # nobody in the set: nothing to check
+            return simplify(Op("or", (empty, joined), src_loc=loc), n)
+        return simplify(Op("and", (Op("not", (empty,), src_loc=loc), joined), src_loc=loc), n)
     if isinstance(x, A.Quant) and x.kind == "mapof" and isinstance(x.domain, Const):
         # a map of constants is a constant
         bodies = [simplify(A.substitute(x.body, {x.var.name: Const(i, x.var.type)}), n)
