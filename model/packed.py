@@ -695,7 +695,7 @@ class PackedSource:
         args = "k, i, d1" if self.store else "k, out, bad"
         bound = ", ".join(_BOUND) if self.store else ""
         head = [f"def _make_{name}({bound}):", f"    def {name}({args}):"]
-        body = _inline_once(self.prelude(em.lines, "        ") + em.lines)
+        body = _peephole(self.prelude(em.lines, "        ") + em.lines)
         src = "\n".join(head + body + [f"    return {name}"])
         self._sources[cls] = (name, src)
         return name, src
@@ -806,6 +806,71 @@ def _literal(code: str) -> bool:
 
 _ASSIGN = re.compile(r"^(\s*)([A-Za-z_]\w*) = (.*)$")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+_IF = re.compile(r"^(\s*)if (.*):$")
+
+
+def _peephole(lines: list[str]) -> list[str]:
+    """Statement-level clean-ups of a generated function, to a fixpoint:
+    short-circuit chains and two-way branches that only pick a value become
+    expressions, then locals used once fold into their reader."""
+    while True:
+        out = _inline_once(_fold_branches(lines))
+        if out == lines:
+            return out
+        lines = out
+
+
+def _fold_branches(lines: list[str]) -> list[str]:
+    """``x = a`` / ``if not x:`` / ``    x = b``  ->  ``x = (a) or (b)`` (and
+    ``and`` for ``if x:``); ``if c:`` / ``    y = p`` / ``else:`` / ``    y = q``
+    ->  ``y = (p) if (c) else (q)``.  Exact: Python's ``and``/``or`` yield the
+    operand the statements would have stored, and every operand is pure."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _ASSIGN.match(lines[i])
+        if m and i + 2 < len(lines):
+            ind, x, a = m.groups()
+            mb = _ASSIGN.match(lines[i + 2])
+            if (lines[i + 1] in (f"{ind}if not {x}:", f"{ind}if {x}:") and mb
+                    and mb.group(1) == ind + "    " and mb.group(2) == x
+                    and _block_ends(lines, i + 3, ind)):
+                op = "or" if lines[i + 1].startswith(f"{ind}if not ") else "and"
+                out.append(f"{ind}{x} = {_paren(a)} {op} {_paren(mb.group(3))}")
+                i += 3
+                continue
+        mi = _IF.match(lines[i])
+        if mi and i + 3 < len(lines):
+            ind, c = mi.groups()
+            a1, a2 = _ASSIGN.match(lines[i + 1]), _ASSIGN.match(lines[i + 3])
+            if (a1 and a2 and lines[i + 2] == f"{ind}else:" and a1.group(1) == ind + "    "
+                    and a2.group(1) == ind + "    " and a1.group(2) == a2.group(2)
+                    and _block_ends(lines, i + 4, ind)):
+                out.append(f"{ind}{a1.group(2)} = {_paren(a1.group(3))} if {_paren(c)} "
+                           f"else {_paren(a2.group(3))}")
+                i += 4
+                continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+def _block_ends(lines: list[str], j: int, ind: str) -> bool:
+    """Line ``j`` is past the block opened at indentation ``ind`` (and does not
+    continue its ``if`` with an ``else``/``elif``)."""
+    if j >= len(lines):
+        return True
+    line = lines[j]
+    depth = len(line) - len(line.lstrip(" "))
+    if depth > len(ind):
+        return False
+    return not (depth == len(ind) and line.lstrip().startswith(("else:", "elif ")))
+
+
+def _paren(code: str) -> str:
+    return code if _is_atom(code) or (code.startswith("(") and _balanced(code)) else f"({code})"
 
 
 def _inline_once(lines: list[str]) -> list[str]:
