@@ -58,6 +58,7 @@ class PackedEmitter(FunctionEmitter):
         self.loop_params: set = set()  # parameters bound by a loop over a set's bits
         self.values: dict = {}  # variable -> the code of its new value (n_<var> or a literal)
         self.key_base = ("k", set())  # (the key with the hoisted fields patched, those fields)
+        self.pile_push = None  # (the pushed pile, the bit offset of its new card)
         self.n_cards = layout.spec.config.n_cards
         self.lb, self.cb = layout.len_bits, layout.card_bits
         self.lm, self.cm = (1 << self.lb) - 1, (1 << self.cb) - 1
@@ -441,8 +442,18 @@ class PackedSource:
                 self.emit_value(em, act, var, known)
             for term in invariant:
                 em.atom(term)
-            # the fields the hoisted values change are patched once per state
-            code, done = self.key_expr(em, "k", hoisted, known)
+            # the fields the hoisted values change are patched once per state;
+            # so is a pile a card is pushed on: its new length and old cards
+            pile = self.pushed_pile(act, hoisted)
+            extra = []
+            if pile is not None:
+                p = em.atom(pile.args[0])
+                lb, cb, fixed = self.layout.len_bits, self.layout.card_bits, self.layout.fixed_bits
+                shift = em.fresh("ps")
+                em.line(f"{shift} = {lb + fixed} + {cb} * ({p} & {(1 << lb) - 1})")
+                extra = [(self.layout.pile.name, f"({p} + 1) << {fixed}")]
+                em.pile_push = (pile, shift)
+            code, done = self.key_expr(em, "k", hoisted, known, extra)
             base = "k"
             if done:
                 base = em.fresh("kb")
@@ -465,6 +476,7 @@ class PackedSource:
         if pushed:
             em.pop()
         em.key_base = ("k", set())
+        em.pile_push = None
         em.scopes.pop()
         assert em.depth == depth and len(em.scopes) == scopes
 
@@ -556,7 +568,11 @@ class PackedSource:
         # the successor key: the parent's, with each field that changed
         # flipped to its new value (most writes leave most fields as they were)
         base, done = em.key_base
-        em.line("k2 = " + self.key_expr(em, base, [v for v in written if v not in done], known)[0])
+        code = self.key_expr(em, base, [v for v in written if v not in done], known)[0]
+        if em.pile_push is not None:  # the pushed card, above the old ones
+            pile, shift = em.pile_push
+            code += f" | ({em.atom(pile.args[1])} + 1) << {shift}"
+        em.line("k2 = " + code)
         action = f"({name!r}, (" + "".join(f"p_{p.name}, " for p in params) + "))"
         for prop, formula in act.step_checks:
             ok = em.expr(formula)
@@ -569,7 +585,20 @@ class PackedSource:
         else:
             em.line(f"out.append(({action}, k2))" if self.with_actions else "out.append(k2)")
 
-    def key_expr(self, em: PackedEmitter, src: str, names, known) -> tuple[str, set]:
+    def pushed_pile(self, act, hoisted):
+        """The new pile, when the action pushes a parameter's card on a pile
+        no parameter affects (a discard): its patch splits into a part per
+        state and a card per move."""
+        pile = self.layout.pile.name if self.layout.pile is not None else None
+        value = act.values.get(pile)
+        if pile is None or pile in hoisted or not isinstance(value, Op) or value.op != "push":
+            return None
+        if any(isinstance(x, (A.Param, A.Bound, Primed)) for x in A.walk(value.args[0])):
+            return None
+        return value
+
+    def key_expr(self, em: PackedEmitter, src: str, names, known,
+                 extra=()) -> tuple[str, set]:
         """The key ``src`` with each of ``names`` whose new value may differ
         from the parent's stored instead: one expression (the written fields
         cleared by one mask, the new values OR-ed in, known ones as one
@@ -577,6 +606,9 @@ class PackedSource:
         it.  Also the set of the variables written."""
         clear, const, terms, done = 0, 0, [], set()
         pile = self.layout.pile.name if self.layout.pile is not None else None
+        for var, term in extra:  # (variable, its field's new bits), already placed
+            done.add(var)
+            terms.append(term)
         for var in names:
             new, old = em.values[var], self.old_value(var, known)
             if new == old:
@@ -889,6 +921,9 @@ def _inline_once(lines: list[str]) -> list[str]:
             count[name] = count.get(name, 0) + 1
     out: list[str] = []
     for line in lines:
+        m = _ASSIGN.match(line)
+        if m is not None and count.get(m.group(2)) == 1 and m.group(2) != "_":
+            continue  # assigned, never read: the expression is pure
         out.append(line)
         while len(out) >= 2:
             m = _ASSIGN.match(out[-2])

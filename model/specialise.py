@@ -228,6 +228,8 @@ def _map_rule(x, n: int):
             return Op("add", (Op("pile_len", (pile,), src_loc=x.src_loc),
                               Const(1, A.INT, src_loc=x.src_loc)), src_loc=x.src_loc)
         return card if x.op == "top" else pile
+    if x.op in ("union", "add") and _chained(x):
+        return _regroup(x)
     if x.op == "add" and isinstance(a[1], Const) and a[1].value == 0:
         return a[0]
     if x.op == "add" and isinstance(a[0], Const) and a[0].value == 0:
@@ -236,3 +238,46 @@ def _map_rule(x, n: int):
         m, k, v = (y.value for y in a)
         return Const(m[:k] + (v,) + m[k + 1:] if k >= 0 else m, x.type, src_loc=x.src_loc)
     return x
+
+
+def _moves(x) -> bool:
+    """``x`` reads something a move chooses (a parameter, a bound variable,
+    a next value): it is computed per move, not per state."""
+    return any(isinstance(y, (A.Param, A.Bound, Primed)) for y in A.walk(x))
+
+
+def _operands(x, op: str) -> list:
+    if isinstance(x, Op) and x.op == op:
+        return [y for a in x.args for y in _operands(a, op)]
+    return [x]
+
+
+def _chained(x) -> bool:
+    """A union or sum chain whose per-state operands are not already first."""
+    parts = _operands(x, x.op)
+    if x.op == "union" and any(isinstance(p, Op) and p.op == "with" for p in parts):
+        return True
+    flags = [_moves(p) for p in parts]
+    return len(parts) > 2 and flags != sorted(flags)
+
+
+def _regroup(x):
+    """A union or sum chain with its per-state operands first, and (for a
+    union) each element added by ``with`` added last: the per-state part is
+    then one subterm, computed once per state.  Sets and integers are
+    commutative and associative under these operators, so the value is the
+    same."""
+    loc, op = x.src_loc, x.op
+    parts, added = [], []
+    for p in _operands(x, op):
+        while op == "union" and isinstance(p, Op) and p.op == "with":
+            added.append(p.args[1])
+            p = p.args[0]
+        parts.append(p)
+    parts.sort(key=_moves)  # stable: per-state operands first, in their order
+    out = parts[0]
+    for p in parts[1:]:
+        out = Op(op, (out, p), src_loc=loc)
+    for c in added:
+        out = Op("with", (out, c), src_loc=loc)
+    return out
