@@ -41,7 +41,7 @@ from itcp.spec.simplify import simplify
 from . import runtime
 from .codegen import FunctionEmitter, Module, _is_atom
 from .packing import Layout
-from .specialise import constant_fields, reachable_values, specialise
+from .specialise import _moves, constant_fields, reachable_values, specialise
 
 
 
@@ -480,6 +480,40 @@ class PackedSource:
         em.scopes.pop()
         assert em.depth == depth and len(em.scopes) == scopes
 
+    def shared_terms(self, acts) -> list:
+        """Compound terms over the parent's fields alone that two or more of
+        the phase's actions compute (a zero-hand test, say): computed once,
+        before the actions (the generated code is total, so early is safe)."""
+        def state_terms(act) -> set:
+            found: set = set()
+
+            def collect(x):
+                if isinstance(x, (Op, Ite)) and not _moves(x):
+                    found.add(x)
+                    return
+                if isinstance(x, (A.Quant, A.Let)):
+                    return
+                for c in A.children(x):
+                    collect(c)
+            collect(act.guard)
+            for var in act.order:
+                collect(act.values[var])
+            for _, formula in act.step_checks:
+                collect(formula)
+            for _, _, formula in act.state_checks:
+                collect(formula)
+            return found
+
+        if len(acts) < 2:
+            return []
+        seen: dict = {}
+        for act in acts:
+            if act.guard == Const(False, A.BOOL):
+                continue
+            for t in state_terms(act):
+                seen[t] = seen.get(t, 0) + 1
+        return [t for t, n in seen.items() if n >= 2]
+
     def hoistable(self, act) -> list[str]:
         """The variables whose new values read no parameter, directly or
         through another such value."""
@@ -721,8 +755,11 @@ class PackedSource:
         self.phase_name = phase.name if phase else None
         if self.store:
             em.line("moves = 0")
-        for a in acts:
-            self.emit_moves(em, SpecialisedAction(self, a, known), known)
+        specialised = [SpecialisedAction(self, a, known) for a in acts]
+        for term in self.shared_terms(specialised):
+            em.atom(term)
+        for a in specialised:
+            self.emit_moves(em, a, known)
         em.line("return moves" if self.store else "return")
         args = "k, i, d1" if self.store else "k, out, bad"
         bound = ", ".join(_BOUND) if self.store else ""
