@@ -11,6 +11,7 @@ and are recorded: whatever was not exhausted can never be reported as HOLDS.
 """
 from __future__ import annotations
 
+import sys
 import time
 from array import array
 from dataclasses import dataclass, field
@@ -458,7 +459,6 @@ class _Search:
         assert phase_f.offset == 0 and phase_f.bias == 0
         phase_mask = (1 << phase_f.width) - 1
         dispatch = mod.DISPATCH
-        terminal = {p.value for p in game.spec.phases if p.terminal}
         state_props = self.state_props
         max_states, deadline = self.limits.max_states, self.deadline
         deadlocks = ex.deadlocks
@@ -469,7 +469,8 @@ class _Search:
                 if a.guard != A.Const(False, A.BOOL):  # else never legal at this table
                     covering.setdefault(a.phase.value, []).append(a.name)
         legal, apply, unpack = game.impl.legal, game._apply, self.unpack
-        transitions = ex.transitions
+        transitions, terminals = ex.transitions, 0
+        limit = sys.maxsize if max_states is None else max_states
         lo, hi = 0, len(keys)
         d = 0
         try:
@@ -479,13 +480,13 @@ class _Search:
                 d1 = d + 1
                 for i in range(lo, hi):
                     k = keys[i]
-                    ph = k & phase_mask
-                    if ph in terminal:
-                        ex.terminal += 1
-                        continue
+                    # a terminal phase's function returns -1
                     n = succ[k & dispatch](k, i, d1)
-                    if not n:
-                        deadlocks.append(i)
+                    if n <= 0:
+                        if n:
+                            terminals += 1
+                        else:
+                            deadlocks.append(i)
                         continue
                     transitions += n
                     if bad:
@@ -498,7 +499,8 @@ class _Search:
                             if state_props[p] not in violations:
                                 violations[state_props[p]] = ("state", j)
                         state_bad.clear()
-                    if covering and ph in covering:
+                    if covering and k & phase_mask in covering:
+                        ph = k & phase_mask
                         names = [a for a in covering[ph] if self.covering(a)]
                         if names:
                             s = unpack(k)
@@ -507,7 +509,7 @@ class _Search:
                                     self.cover(s, a, apply[a[0]](s, a[1]))
                         else:
                             del covering[ph]
-                    if max_states is not None and len(keys) >= max_states:
+                    if len(keys) >= limit:
                         break
                     if deadline is not None and not i & 63 and time.monotonic() > deadline:
                         break
@@ -520,6 +522,7 @@ class _Search:
             ex.complete = True
         finally:
             ex.transitions = transitions
+            ex.terminal += terminals
 
     def finish(self):
         ex, game = self.ex, self.game

@@ -677,8 +677,7 @@ class PackedSource:
         em.line("j = get(k2)")
         em.line("if j is None:")
         em.push()
-        em.line("j = len(keys)")
-        em.line("index[k2] = j")
+        em.line("index[k2] = j = len(keys)")
         em.line("keys_append(k2)")
         em.line("parent_append(i)")
         em.line("depth_append(d1)")
@@ -755,6 +754,9 @@ class PackedSource:
         self.phase_name = phase.name if phase else None
         if self.store:
             em.line("moves = 0")
+        if self.store and phase is not None and phase.terminal:
+            em.line("return -1")  # the search counts a terminal state, not a deadlock
+            acts = []
         specialised = [SpecialisedAction(self, a, known) for a in acts]
         for term in self.shared_terms(specialised):
             em.atom(term)
