@@ -126,6 +126,15 @@ def _drop_half_stored(ex: Exploration):
     del ex.keys[n:], ex.parent[n:], ex.depth_of[n:]
 
 
+def _fill_depths(ex: Exploration, d: int):
+    """Give depth ``d`` to the states stored since the last call: the stored
+    successor functions do not record depths, as every state found while one
+    breadth-first level is expanded is one level deeper."""
+    missing = min(len(ex.keys), len(ex.parent)) - len(ex.depth_of)
+    if missing > 0:
+        ex.depth_of.extend(array("H", [d]) * missing)
+
+
 def packed_successors(game: Game, with_actions: bool = False, store: bool = False,
                       symmetric: bool = False):
     """The packed successor module of ``game`` (compiled once per game and mode)."""
@@ -428,7 +437,7 @@ class _Search:
         state_bad: list = []
         bounds = self.bounds
         unreduced = [0]
-        succ = mod.bind(ex._index, keys, ex.parent, ex.depth_of, ex.post_pass_edges,
+        succ = mod.bind(ex._index, keys, ex.parent, ex.post_pass_edges,
                         bad, state_bad, bounds, *(canon or (None, None)), unreduced)
         try:
             self.expand_stored(mod, succ, bad, state_bad)
@@ -447,7 +456,8 @@ class _Search:
             self.deadline = None if self.limits.timeout is None else \
                 self.start + self.limits.timeout
             k0 = self.pack(s0)
-            succ[k0 & mod.DISPATCH](k0, -1, 0)
+            succ[k0 & mod.DISPATCH](k0, -1)
+            _fill_depths(ex, 0)
             bad.clear()  # moves are checked from the deals on, as on the generic path
             for p, j in state_bad:
                 if self.state_props[p] not in violations:
@@ -481,7 +491,7 @@ class _Search:
                 for i in range(lo, hi):
                     k = keys[i]
                     # a terminal phase's function returns -1
-                    n = succ[k & dispatch](k, i, d1)
+                    n = succ[k & dispatch](k, i)
                     if n <= 0:
                         if n:
                             terminals += 1
@@ -514,6 +524,7 @@ class _Search:
                     if deadline is not None and not i & 63 and time.monotonic() > deadline:
                         break
                 ex.transitions = transitions
+                _fill_depths(ex, d1)
                 if self.end_level(d):
                     return
                 lo, hi = hi, len(keys)
@@ -523,6 +534,7 @@ class _Search:
         finally:
             ex.transitions = transitions
             ex.terminal += terminals
+            _fill_depths(ex, d + 1)  # the states a stop or Ctrl-C left in mid-level
 
     def finish(self):
         ex, game = self.ex, self.game

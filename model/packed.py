@@ -669,7 +669,8 @@ class PackedSource:
         return " | ".join(parts), done
 
     def emit_store(self, em: PackedEmitter, act, written, known):
-        """Store a new successor: number, parent, depth; its state properties
+        """Store a new successor: number, parent (its depth is its level's, which
+        the search records per level); its state properties
         and hand sizes (each only if the action writes a variable it reads: a
         parent satisfies every property not yet violated); its post-Pass edge."""
         if self.symmetric:
@@ -680,7 +681,6 @@ class PackedSource:
         em.line("index[k2] = j = len(keys)")
         em.line("keys_append(k2)")
         em.line("parent_append(i)")
-        em.line("depth_append(d1)")
         if self.symmetric:
             em.line("unreduced[0] += orbit(k2)")
         wrote = set(written)
@@ -763,7 +763,7 @@ class PackedSource:
         for a in specialised:
             self.emit_moves(em, a, known)
         em.line("return moves" if self.store else "return")
-        args = "k, i, d1" if self.store else "k, out, bad"
+        args = "k, i" if self.store else "k, out, bad"
         bound = ", ".join(_BOUND) if self.store else ""
         head = [f"def _make_{name}({bound}):", f"    def {name}({args}):"]
         body = _peephole(self.prelude(em.lines, "        ") + em.lines)
@@ -854,7 +854,7 @@ class PackedSource:
             bind = ("def bind(" + ", ".join(_BIND_ARGS) + "):\n"
                     "    \"\"\"The functions bound to one search's tables, by dispatch index.\"\"\"\n"
                     "    get, keys_append, parent_append = index.get, keys.append, parent.append\n"
-                    "    depth_append, edges_append = depth_of.append, edges.append\n"
+                    "    edges_append = edges.append\n"
                     f"    table = [None] * {1 << self.dispatch_size}\n"
                     + "\n".join(make) + "\n    return table")
         else:
@@ -865,9 +865,9 @@ class PackedSource:
 
 
 #: the names a stored-mode successor function reads from its search
-_BIND_ARGS = ("index", "keys", "parent", "depth_of", "edges", "bad", "state_bad", "bounds",
+_BIND_ARGS = ("index", "keys", "parent", "edges", "bad", "state_bad", "bounds",
               "canon=None", "orbit=None", "unreduced=None")
-_BOUND = ("get", "keys_append", "parent_append", "depth_append", "edges_append", "index",
+_BOUND = ("get", "keys_append", "parent_append", "edges_append", "index",
           "keys", "bad", "state_bad", "bounds", "canon", "orbit", "unreduced")
 
 
@@ -1126,16 +1126,16 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
 
     size = 1 << src.dispatch_size
     if store:
-        def bind(index, keys, parent, depth_of, edges, bad, state_bad, bounds,
+        def bind(index, keys, parent, edges, bad, state_bad, bounds,
                  canon=None, orbit=None, unreduced=None):
-            bound = (index.get, keys.append, parent.append, depth_of.append, edges.append,
+            bound = (index.get, keys.append, parent.append, edges.append,
                      index, keys, bad, state_bad, bounds, canon, orbit, unreduced)
             table = [None] * size
 
             def first_use(x):
-                def succ(k, i, d1):
+                def succ(k, i):
                     fn = table[x] = factory(x)(*bound)
-                    return fn(k, i, d1)
+                    return fn(k, i)
                 return succ
             table[:] = [first_use(x) for x in range(size)]
             return table
