@@ -63,6 +63,19 @@ class PackedEmitter(FunctionEmitter):
         self.lb, self.cb = layout.len_bits, layout.card_bits
         self.lm, self.cm = (1 << self.lb) - 1, (1 << self.cb) - 1
 
+    def open_param_loop(self, prm, dom: str) -> bool:
+        """A parameter drawn from a small set's members loops over a table of
+        each set's member list (no bit arithmetic per member)."""
+        width = {A.CARD: self.n_cards, A.PLAYER: self.n}.get(prm.type)
+        if prm.size is None and width is not None and width <= self.TABLE_CARDS:
+            var = f"p_{prm.name}"
+            self.env[prm.name] = var
+            table = self.module.const(_members_table(width), "MEMBERS")
+            self.line(f"for {var} in {table}[{dom}]:")
+            self.push()
+            return True
+        return super().open_param_loop(prm, dom)
+
     #: a subexpression of at least this many nodes whose only input is one
     #: card set is looked up in a table of its values (decks up to TABLE_CARDS)
     TABLE_NODES = 8
@@ -1050,6 +1063,12 @@ def state_checker(spec: Spec, mod, pending) -> "callable":
     env: dict = {}
     exec(compile("\n".join(src.module.lines + lines) + "\n", "<itcp-packed-check>", "exec"), env)
     return env["check"]
+
+
+@functools.lru_cache(maxsize=8)
+def _members_table(width: int) -> tuple:
+    """For each set of ``width`` bits, the tuple of its members, lowest first."""
+    return tuple(tuple(i for i in range(width) if m >> i & 1) for m in range(1 << width))
 
 
 @functools.lru_cache(maxsize=8)
