@@ -407,6 +407,27 @@ class PackedSource:
         return [f"{indent}v_{name} = {code}" for name, code in reads.items()
                 if name in uses and name not in once]
 
+    def place_reads(self, body: list[str], indent: str) -> list[str]:
+        """``body`` with each state field it reads extracted from the key
+        where first needed: read once outside any loop, in place; otherwise
+        just before the first statement that needs it, as deep in the ``if``
+        blocks as every use allows (never inside a loop), so a move that is
+        not legal does not pay for the fields only it reads."""
+        reads = self.reads()
+        pattern = re.compile(r"\bv_(" + "|".join(sorted(reads, key=len, reverse=True)) + r")\b")
+        uses: dict[str, list] = {}
+        for x, line in enumerate(body):
+            for name in pattern.findall(line):
+                uses.setdefault(name, []).append(x)
+        once = {name for name, xs in uses.items() if len(xs) == 1 and not _in_loop(body, xs[0])}
+        out = [pattern.sub(lambda m: f"({reads[m.group(1)]})" if m.group(1) in once
+                           else m.group(0), line) for line in body]
+        for name in [n for n in reads if n in uses and n not in once][::-1]:
+            use = re.compile(rf"\bv_{name}\b")
+            at, ind = _first_need(out, use, 0, len(out), indent)
+            out.insert(at, f"{ind}v_{name} = {reads[name]}")
+        return out
+
     def reads_mask(self, node) -> int:
         m = 0
         for x in A.walk(node):
@@ -779,7 +800,7 @@ class PackedSource:
         args = "k, i" if self.store else "k, out, bad"
         bound = ", ".join(_BOUND) if self.store else ""
         head = [f"def _make_{name}({bound}):", f"    def {name}({args}):"]
-        body = _peephole(self.prelude(em.lines, "        ") + em.lines)
+        body = self.place_reads(_peephole(em.lines), "        ")
         src = "\n".join(head + body + [f"    return {name}"])
         self._sources[cls] = (name, src)
         return name, src
@@ -939,6 +960,37 @@ def _fold_branches(lines: list[str]) -> list[str]:
         out.append(lines[i])
         i += 1
     return out
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _in_loop(lines: list[str], x: int) -> bool:
+    """Line ``x`` is inside a ``while`` or ``for`` body."""
+    depth = _indent(lines[x])
+    for line in reversed(lines[:x]):
+        if line.strip() and _indent(line) < depth:
+            if line.lstrip().startswith(("while ", "for ")):
+                return True
+            depth = _indent(line)
+    return False
+
+
+def _first_need(lines: list[str], use, start: int, end: int, ind: str) -> tuple[int, str]:
+    """Where to read a field ``use`` matches, among the statements at
+    indentation ``ind`` in ``lines[start:end]``: before the first statement
+    that uses it, or inside it when it is an ``if`` without ``else`` that
+    holds every use in its body."""
+    heads = [j for j in range(start, end) if lines[j].strip() and _indent(lines[j]) == len(ind)
+             and not lines[j].lstrip().startswith(("else:", "elif "))]
+    spans = [(j, heads[t + 1] if t + 1 < len(heads) else end) for t, j in enumerate(heads)]
+    using = [(j, e) for j, e in spans if any(use.search(lines[x]) for x in range(j, e))]
+    j, e = using[0]
+    if len(using) == 1 and lines[j].lstrip().startswith("if ") and not use.search(lines[j]) \
+            and not any(_indent(lines[x]) <= len(ind) for x in range(j + 1, e) if lines[x].strip()):
+        return _first_need(lines, use, j + 1, e, ind + "    ")
+    return j, ind
 
 
 def _block_ends(lines: list[str], j: int, ind: str) -> bool:
