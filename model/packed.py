@@ -614,8 +614,10 @@ class PackedSource:
             em.values[var] = parts
             return parts
         code = em.expr(node)
-        if _literal(code):
-            code = str(_int(code))
+        if _literal(code) or code.isidentifier():
+            # a constant, a local already holding it (a temporary, the old
+            # value, a parameter): no copy
+            code = str(_int(code)) if _literal(code) else code
             em.scopes[-1][Primed(var, act.values[var].type)] = code
             em.values[var] = code
             return code
