@@ -89,8 +89,13 @@ class PackedEmitter(FunctionEmitter):
                 x, values = table
                 name = self.module.const(values, "BY_SET")
                 code = f"{name}[{self.expr(x)}]"
-                out = self.fresh()
-                self.line(f"{out} = {code}")
+                # the same lookup reached through another term (a next value
+                # written out, say) is the same value: one lookup
+                out = self.cached(code)
+                if out is None:
+                    out = self.fresh()
+                    self.line(f"{out} = {code}")
+                    self.scopes[-1][code] = out
                 self.scopes[-1][node] = out
                 return out
         return super().expr(node)
@@ -191,6 +196,12 @@ class PackedEmitter(FunctionEmitter):
         lb, cb, lm, cm = self.lb, self.cb, self.lm, self.cm
         if o == "pile_len":
             return f"({self.expr(a[0])} & {lm})"
+        if o == "next_in":
+            d, seat = self.expr(a[1]), self.expr(a[0])
+            if _literal(d) and _literal(seat):
+                # direction and seat known here: the row of the table for them
+                row = runtime.next_in_table(self.n)[_int(d) + 1][_int(seat) + 1]
+                return f"{self.module.const(row, 'NEXT_FROM')}[{self.expr(a[2])}]"
         if o == "top":
             p = self.atom(a[0])
             if lb == cb:  # an empty pile reads its own zero length: NOCARD
