@@ -5,14 +5,22 @@ The generic path unpacks it to a tuple, asks the engine for the legal actions,
 applies each (a new tuple), packs the result and evaluates the step properties
 on the two tuples: the tuple round trip dominates the search.  This compiler
 reads the same elaborated spec as ``model/codegen.py`` (it reuses that
-emitter, so every rule is compiled by the same code) but generates, per phase,
-one function ``succ_<PHASE>(k, out, bad)`` that
+emitter, so every rule is compiled by the same code), first partially
+evaluated (``model/specialise.py``): the variables proved constant at this
+table become constants, and each generated function is specialised to one
+*dispatch class*, the values of the key's lowest small fields (the phase,
+whose turn it is, who acts), so a hand indexed by the actor is a fixed field
+and a rotation from a known seat a table row.  Per class, compiled on first
+use and reached through ``table[k & DISPATCH]``, one function that
 
-* reads from ``k`` only the fields the phase's guards and updates use (shift
-  and mask), with the discard pile kept packed (``top``, ``push``, ``pop`` are
-  shifts, not tuple copies),
+* reads each field it needs from ``k`` where first needed (shift and mask),
+  each seat of a map as its own local, the discard pile kept packed
+  (``top``, ``push``, ``pop`` are shifts, not tuple copies),
 * for every legal parameter choice, computes the updated variables and builds
-  the successor key by patching only the fields the action writes,
+  the successor key in one expression (the written fields cleared by a mask,
+  the new values OR-ed in); what no parameter affects (new values, the key
+  bits they set, terms of the guard and of the properties over the parent's
+  fields) is computed once per state, before the choices are tried,
 * checks every step property of the spec on the move, each specialised to the
   action (a variable the action does not write is its own next value, so e.g.
   FROZEN folds away for an action that touches no hand), appending
@@ -20,11 +28,14 @@ one function ``succ_<PHASE>(k, out, bad)`` that
 
 and appends the successor keys (or ``(action, key)`` pairs) to ``out`` in the
 order ``legal`` lists the actions, so a search numbers states identically on
-both paths.  It also generates ``state_ok(k)`` (all state properties) and
-``hand_range(k)`` on keys, and, per state property, the mask of the key bits
-its formula reads (``READS``), so a caller can skip re-checking a property on a
-successor whose read fields did not change.  Conformance with the generic
-engine is tested state by state (tests/test_packed.py).
+both paths (``store``: stores each new one in the search's tables itself).
+The generated statements are then tidied (a value-picking branch becomes an
+expression, a local read once folds into its reader, a dead one goes).  It
+also generates ``state_ok(k)`` (all state properties) and ``hand_range(k)`` on
+keys, and, per state property, the mask of the key bits its formula reads
+(``READS``), so a caller can skip re-checking a property on a successor whose
+read fields did not change.  Conformance with the generic engine is tested
+state by state (tests/test_packed.py).
 """
 from __future__ import annotations
 
