@@ -11,6 +11,7 @@ and are recorded: whatever was not exhausted can never be reported as HOLDS.
 """
 from __future__ import annotations
 
+import sys
 import time
 from array import array
 from dataclasses import dataclass, field
@@ -123,6 +124,15 @@ def _drop_half_stored(ex: Exploration):
         for k in [k for k, j in ex._index.items() if j >= n]:
             del ex._index[k]
     del ex.keys[n:], ex.parent[n:], ex.depth_of[n:]
+
+
+def _fill_depths(ex: Exploration, d: int):
+    """Give depth ``d`` to the states stored since the last call: the stored
+    successor functions do not record depths, as every state found while one
+    breadth-first level is expanded is one level deeper."""
+    missing = min(len(ex.keys), len(ex.parent)) - len(ex.depth_of)
+    if missing > 0:
+        ex.depth_of.extend(array("H", [d]) * missing)
 
 
 def packed_successors(game: Game, with_actions: bool = False, store: bool = False,
@@ -317,7 +327,7 @@ class _Search:
         ex, game = self.ex, self.game
         keys, parent, depth_of, index = ex.keys, ex.parent, ex.depth_of, ex._index
         violations = ex.violations
-        succ, hand_range = mod.SUCC, mod.hand_range
+        succ, dispatch, hand_range = mod.TABLE, mod.DISPATCH, mod.hand_range
         hand_reads = mod.HAND_READS
         layout = Layout(game.spec)
         phase_f = next(fs for v, _, fs in layout.fields if v == "phase")[0]
@@ -350,7 +360,7 @@ class _Search:
                     if ph in terminal:
                         ex.terminal += 1
                         continue
-                    succ[ph](k, out, bad)
+                    succ[k & dispatch](k, out, bad)
                     if not out:
                         ex.deadlocks.append(i)
                         continue
@@ -427,7 +437,7 @@ class _Search:
         state_bad: list = []
         bounds = self.bounds
         unreduced = [0]
-        succ = mod.bind(ex._index, keys, ex.parent, ex.depth_of, ex.post_pass_edges,
+        succ = mod.bind(ex._index, keys, ex.parent, ex.post_pass_edges,
                         bad, state_bad, bounds, *(canon or (None, None)), unreduced)
         try:
             self.expand_stored(mod, succ, bad, state_bad)
@@ -445,7 +455,9 @@ class _Search:
             # state property, so the deals are checked as any successor is
             self.deadline = None if self.limits.timeout is None else \
                 self.start + self.limits.timeout
-            succ[s0[self.phase_i]](self.pack(s0), -1, 0)
+            k0 = self.pack(s0)
+            succ[k0 & mod.DISPATCH](k0, -1)
+            _fill_depths(ex, 0)
             bad.clear()  # moves are checked from the deals on, as on the generic path
             for p, j in state_bad:
                 if self.state_props[p] not in violations:
@@ -456,7 +468,7 @@ class _Search:
         phase_f = next(fs for v, _, fs in layout.fields if v == "phase")[0]
         assert phase_f.offset == 0 and phase_f.bias == 0
         phase_mask = (1 << phase_f.width) - 1
-        terminal = {p.value for p in game.spec.phases if p.terminal}
+        dispatch = mod.DISPATCH
         state_props = self.state_props
         max_states, deadline = self.limits.max_states, self.deadline
         deadlocks = ex.deadlocks
@@ -467,7 +479,8 @@ class _Search:
                 if a.guard != A.Const(False, A.BOOL):  # else never legal at this table
                     covering.setdefault(a.phase.value, []).append(a.name)
         legal, apply, unpack = game.impl.legal, game._apply, self.unpack
-        transitions = ex.transitions
+        transitions, terminals = ex.transitions, 0
+        limit = sys.maxsize if max_states is None else max_states
         lo, hi = 0, len(keys)
         d = 0
         try:
@@ -477,13 +490,13 @@ class _Search:
                 d1 = d + 1
                 for i in range(lo, hi):
                     k = keys[i]
-                    ph = k & phase_mask
-                    if ph in terminal:
-                        ex.terminal += 1
-                        continue
-                    n = succ[ph](k, i, d1)
-                    if not n:
-                        deadlocks.append(i)
+                    # a terminal phase's function returns -1
+                    n = succ[k & dispatch](k, i)
+                    if n <= 0:
+                        if n:
+                            terminals += 1
+                        else:
+                            deadlocks.append(i)
                         continue
                     transitions += n
                     if bad:
@@ -496,7 +509,8 @@ class _Search:
                             if state_props[p] not in violations:
                                 violations[state_props[p]] = ("state", j)
                         state_bad.clear()
-                    if covering and ph in covering:
+                    if covering and k & phase_mask in covering:
+                        ph = k & phase_mask
                         names = [a for a in covering[ph] if self.covering(a)]
                         if names:
                             s = unpack(k)
@@ -505,11 +519,12 @@ class _Search:
                                     self.cover(s, a, apply[a[0]](s, a[1]))
                         else:
                             del covering[ph]
-                    if max_states is not None and len(keys) >= max_states:
+                    if len(keys) >= limit:
                         break
                     if deadline is not None and not i & 63 and time.monotonic() > deadline:
                         break
                 ex.transitions = transitions
+                _fill_depths(ex, d1)
                 if self.end_level(d):
                     return
                 lo, hi = hi, len(keys)
@@ -518,6 +533,8 @@ class _Search:
             ex.complete = True
         finally:
             ex.transitions = transitions
+            ex.terminal += terminals
+            _fill_depths(ex, d + 1)  # the states a stop or Ctrl-C left in mid-level
 
     def finish(self):
         ex, game = self.ex, self.game

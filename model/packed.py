@@ -5,14 +5,22 @@ The generic path unpacks it to a tuple, asks the engine for the legal actions,
 applies each (a new tuple), packs the result and evaluates the step properties
 on the two tuples: the tuple round trip dominates the search.  This compiler
 reads the same elaborated spec as ``model/codegen.py`` (it reuses that
-emitter, so every rule is compiled by the same code) but generates, per phase,
-one function ``succ_<PHASE>(k, out, bad)`` that
+emitter, so every rule is compiled by the same code), first partially
+evaluated (``model/specialise.py``): the variables proved constant at this
+table become constants, and each generated function is specialised to one
+*dispatch class*, the values of the key's lowest small fields (the phase,
+whose turn it is, who acts), so a hand indexed by the actor is a fixed field
+and a rotation from a known seat a table row.  Per class, compiled on first
+use and reached through ``table[k & DISPATCH]``, one function that
 
-* reads from ``k`` only the fields the phase's guards and updates use (shift
-  and mask), with the discard pile kept packed (``top``, ``push``, ``pop`` are
-  shifts, not tuple copies),
+* reads each field it needs from ``k`` where first needed (shift and mask),
+  each seat of a map as its own local, the discard pile kept packed
+  (``top``, ``push``, ``pop`` are shifts, not tuple copies),
 * for every legal parameter choice, computes the updated variables and builds
-  the successor key by patching only the fields the action writes,
+  the successor key in one expression (the written fields cleared by a mask,
+  the new values OR-ed in); what no parameter affects (new values, the key
+  bits they set, terms of the guard and of the properties over the parent's
+  fields) is computed once per state, before the choices are tried,
 * checks every step property of the spec on the move, each specialised to the
   action (a variable the action does not write is its own next value, so e.g.
   FROZEN folds away for an action that touches no hand), appending
@@ -20,14 +28,18 @@ one function ``succ_<PHASE>(k, out, bad)`` that
 
 and appends the successor keys (or ``(action, key)`` pairs) to ``out`` in the
 order ``legal`` lists the actions, so a search numbers states identically on
-both paths.  It also generates ``state_ok(k)`` (all state properties) and
-``hand_range(k)`` on keys, and, per state property, the mask of the key bits
-its formula reads (``READS``), so a caller can skip re-checking a property on a
-successor whose read fields did not change.  Conformance with the generic
-engine is tested state by state (tests/test_packed.py).
+both paths (``store``: stores each new one in the search's tables itself).
+The generated statements are then tidied (a value-picking branch becomes an
+expression, a local read once folds into its reader, a dead one goes).  It
+also generates ``state_ok(k)`` (all state properties) and ``hand_range(k)`` on
+keys, and, per state property, the mask of the key bits its formula reads
+(``READS``), so a caller can skip re-checking a property on a successor whose
+read fields did not change.  Conformance with the generic engine is tested
+state by state (tests/test_packed.py).
 """
 from __future__ import annotations
 
+import ast
 import functools
 import re
 import types
@@ -38,10 +50,10 @@ from itcp.spec.lang import And, Inliner, Spec, _unprime
 from itcp.spec.simplify import simplify
 
 from . import runtime
-from .codegen import FunctionEmitter, Module
+from .codegen import FunctionEmitter, Module, _is_atom
 from .packing import Layout
+from .specialise import _moves, constant_fields, reachable_values, specialise
 
-_VAR_REF = re.compile(r"\bv_([A-Za-z0-9_]+)\b")
 
 
 class PackedEmitter(FunctionEmitter):
@@ -55,9 +67,25 @@ class PackedEmitter(FunctionEmitter):
     def __init__(self, module: Module, n_players: int, layout: Layout):
         super().__init__(module, n_players)
         self.loop_params: set = set()  # parameters bound by a loop over a set's bits
+        self.values: dict = {}  # variable -> the code of its new value (n_<var> or a literal)
+        self.key_base = ("k", set())  # (the key with the hoisted fields patched, those fields)
+        self.pile_push = None  # (the pushed pile, the bit offset of its new card)
         self.n_cards = layout.spec.config.n_cards
         self.lb, self.cb = layout.len_bits, layout.card_bits
         self.lm, self.cm = (1 << self.lb) - 1, (1 << self.cb) - 1
+
+    def open_param_loop(self, prm, dom: str) -> bool:
+        """A parameter drawn from a small set's members loops over a table of
+        each set's member list (no bit arithmetic per member)."""
+        width = {A.CARD: self.n_cards, A.PLAYER: self.n}.get(prm.type)
+        if prm.size is None and width is not None and width <= self.TABLE_CARDS:
+            var = f"p_{prm.name}"
+            self.env[prm.name] = var
+            table = self.module.const(_members_table(width), "MEMBERS")
+            self.line(f"for {var} in {table}[{dom}]:")
+            self.push()
+            return True
+        return super().open_param_loop(prm, dom)
 
     #: a subexpression of at least this many nodes whose only input is one
     #: card set is looked up in a table of its values (decks up to TABLE_CARDS)
@@ -72,8 +100,13 @@ class PackedEmitter(FunctionEmitter):
                 x, values = table
                 name = self.module.const(values, "BY_SET")
                 code = f"{name}[{self.expr(x)}]"
-                out = self.fresh()
-                self.line(f"{out} = {code}")
+                # the same lookup reached through another term (a next value
+                # written out, say) is the same value: one lookup
+                out = self.cached(code)
+                if out is None:
+                    out = self.fresh()
+                    self.line(f"{out} = {code}")
+                    self.scopes[-1][code] = out
                 self.scopes[-1][node] = out
                 return out
         return super().expr(node)
@@ -126,6 +159,38 @@ class PackedEmitter(FunctionEmitter):
         shared[node] = None
         return None
 
+    # -- maps as one local per seat ---------------------------------------------
+    def on_Var(self, n: Var):
+        if A.map_value_type(n.type):
+            return "(" + ", ".join(f"v_{n.name}_{i}" for i in range(self.n)) + ",)"
+        return super().on_Var(n)
+
+    def on_Primed(self, n: Primed):
+        parts = self.values.get(n.name)
+        if A.map_value_type(n.type) and isinstance(parts, list):
+            return "(" + ", ".join(parts) + ",)"
+        return super().on_Primed(n)
+
+    def map_parts(self, node):
+        """The code of each seat's value of a map term, or None (no cheap split)."""
+        if isinstance(node, Var):
+            return [f"v_{node.name}_{i}" for i in range(self.n)]
+        if isinstance(node, Const):
+            return [self.expr(Const(v, A.map_value_type(node.type))) for v in node.value]
+        if isinstance(node, Primed):
+            parts = self.values.get(node.name)
+            return list(parts) if isinstance(parts, list) else None
+        if isinstance(node, Op) and node.op == "put" and isinstance(node.args[1], Const):
+            parts = self.map_parts(node.args[0])
+            if parts is not None and node.args[1].value >= 0:
+                parts[node.args[1].value] = self.atom(node.args[2])
+            return parts
+        if (isinstance(node, A.Quant) and node.kind == "mapof" and isinstance(node.domain, Const)
+                and list(runtime.bits(node.domain.value)) == list(range(self.n))):
+            return [self.atom(simplify(A.substitute(node.body, {node.var.name: Const(i, node.var.type)}),
+                                       self.n)) for i in range(self.n)]
+        return None
+
     def encode_pile(self, cards) -> int:
         k = len(cards)
         for i, c in enumerate(cards):
@@ -142,17 +207,28 @@ class PackedEmitter(FunctionEmitter):
         lb, cb, lm, cm = self.lb, self.cb, self.lm, self.cm
         if o == "pile_len":
             return f"({self.expr(a[0])} & {lm})"
+        if o == "next_in":
+            d, seat = self.expr(a[1]), self.expr(a[0])
+            if _literal(d) and _literal(seat):
+                # direction and seat known here: the row of the table for them
+                row = runtime.next_in_table(self.n)[_int(d) + 1][_int(seat) + 1]
+                return f"{self.module.const(row, 'NEXT_FROM')}[{self.expr(a[2])}]"
         if o == "top":
             p = self.atom(a[0])
+            if lb == cb:  # an empty pile reads its own zero length: NOCARD
+                return f"(({p} >> {cb} * ({p} & {lm}) & {cm}) - 1)"
             return f"(({p} >> ({lb - cb} + {cb} * ({p} & {lm})) & {cm}) - 1 if {p} else -1)"
         if o == "push":
             p, c = self.atom(a[0]), self.atom(a[1])
             return f"({p} + 1 | ({c} + 1) << ({lb} + {cb} * ({p} & {lm})))"
         if o == "pop":
             p = self.atom(a[0])
-            return f"(({p} & (1 << ({lb - cb} + {cb} * ({p} & {lm}))) - 1) - 1 if {p} else 0)"
+            shift = f"{cb} * ({p} & {lm})" if lb == cb else f"({lb - cb} + {cb} * ({p} & {lm}))"
+            return f"(({p} & (1 << {shift}) - 1) - 1 if {p} else 0)"
         if o == "pile_of":
             c = self.atom(a[0])
+            if isinstance(a[0], A.Param) and a[0].name in self.loop_params:
+                return f"(1 | ({c} + 1) << {lb})"  # a card drawn from a set's bits
             return f"(1 | ({c} + 1) << {lb} if {c} >= 0 else 0)"
         if self.loop_params and o in ("member", "with", "without", "get") and any(
                 isinstance(x, A.Param) and x.name in self.loop_params for x in a):
@@ -165,6 +241,10 @@ class PackedEmitter(FunctionEmitter):
                 return f"({m} | (1 << {e}))" if o == "with" else f"({m} & ~(1 << {e}))"
             if o == "get" and isinstance(a[1], A.Param):
                 return f"{self.atom(a[0])}[{self.env[a[1].name]}]"
+        if o == "get" and isinstance(a[1], Const) and a[1].value >= 0:
+            parts = self.map_parts(a[0])
+            if parts is not None:
+                return parts[a[1].value]
         if o == "or" and len(a) > 2 and all(
                 isinstance(x, Op) and x.op == "eq" and isinstance(x.args[1], Const)
                 and x.args[0] == a[0].args[0] for x in a):
@@ -200,8 +280,52 @@ class PackedEmitter(FunctionEmitter):
         return super().on_Op(n)
 
 
+class SpecialisedAction:
+    """One action as the code for one dispatch class sees it: every variable
+    known there (constant at this table, or fixed by the dispatch) replaced by
+    its value and folded, the constant variables' updates dropped."""
+
+    def __init__(self, src: "PackedSource", act, known: dict):
+        spec = src.spec
+        self.act, self.name, self.decl = act, act.name, act.decl
+        self.params = act.decl.params
+        primed = {v: c for v, c in src.constants.items() if v in act.values}
+        fold = lambda e: specialise(e, known, spec, primed)
+        self.domains = {p.name: fold(src.inline(p.domain)) for p in self.params}
+        self.guard = fold(act.guard)
+        # the constant variables keep their value (constant_fields proved it)
+        self.order = [v for v in act.order if v not in src.constants]
+        self.values = {v: fold(act.values[v]) for v in self.order}
+        self.updated = set(act.values)  # every variable the action assigns
+        self.fold = fold
+        # the properties on the move, with each next value written out (so a
+        # term over the parent's fields, e.g. the cards of the pile pushed
+        # on, can be computed once per state, before the moves are tried)
+        nexts = {**primed, **self.values}
+        on_move = lambda e: specialise(e, known, spec, nexts)
+        self.step_checks = [
+            (p, on_move(_unprime(src.inline(p.formula), self.updated))) for p in src.step_props]
+        self.state_checks = []
+        for n, p in enumerate(src.state_props):
+            formula = _on_successor(src.inline(p.formula), self.updated)
+            if any(isinstance(x, Primed) for x in A.walk(fold(formula))):
+                self.state_checks.append((n, p, on_move(formula)))
+            # else it reads only what the parent had: the parent satisfied it
+
+
 class PackedSource:
-    """Generated source of the packed successor functions for one spec."""
+    """Generated source of the packed successor functions for one spec.
+
+    The code is specialised twice over: to the table (the variables
+    ``constant_fields`` proves constant are constants) and, per function, to
+    the values of the key's lowest small fields (``phase``, whose turn it is,
+    who acts: ``DISPATCH`` masks them), so the function reached through
+    ``table[k & DISPATCH]`` knows them as constants: a hand indexed by the
+    actor is a fixed field, a rotation from a known seat a constant.
+    """
+
+    #: the dispatch fields fit in this many low key bits (a table of 2**bits)
+    DISPATCH_BITS = 12
 
     def __init__(self, spec: Spec, with_actions: bool = False, store: bool = False,
                  symmetric: bool = False):
@@ -223,6 +347,38 @@ class PackedSource:
         self.step_props = [p for p in spec.properties if p.kind == "step" and p.formula is not None]
         self.state_props = [p for p in spec.properties
                             if p.kind == "state" and p.formula is not None]
+        self.reachable = reachable_values(spec)
+        self.constants = constant_fields(spec, self.reachable)
+        self.dispatch = self._dispatch_fields()
+        self.dispatch_mask = 0
+        for _, f in self.dispatch:
+            self.dispatch_mask |= ((1 << f.width) - 1) << f.offset
+        self.dispatch_size = self.dispatch_mask.bit_length()
+        self._sources: dict = {}  # dispatch class -> (function name, source)
+        self._consts_done = 0  # module constant lines already handed out
+
+    def _dispatch_fields(self) -> list:
+        """The scalar fields at the bottom of the key the functions are
+        specialised on: ``phase`` (always first) and the variables after it
+        that are not constant, while they fit in DISPATCH_BITS."""
+        out = []
+        for var, t, fs in self.layout.fields:
+            if A.map_value_type(t) or t not in (A.INT, A.PLAYER, A.BOOL, A.CARD):
+                break
+            if fs[0].offset + fs[0].width > self.DISPATCH_BITS:
+                break
+            if var not in self.constants:
+                out.append((var, fs[0]))
+        assert out and out[0][0] == "phase" and out[0][1].offset == 0
+        return out
+
+    def fixed_values(self, x: int) -> dict:
+        """The values dispatch index ``x`` fixes (var -> constant node)."""
+        return {var: Const((x >> f.offset & ((1 << f.width) - 1)) - f.bias, self.types[var])
+                for var, f in self.dispatch}
+
+    def dispatch_class(self, x: int) -> tuple:
+        return tuple(c.value for c in self.fixed_values(x).values())
 
     # -- fields --------------------------------------------------------------
     def field_mask(self, var: str) -> int:
@@ -246,53 +402,58 @@ class PackedSource:
             parts.append(f"{raw} - {f.bias}" if f.bias else raw)
         return f"({', '.join(parts)},)" if vt else parts[0]
 
-    def write_field(self, var: str, code: str) -> list[str]:
-        """Terms OR-ed into a key to store ``code`` as ``var`` (field cleared)."""
-        if self.layout.pile is not None and var == self.layout.pile.name:
-            return [f"{code} << {self.layout.fixed_bits}"]
-        t = self.types[var]
-        vt = A.map_value_type(t)
-        out = []
-        for i, f in enumerate(self.fields[var]):
-            ref = f"{code}[{i}]" if vt else code
-            val = f"({ref} + {f.bias})" if f.bias else ref
-            out.append(f"{val} << {f.offset}" if f.offset else f"{val}")
-        return out
-
-    def patch_field(self, var: str) -> list[str]:
-        """Statements turning ``k2`` (holding ``v_<var>``) into a key holding ``n_<var>``."""
-        n, v = f"n_{var}", f"v_{var}"
-        if self.layout.pile is not None and var == self.layout.pile.name:
-            return [f"if {n} != {v}:",
-                    f"    k2 = k2 & {self.fixed_mask} | {n} << {self.layout.fixed_bits}"]
-        vt = A.map_value_type(self.types[var])
-        out = []
-        for i, f in enumerate(self.fields[var]):
-            nn, vv = (f"{n}[{i}]", f"{v}[{i}]") if vt else (n, v)
-            delta = f"({nn} + {f.bias}) ^ ({vv} + {f.bias})" if f.bias else f"{nn} ^ {vv}"
-            shift = f" << {f.offset}" if f.offset else ""
-            out += [f"if {nn} != {vv}:", f"    k2 ^= ({delta}){shift}"]
+    def reads(self) -> dict:
+        """Local name (after ``v_``) -> the key expression it is read from: each
+        scalar variable, each seat of a map (``hands_0``), the pile."""
+        out = {}
+        for v in self.spec.variables:
+            if A.map_value_type(v.type):
+                for i, part in enumerate(_split_tuple(self.read_field(v.name))):
+                    out[f"{v.name}_{i}"] = part
+            else:
+                out[v.name] = self.read_field(v.name)
         return out
 
     def prelude(self, body: list[str], indent: str = "    ") -> list[str]:
-        """Extraction lines for the state variables ``body`` reads, in spec order.
+        """Extraction lines for the state fields ``body`` reads, in key order.
 
-        A scalar read at one place only is read from the key there instead
+        A field read at one place only is read from the key there instead
         (``body`` is rewritten in place), so a rarely taken branch costs
         nothing when it is not taken.
         """
+        reads = self.reads()
+        pattern = re.compile(r"\bv_(" + "|".join(sorted(reads, key=len, reverse=True)) + r")\b")
         uses: dict[str, int] = {}
         for line in body:
-            for name in _VAR_REF.findall(line):
+            for name in pattern.findall(line):
                 uses[name] = uses.get(name, 0) + 1
-        once = {v.name for v in self.spec.variables if uses.get(v.name) == 1
-                and not A.map_value_type(v.type)}
+        once = {name for name, n in uses.items() if n == 1}
         if once:
-            pattern = re.compile(r"\bv_(" + "|".join(sorted(once)) + r")\b")
-            body[:] = [pattern.sub(lambda m: f"({self.read_field(m.group(1))})", line)
-                       for line in body]
-        return [f"{indent}v_{v.name} = {self.read_field(v.name)}"
-                for v in self.spec.variables if v.name in uses and v.name not in once]
+            body[:] = [pattern.sub(lambda m: f"({reads[m.group(1)]})" if m.group(1) in once
+                                   else m.group(0), line) for line in body]
+        return [f"{indent}v_{name} = {code}" for name, code in reads.items()
+                if name in uses and name not in once]
+
+    def place_reads(self, body: list[str], indent: str) -> list[str]:
+        """``body`` with each state field it reads extracted from the key
+        where first needed: read once outside any loop, in place; otherwise
+        just before the first statement that needs it, as deep in the ``if``
+        blocks as every use allows (never inside a loop), so a move that is
+        not legal does not pay for the fields only it reads."""
+        reads = self.reads()
+        pattern = re.compile(r"\bv_(" + "|".join(sorted(reads, key=len, reverse=True)) + r")\b")
+        uses: dict[str, list] = {}
+        for x, line in enumerate(body):
+            for name in pattern.findall(line):
+                uses.setdefault(name, []).append(x)
+        once = {name for name, xs in uses.items() if len(xs) == 1 and not _in_loop(body, xs[0])}
+        out = [pattern.sub(lambda m: f"({reads[m.group(1)]})" if m.group(1) in once
+                           else m.group(0), line) for line in body]
+        for name in [n for n in reads if n in uses and n not in once][::-1]:
+            use = re.compile(rf"\bv_{name}\b")
+            at, ind = _first_need(out, use, 0, len(out), indent)
+            out.insert(at, f"{ind}v_{name} = {reads[name]}")
+        return out
 
     def reads_mask(self, node) -> int:
         m = 0
@@ -307,12 +468,23 @@ class PackedSource:
     def function(self, header: str, em: FunctionEmitter):
         self.funcs.append("\n".join([header] + self.prelude(em.lines) + em.lines))
 
+    def old_value(self, var: str, known: dict) -> str:
+        """The parent's value of ``var`` as code: a constant where known."""
+        c = known.get(var)
+        if A.map_value_type(self.types[var]):
+            if c is None:
+                return [f"v_{var}_{i}" for i in range(self.n)]
+            return [str(int(x)) for x in c.value]
+        if c is None:
+            return f"v_{var}"
+        return str(int(c.value))
+
     # -- one phase ------------------------------------------------------------
-    def emit_moves(self, em: PackedEmitter, act):
+    def emit_moves(self, em: PackedEmitter, act: SpecialisedAction, known: dict):
         """Every legal parameter choice of ``act``: its successor key and step checks."""
-        params = act.decl.params
+        params = act.params
         if act.guard == Const(False, A.BOOL):
-            return  # never legal at this table
+            return  # never legal here
         depth, scopes = em.depth, len(em.scopes)
         em.scopes.append({})
         hoisted = self.hoistable(act) if params else []
@@ -322,23 +494,41 @@ class PackedSource:
             # new values, and terms of the guard and of the other new values, that
             # no parameter affects: once per state, not per choice (the generated
             # code is total, so computing a term early is safe)
-            dom = em.atom(self.inline(params[0].domain))
-            em.line(f"if {dom}:")
-            em.push()
-            pushed = True
+            dom = em.atom(act.domains[params[0].name])
+            if dom != "0":
+                em.line(f"if {dom}:")
+                em.push()
+                pushed = True
             for var in hoisted:
-                self.emit_value(em, act, var)
+                self.emit_value(em, act, var, known)
             for term in invariant:
                 em.atom(term)
+            # the fields the hoisted values change are patched once per state;
+            # so is a pile a card is pushed on: its new length and old cards
+            pile = self.pushed_pile(act, hoisted)
+            extra = []
+            if pile is not None:
+                p = em.atom(pile.args[0])
+                lb, cb, fixed = self.layout.len_bits, self.layout.card_bits, self.layout.fixed_bits
+                shift = em.fresh("ps")
+                em.line(f"{shift} = {lb + fixed} + {cb} * ({p} & {(1 << lb) - 1})")
+                extra = [(self.layout.pile.name, f"({p} + 1) << {fixed}")]
+                em.pile_push = (pile, shift)
+            code, done = self.key_expr(em, "k", hoisted, known, extra)
+            base = "k"
+            if done:
+                base = em.fresh("kb")
+                em.line(f"{base} = {code}")
+            em.key_base = (base, done)
         for prm in params:
-            if em.open_param_loop(prm, em.atom(self.inline(prm.domain))):
+            if em.open_param_loop(prm, em.atom(act.domains[prm.name])):
                 em.loop_params.add(prm.name)
         g = em.expr(act.guard)
         if g != "False":
             if g != "True":
                 em.line(f"if {g}:")
                 em.push()
-            self.emit_apply(em, act)
+            self.emit_apply(em, act, known)
             if g != "True":
                 em.pop()
         for _ in params:
@@ -346,19 +536,54 @@ class PackedSource:
         em.loop_params.clear()
         if pushed:
             em.pop()
+        em.key_base = ("k", set())
+        em.pile_push = None
         em.scopes.pop()
         assert em.depth == depth and len(em.scopes) == scopes
 
+    def shared_terms(self, acts) -> list:
+        """Compound terms over the parent's fields alone that two or more of
+        the phase's actions compute (a zero-hand test, say): computed once,
+        before the actions (the generated code is total, so early is safe)."""
+        def state_terms(act) -> set:
+            found: set = set()
+
+            def collect(x):
+                if isinstance(x, (Op, Ite)) and not _moves(x):
+                    found.add(x)
+                    return
+                if isinstance(x, (A.Quant, A.Let)):
+                    return
+                for c in A.children(x):
+                    collect(c)
+            collect(act.guard)
+            for var in act.order:
+                collect(act.values[var])
+            for _, formula in act.step_checks:
+                collect(formula)
+            for _, _, formula in act.state_checks:
+                collect(formula)
+            return found
+
+        if len(acts) < 2:
+            return []
+        seen: dict = {}
+        for act in acts:
+            if act.guard == Const(False, A.BOOL):
+                continue
+            for t in state_terms(act):
+                seen[t] = seen.get(t, 0) + 1
+        return [t for t, n in seen.items() if n >= 2]
+
     def hoistable(self, act) -> list[str]:
-        """The variables whose new values (and update conditions) read no
-        parameter, directly or through another such value."""
-        names = {p.name for p in act.decl.params}
+        """The variables whose new values read no parameter, directly or
+        through another such value."""
+        names = {p.name for p in act.params}
         out: list[str] = []
         for var in act.order:
-            nodes = [act.values[var]] + [w for _, w, _, _ in act.updates.get(var, ())]
             if all(not (isinstance(x, A.Param) and x.name in names)
                    and not (isinstance(x, Primed) and x.name in act.values and x.name not in out)
-                   for n in nodes for x in A.walk(n)):
+                   for x in A.walk(act.values[var])):
                 out.append(var)
         return out
 
@@ -396,51 +621,119 @@ class PackedSource:
         for var in act.order:
             if var not in hoisted:
                 collect(act.values[var])
-                for _, when, _, _ in act.updates.get(var, ()):
-                    collect(when)
+        for _, formula in act.step_checks:
+            collect(formula)
+        for _, _, formula in act.state_checks:
+            collect(formula)
         return out
 
-    def emit_value(self, em: PackedEmitter, act, var) -> bool:
-        """``n_<var> = <its new value>``; True if it may differ from the old one."""
-        for _, when, _, _ in act.updates.get(var, ()):
-            em.atom(when)
-        code = em.expr(act.values[var])
+    def emit_value(self, em: PackedEmitter, act, var, known) -> str:
+        """``n_<var> = <its new value>``; the code of the new value (of each
+        seat's, for a map: a seat the action leaves alone costs nothing)."""
+        node = act.values[var]
+        if A.map_value_type(node.type):
+            parts = em.map_parts(node)
+            if parts is None:
+                code = em.atom(node)
+                names = [f"n_{var}_{i}" for i in range(self.n)]
+                em.line(f"({', '.join(names)},) = {code}")
+                parts = names
+            em.values[var] = parts
+            return parts
+        code = em.expr(node)
+        if _literal(code) or code.isidentifier():
+            # a constant, a local already holding it (a temporary, the old
+            # value, a parameter): no copy
+            code = str(_int(code)) if _literal(code) else code
+            em.scopes[-1][Primed(var, act.values[var].type)] = code
+            em.values[var] = code
+            return code
         em.line(f"n_{var} = {code}")
         em.scopes[-1][Primed(var, act.values[var].type)] = f"n_{var}"
-        return code != f"v_{var}"
+        em.values[var] = f"n_{var}"
+        return code
 
-    def emit_apply(self, em: PackedEmitter, act):
-        name, params = act.name, act.decl.params
+    def emit_apply(self, em: PackedEmitter, act, known):
+        name, params = act.name, act.params
         hoisted = set(self.hoistable(act)) if params else set()
         written = []
         for var in act.order:
-            if var in hoisted:
-                if act.values[var] != Var(var, act.values[var].type):
-                    written.append(var)
-                continue
-            if self.emit_value(em, act, var):
+            if var not in hoisted:
+                self.emit_value(em, act, var, known)
+            if em.values[var] != self.old_value(var, known):
                 written.append(var)
         # the successor key: the parent's, with each field that changed
         # flipped to its new value (most writes leave most fields as they were)
-        em.line("k2 = k")
-        for var in written:
-            for line in self.patch_field(var):
-                em.line(line)
+        base, done = em.key_base
+        code = self.key_expr(em, base, [v for v in written if v not in done], known)[0]
+        if em.pile_push is not None:  # the pushed card, above the old ones
+            pile, shift = em.pile_push
+            code += f" | ({em.atom(pile.args[1])} + 1) << {shift}"
+        em.line("k2 = " + code)
         action = f"({name!r}, (" + "".join(f"p_{p.name}, " for p in params) + "))"
-        for prop in self.step_props:
-            formula = simplify(_unprime(self.inline(prop.formula), act.values), self.n)
+        for prop, formula in act.step_checks:
             ok = em.expr(formula)
             if ok == "True":
                 continue
             em.line(f"if not {ok}:")
             em.line(f"    bad.append(({prop.id!r}, {action}))")
         if self.store:
-            self.emit_store(em, act, written)
+            self.emit_store(em, act, written, known)
         else:
             em.line(f"out.append(({action}, k2))" if self.with_actions else "out.append(k2)")
 
-    def emit_store(self, em: PackedEmitter, act, written):
-        """Store a new successor: number, parent, depth; its state properties
+    def pushed_pile(self, act, hoisted):
+        """The new pile, when the action pushes a parameter's card on a pile
+        no parameter affects (a discard): its patch splits into a part per
+        state and a card per move."""
+        pile = self.layout.pile.name if self.layout.pile is not None else None
+        value = act.values.get(pile)
+        if pile is None or pile in hoisted or not isinstance(value, Op) or value.op != "push":
+            return None
+        if any(isinstance(x, (A.Param, A.Bound, Primed)) for x in A.walk(value.args[0])):
+            return None
+        return value
+
+    def key_expr(self, em: PackedEmitter, src: str, names, known,
+                 extra=()) -> tuple[str, set]:
+        """The key ``src`` with each of ``names`` whose new value may differ
+        from the parent's stored instead: one expression (the written fields
+        cleared by one mask, the new values OR-ed in, known ones as one
+        constant), so the parent's value of a field is never needed to write
+        it.  Also the set of the variables written."""
+        clear, const, terms, done = 0, 0, [], set()
+        pile = self.layout.pile.name if self.layout.pile is not None else None
+        for var, term in extra:  # (variable, its field's new bits), already placed
+            done.add(var)
+            terms.append(term)
+        for var in names:
+            new, old = em.values[var], self.old_value(var, known)
+            if new == old:
+                continue
+            done.add(var)
+            if var == pile:
+                terms.append(f"{new} << {self.layout.fixed_bits}")
+                continue
+            vt = A.map_value_type(self.types[var])
+            for i, f in enumerate(self.fields[var]):
+                nn, vv = (new[i], old[i]) if vt else (new, old)
+                if nn == vv:
+                    continue
+                clear |= ((1 << f.width) - 1) << f.offset
+                if _literal(nn):
+                    const |= (_int(nn) + f.bias) << f.offset
+                    continue
+                val = f"({nn} + {f.bias})" if f.bias else nn
+                terms.append(f"{val} << {f.offset}" if f.offset else val)
+        if not done:
+            return src, done
+        keep = (self.fixed_mask & ~clear) if pile in done else ~clear
+        parts = [f"{src} & {keep}"] + terms + ([str(const)] if const else [])
+        return " | ".join(parts), done
+
+    def emit_store(self, em: PackedEmitter, act, written, known):
+        """Store a new successor: number, parent (its depth is its level's, which
+        the search records per level); its state properties
         and hand sizes (each only if the action writes a variable it reads: a
         parent satisfies every property not yet violated); its post-Pass edge."""
         if self.symmetric:
@@ -448,71 +741,129 @@ class PackedSource:
         em.line("j = get(k2)")
         em.line("if j is None:")
         em.push()
-        em.line("j = len(keys)")
-        em.line("index[k2] = j")
+        em.line("index[k2] = j = len(keys)")
         em.line("keys_append(k2)")
         em.line("parent_append(i)")
-        em.line("depth_append(d1)")
         if self.symmetric:
             em.line("unreduced[0] += orbit(k2)")
         wrote = set(written)
-        for n, prop in enumerate(self.state_props):
-            formula = self.inline(prop.formula)
-            if not wrote & {x.name for x in A.walk(formula) if isinstance(x, Var)}:
-                continue
-            # next values as the action's own nodes (Primed), so CSE shares them
-            ok = em.expr(simplify(_on_successor(formula, set(act.values)), self.n))
+        for n, prop, formula in act.state_checks:
+            ok = em.expr(formula)
             if ok == "True":
                 continue
             em.line(f"if not {ok}:")
             em.line(f"    state_bad.append(({n}, j))")
-        if self.phase_name == "OVER" or wrote & {"hands", "aside", "hand_of"}:
-            name = lambda v: f"n_{v}" if v in wrote else f"v_{v}"
-            em.line(f"if {name('phase')} != {self.over}:")
+        if wrote & {"hands", "aside", "hand_of"}:
+            # the live hand sizes: only a seat whose hand changed can widen
+            # them (the parent, live, had every other one), unless seats moved
+            val = lambda v: em.values[v] if v in wrote else self.old_value(v, known)
+            moved = wrote & {"aside", "hand_of"}
+            lines = []
             for p in range(self.n):
-                em.line(f"    if not ({name('aside')} >> {p} & 1) and {name('hand_of')}[{p}] == {p}:")
-                em.line(f"        x = {name('hands')}[{p}].bit_count()")
-                em.line("        if x < bounds[0]: bounds[0] = x")
-                em.line("        if x > bounds[1]: bounds[1] = x")
+                hand = _item(val("hands"), p)
+                if not moved and hand == _item(self.old_value("hands", known), p):
+                    continue
+                aside, hand_of = val("aside"), val("hand_of")
+                cond = []
+                if not _literal(aside):
+                    cond.append(f"not ({aside} >> {p} & 1)")
+                elif _int(aside) >> p & 1:
+                    continue
+                seat = _item(hand_of, p)
+                if not _literal(seat):
+                    cond.append(f"{seat} == {p}")
+                elif _int(seat) != p:
+                    continue
+                pad = ""
+                if cond:
+                    lines.append(f"if {' and '.join(cond)}:")
+                    pad = "    "
+                lines += [f"{pad}x = {hand}.bit_count()",
+                          f"{pad}if x < bounds[0]: bounds[0] = x",
+                          f"{pad}if x > bounds[1]: bounds[1] = x"]
+            phase = val("phase")
+            if lines and not (_literal(phase) and _int(phase) == self.over):
+                pad = ""
+                if not _literal(phase):
+                    em.line(f"if {phase} != {self.over}:")
+                    pad = "    "
+                for line in lines:
+                    em.line(pad + line)
         em.pop()
-        both = "v_first_passer >= 0" + (" and n_first_passer >= 0" if "first_passer" in wrote else "")
+        fp = "first_passer"
+        before = self.old_value(fp, known)
+        both = f"{before} >= 0" + (f" and {em.values[fp]} >= 0" if fp in wrote else "")
         em.line(f"if {both}:")
         em.line("    edges_append((i, j))")
         em.line("moves += 1")
 
-    # -- whole spec -------------------------------------------------------------
-    def build(self) -> str:
-        table = []
-        for ph in self.spec.phases:
-            acts = [a for a in self.spec.actions if a.phase.name == ph.name]
-            if not acts:
-                table.append("_no_moves")
-                continue
-            em = self.emitter()
-            self.phase_name = ph.name
-            if self.store:
-                em.line("moves = 0")
-            for a in acts:
-                self.emit_moves(em, a)
-            em.line("return moves" if self.store else "return")
-            args = "k, i, d1" if self.store else "k, out, bad"
-            self.function(f"def succ_{ph.name}({args}):", em)
-            table.append(f"succ_{ph.name}")
+    # -- one dispatch class ------------------------------------------------------
+    def phase_source(self, x: int) -> tuple[str, str]:
+        """(name, source) of the factory of the function for dispatch index ``x``:
+        ``_make_<name>(<the search's tables>)`` returns ``<name>``."""
+        cls = self.dispatch_class(x)
+        if cls in self._sources:
+            return self._sources[cls]
+        fixed = self.fixed_values(x)
+        ph = fixed["phase"].value
+        phase = next((p for p in self.spec.phases if p.value == ph), None)
+        acts = [a for a in self.spec.actions if phase is not None and a.phase.name == phase.name]
+        name = "succ_" + (phase.name if phase else f"phase{ph}") + "".join(
+            f"_{var}{'_' if c.value < 0 else ''}{abs(c.value)}"
+            for (var, _), c in zip(self.dispatch[1:], list(fixed.values())[1:]))
+        known = {**self.constants, **fixed}
+        em = self.emitter()
+        em.depth = 2
+        self.phase_name = phase.name if phase else None
         if self.store:
-            # the successor functions bound to one search's tables
-            inner = "\n".join(self.funcs).replace("\n", "\n    ")
-            self.funcs = [
-                "def bind(index, keys, parent, depth_of, edges, bad, state_bad, bounds,\n"
-                "         canon=None, orbit=None, unreduced=None):\n"
-                "    get, keys_append, parent_append = index.get, keys.append, parent.append\n"
-                "    depth_append, edges_append = depth_of.append, edges.append\n"
-                "    def _no_moves(k, i, d1):\n"
-                "        return 0\n"
-                "    " + inner + "\n"
-                "    return (" + ", ".join(table) + ",)"]
-        else:
-            self.funcs.append("def _no_moves(k, out, bad):\n    return")
-            self.funcs.append("SUCC = (" + ", ".join(table) + ",)")
+            em.line("moves = 0")
+        if self.store and phase is not None and phase.terminal:
+            em.line("return -1")  # the search counts a terminal state, not a deadlock
+            acts = []
+        specialised = [SpecialisedAction(self, a, known) for a in acts]
+        for term in self.shared_terms(specialised):
+            em.atom(term)
+        for a in specialised:
+            self.emit_moves(em, a, known)
+        em.line("return moves" if self.store else "return")
+        args = "k, i" if self.store else "k, out, bad"
+        bound = ", ".join(_BOUND) if self.store else ""
+        head = [f"def _make_{name}({bound}):", f"    def {name}({args}):"]
+        body = self.place_reads(_peephole(em.lines), "        ")
+        src = "\n".join(head + body + [f"    return {name}"])
+        self._sources[cls] = (name, src)
+        return name, src
+
+    def new_constants(self) -> str:
+        """The module constants generated since the last call."""
+        lines = self.module.lines[self._consts_done:]
+        self._consts_done = len(self.module.lines)
+        return "\n".join(lines)
+
+    def all_indices(self):
+        """Every dispatch index a reachable state may have (for the dump)."""
+        phases = {p.value for p in self.spec.phases if not p.terminal}
+        if self.reachable.get("phase") is not None:
+            phases &= self.reachable["phase"]
+        seen = set()
+        for x in range(1 << self.dispatch_size):
+            if x & ~self.dispatch_mask:
+                continue
+            fixed = self.fixed_values(x)
+            if fixed["phase"].value not in phases:
+                continue
+            if any(self.types[v] == A.PLAYER and not -1 <= c.value < self.n
+                   for v, c in fixed.items()):
+                continue
+            cls = self.dispatch_class(x)
+            if cls not in seen:
+                seen.add(cls)
+                yield x
+
+    # -- whole spec -------------------------------------------------------------
+    def helpers(self) -> list[str]:
+        """state_ok, prop_<ID>, READS, hand_range, HAND_READS on keys."""
+        funcs, self.funcs = self.funcs, []
         if self.state_props:
             em = self.emitter()
             formula = self.inline(And(*[p.formula for p in self.state_props]))
@@ -528,20 +879,246 @@ class PackedSource:
         em = self.emitter()
         em.line("lo, hi = 999, -1")
         for p in range(self.n):
-            em.line(f"if not (v_aside >> {p} & 1) and v_hand_of[{p}] == {p}:")
-            em.line(f"    x = v_hands[{p}].bit_count()")
+            em.line(f"if not (v_aside >> {p} & 1) and v_hand_of_{p} == {p}:")
+            em.line(f"    x = v_hands_{p}.bit_count()")
             em.line("    if x < lo: lo = x")
             em.line("    if x > hi: hi = x")
         em.line("return lo, hi")
         self.function("def hand_range(k):", em)
         self.funcs.append(f"HAND_READS = {self.field_mask('aside') | self.field_mask('hand_of') | self.field_mask('hands')}")
-        header = [
-            f'"""Packed successor functions generated from the itcp spec: '
-            f'{self.spec.config.describe()}."""',
-            "from itcp.model.runtime import subsets",
-            "",
-        ]
-        return "\n".join(header + self.module.lines + [""] + [f + "\n" for f in self.funcs])
+        self.funcs.append(f"DISPATCH = {self.dispatch_mask}")
+        out, self.funcs = self.funcs, funcs
+        return out
+
+    def header(self) -> list[str]:
+        return [f'"""Packed successor functions generated from the itcp spec: '
+                f'{self.spec.config.describe()}.',
+                "",
+                "Constant at this table: " + (", ".join(
+                    f"{v}={c.value!r}" for v, c in self.constants.items()) or "nothing"),
+                "Dispatch: table[k & DISPATCH] on " + ", ".join(v for v, _ in self.dispatch)
+                + '."""',
+                "from itcp.model.runtime import subsets",
+                ""]
+
+    def build(self) -> str:
+        """The whole module as one source (for reading: ``--dump-successors``),
+        with every dispatch class a reachable state may fall in."""
+        helpers = self.helpers()
+        factories = []
+        table = {}
+        for x in self.all_indices():
+            name, src = self.phase_source(x)
+            factories.append(src)
+            table[x] = name
+        consts = self.new_constants()
+        if self.store:
+            make = [f"    table[{x}] = _make_{n}({', '.join(_BOUND)})" for x, n in table.items()]
+            bind = ("def bind(" + ", ".join(_BIND_ARGS) + "):\n"
+                    "    \"\"\"The functions bound to one search's tables, by dispatch index.\"\"\"\n"
+                    "    get, keys_append, parent_append = index.get, keys.append, parent.append\n"
+                    "    edges_append = edges.append\n"
+                    f"    table = [None] * {1 << self.dispatch_size}\n"
+                    + "\n".join(make) + "\n    return table")
+        else:
+            bind = "TABLE = [None] * " + str(1 << self.dispatch_size) + "\n" + "\n".join(
+                f"TABLE[{x}] = _make_{n}()" for x, n in table.items())
+        return "\n".join(self.header() + [consts, ""] + [f + "\n" for f in factories]
+                         + [bind, ""] + [f + "\n" for f in helpers])
+
+
+#: the names a stored-mode successor function reads from its search
+_BIND_ARGS = ("index", "keys", "parent", "edges", "bad", "state_bad", "bounds",
+              "canon=None", "orbit=None", "unreduced=None")
+_BOUND = ("get", "keys_append", "parent_append", "edges_append", "index",
+          "keys", "bad", "state_bad", "bounds", "canon", "orbit", "unreduced")
+
+
+def _literal(code: str) -> bool:
+    return code.lstrip("-").isdigit() or (code.startswith("(-") and code[2:-1].isdigit())
+
+
+_ASSIGN = re.compile(r"^(\s*)([A-Za-z_]\w*) = (.*)$")
+_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+_IF = re.compile(r"^(\s*)if (.*):$")
+
+
+def _peephole(lines: list[str]) -> list[str]:
+    """Statement-level clean-ups of a generated function, to a fixpoint:
+    short-circuit chains and two-way branches that only pick a value become
+    expressions, then locals used once fold into their reader."""
+    while True:
+        out = _inline_once(_fold_branches(lines))
+        if out == lines:
+            return out
+        lines = out
+
+
+def _fold_branches(lines: list[str]) -> list[str]:
+    """``x = a`` / ``if not x:`` / ``    x = b``  ->  ``x = (a) or (b)`` (and
+    ``and`` for ``if x:``); ``if c:`` / ``    y = p`` / ``else:`` / ``    y = q``
+    ->  ``y = (p) if (c) else (q)``.  Exact: Python's ``and``/``or`` yield the
+    operand the statements would have stored, and every operand is pure."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _ASSIGN.match(lines[i])
+        if m and i + 2 < len(lines):
+            ind, x, a = m.groups()
+            mb = _ASSIGN.match(lines[i + 2])
+            if (lines[i + 1] in (f"{ind}if not {x}:", f"{ind}if {x}:") and mb
+                    and mb.group(1) == ind + "    " and mb.group(2) == x
+                    and _block_ends(lines, i + 3, ind)):
+                op = "or" if lines[i + 1].startswith(f"{ind}if not ") else "and"
+                out.append(f"{ind}{x} = {_paren(a)} {op} {_paren(mb.group(3))}")
+                i += 3
+                continue
+        mi = _IF.match(lines[i])
+        if mi and i + 3 < len(lines):
+            ind, c = mi.groups()
+            a1, a2 = _ASSIGN.match(lines[i + 1]), _ASSIGN.match(lines[i + 3])
+            if (a1 and a2 and lines[i + 2] == f"{ind}else:" and a1.group(1) == ind + "    "
+                    and a2.group(1) == ind + "    " and a1.group(2) == a2.group(2)
+                    and _block_ends(lines, i + 4, ind)):
+                out.append(f"{ind}{a1.group(2)} = {_paren(a1.group(3))} if {_paren(c)} "
+                           f"else {_paren(a2.group(3))}")
+                i += 4
+                continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _in_loop(lines: list[str], x: int) -> bool:
+    """Line ``x`` is inside a ``while`` or ``for`` body."""
+    depth = _indent(lines[x])
+    for line in reversed(lines[:x]):
+        if line.strip() and _indent(line) < depth:
+            if line.lstrip().startswith(("while ", "for ")):
+                return True
+            depth = _indent(line)
+    return False
+
+
+def _first_need(lines: list[str], use, start: int, end: int, ind: str) -> tuple[int, str]:
+    """Where to read a field ``use`` matches, among the statements at
+    indentation ``ind`` in ``lines[start:end]``: before the first statement
+    that uses it, or inside it when it is an ``if`` without ``else`` that
+    holds every use in its body."""
+    heads = [j for j in range(start, end) if lines[j].strip() and _indent(lines[j]) == len(ind)
+             and not lines[j].lstrip().startswith(("else:", "elif "))]
+    spans = [(j, heads[t + 1] if t + 1 < len(heads) else end) for t, j in enumerate(heads)]
+    using = [(j, e) for j, e in spans if any(use.search(lines[x]) for x in range(j, e))]
+    j, e = using[0]
+    if len(using) == 1 and lines[j].lstrip().startswith("if ") and not use.search(lines[j]) \
+            and not any(_indent(lines[x]) <= len(ind) for x in range(j + 1, e) if lines[x].strip()):
+        return _first_need(lines, use, j + 1, e, ind + "    ")
+    return j, ind
+
+
+def _block_ends(lines: list[str], j: int, ind: str) -> bool:
+    """Line ``j`` is past the block opened at indentation ``ind`` (and does not
+    continue its ``if`` with an ``else``/``elif``)."""
+    if j >= len(lines):
+        return True
+    line = lines[j]
+    depth = len(line) - len(line.lstrip(" "))
+    if depth > len(ind):
+        return False
+    return not (depth == len(ind) and line.lstrip().startswith(("else:", "elif ")))
+
+
+def _paren(code: str) -> str:
+    return code if _is_atom(code) or (code.startswith("(") and _balanced(code)) else f"({code})"
+
+
+def _inline_once(lines: list[str]) -> list[str]:
+    """Fold a local assigned once and read once, on the very next statement,
+    into that statement (``_t2 = (a == 0)`` / ``if not _t2:`` becomes
+    ``if not ((a == 0)):``): fewer stores and loads per transition.
+
+    Safe because the generated expressions are pure and total, the name has
+    no other assignment or read anywhere in the function, and the reading
+    statement is the next one at the same depth (not a loop header, which
+    would evaluate it again).
+    """
+    count: dict[str, int] = {}
+    for line in lines:
+        for name in _NAME.findall(line):
+            count[name] = count.get(name, 0) + 1
+    out: list[str] = []
+    for line in lines:
+        m = _ASSIGN.match(line)
+        if m is not None and count.get(m.group(2)) == 1 and m.group(2) != "_":
+            continue  # assigned, never read: the expression is pure
+        out.append(line)
+        while len(out) >= 2:
+            m = _ASSIGN.match(out[-2])
+            if m is None or count.get(m.group(2)) != 2:
+                break
+            indent, name, expr = m.groups()
+            use = out[-1]
+            if not use.startswith(indent) or use[len(indent)] == " " \
+                    or use.lstrip().startswith(("while ", "for ")):
+                break
+            if not re.search(rf"\b{name}\b", use):
+                break
+            code = expr if _is_atom(expr) or (expr.startswith("(") and _balanced(expr)) \
+                else f"({expr})"
+            out[-2:] = [re.sub(rf"\b{name}\b", lambda _: code, use, count=1)]
+            count[name] = 0
+    return out
+
+
+def _balanced(code: str) -> bool:
+    """``code`` is one parenthesised group ``( ... )`` (not ``(a) + (b)``)."""
+    depth = 0
+    for i, ch in enumerate(code):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and i != len(code) - 1:
+            return False
+    return depth == 0
+
+
+def _split_tuple(code: str) -> list[str]:
+    """The element codes of a tuple display ``(a, b,)`` whose elements hold no
+    top-level comma."""
+    inner = code[1:-2] if code.endswith(",)") else code[1:-1]
+    out, depth, cur = [], 0, ""
+    for ch in inner:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def _int(code: str) -> int:
+    return int(code.replace("(", "").replace(")", ""))
+
+
+def _item(code, i: int) -> str:
+    """Element ``i`` of a map value given as code (a tuple literal is indexed now)."""
+    if isinstance(code, list):
+        return code[i]
+    if code.startswith("("):
+        try:
+            return str(ast.literal_eval(code)[i])
+        except (ValueError, SyntaxError, TypeError, IndexError):
+            pass
+    return f"{code}[{i}]"
 
 
 def state_checker(spec: Spec, mod, pending) -> "callable":
@@ -567,6 +1144,12 @@ def state_checker(spec: Spec, mod, pending) -> "callable":
     env: dict = {}
     exec(compile("\n".join(src.module.lines + lines) + "\n", "<itcp-packed-check>", "exec"), env)
     return env["check"]
+
+
+@functools.lru_cache(maxsize=8)
+def _members_table(width: int) -> tuple:
+    """For each set of ``width`` bits, the tuple of its members, lowest first."""
+    return tuple(tuple(i for i in range(width) if m >> i & 1) for m in range(1 << width))
 
 
 @functools.lru_cache(maxsize=8)
@@ -609,16 +1192,67 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
                    symmetric: bool = False, filename: str = "<itcp-packed>") -> types.ModuleType:
     """Generate, compile and load the packed successor module for ``spec``.
 
-    ``store``: ``bind(...)`` returns, per phase, a function that stores each
-    new successor in the search's tables itself (the search without symmetry
-    itself (with ``symmetric``, under the canonical key ``canon`` gives,
-    adding each new state's ``orbit`` size to ``unreduced[0]``); otherwise
-    ``SUCC`` lists into ``out``.
+    The successor functions are compiled on first use, one per dispatch class
+    a search meets (``k & DISPATCH``: the phase, whose turn, who acts), so a
+    table with many seats pays only for the classes its states fall in.
+    ``store``: ``bind(...)`` returns the dispatch table of functions that store
+    each new successor in the search's tables themselves (with ``symmetric``,
+    under the canonical key ``canon`` gives, adding each new state's ``orbit``
+    size to ``unreduced[0]``); otherwise ``TABLE`` (and ``SUCC``, by phase)
+    list successors into ``out``.
     """
-    source = PackedSource(spec, with_actions, store, symmetric).build()
-    mod = types.ModuleType("itcp_packed_successors")
-    mod.__source__ = source
     import linecache
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), mod.__dict__)
+    src = PackedSource(spec, with_actions, store, symmetric)
+    helpers = src.helpers()
+    text = "\n".join(src.header() + [src.new_constants(), ""] + [f + "\n" for f in helpers])
+    mod = types.ModuleType("itcp_packed_successors")
+    mod.__source__ = text
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    exec(compile(text, filename, "exec"), mod.__dict__)
+    factories: dict = {}
+
+    def factory(x: int):
+        cls = src.dispatch_class(x)
+        made = factories.get(cls)
+        if made is None:
+            name, code = src.phase_source(x)
+            code = src.new_constants() + "\n" + code + "\n"
+            where = f"{filename[:-1]}:{name}>"
+            linecache.cache[where] = (len(code), None, code.splitlines(True), where)
+            exec(compile(code, where, "exec"), mod.__dict__)
+            made = factories[cls] = mod.__dict__[f"_make_{name}"]
+            mod.__source__ += "\n" + code
+        return made
+
+    size = 1 << src.dispatch_size
+    if store:
+        def bind(index, keys, parent, edges, bad, state_bad, bounds,
+                 canon=None, orbit=None, unreduced=None):
+            bound = (index.get, keys.append, parent.append, edges.append,
+                     index, keys, bad, state_bad, bounds, canon, orbit, unreduced)
+            table = [None] * size
+
+            def first_use(x):
+                def succ(k, i):
+                    fn = table[x] = factory(x)(*bound)
+                    return fn(k, i)
+                return succ
+            table[:] = [first_use(x) for x in range(size)]
+            return table
+        mod.bind = bind
+    else:
+        table = [None] * size
+
+        def first_use(x):
+            def succ(k, out, bad):
+                fn = table[x] = factory(x)()
+                return fn(k, out, bad)
+            return succ
+        table[:] = [first_use(x) for x in range(size)]
+        mask = src.dispatch_mask
+
+        def by_phase(k, out, bad):
+            return table[k & mask](k, out, bad)
+        mod.TABLE = table
+        mod.SUCC = (by_phase,) * len(spec.phases)
     return mod

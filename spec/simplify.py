@@ -91,9 +91,10 @@ def _op(n: Op, args: tuple, np: int) -> Node:
         return Const(value, n.type, src_loc=n.src_loc)
     if o == "union" and _const(args[0]) and args[0].value == 0:
         return args[1]
-    if o in ("union", "diff", "with", "without") and _const(args[1]) and args[1].value in (0, -1):
-        if not (o == "diff" and args[1].value == -1):
-            return args[0]
+    if o in ("union", "diff") and _const(args[1]) and args[1].value == 0:
+        return args[0]  # the empty set
+    if o in ("with", "without") and _const(args[1]) and args[1].value == -1:
+        return args[0]  # NOBODY / NOCARD: the set is unchanged (seat or card 0 is not)
     if o == "member" and _const(args[1]) and args[1].value == 0:
         return _FALSE  # nothing is in the empty set (a card kind absent from this table)
     if o == "inter" and any(_const(a) and a.value == 0 for a in args):

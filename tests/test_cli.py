@@ -181,7 +181,7 @@ def test_dump_successors_is_python(cli):
     r = cli("rules", "--dump-successors", "--players", "2", "--suits", "1", "--ranks", "2..4",
             "--hand", "2", "--options", "none")
     assert r.exit_code == 0, r.stderr
-    assert "def bind(" in r.output and "def succ_DISCARD(k, i, d1):" in r.output
+    assert "def bind(" in r.output and "def succ_DISCARD_turn0_actor0(k, i):" in r.output
     compile(r.output, "<dumped successors>", "exec")
     assert cli("rules", "--dump-successors", "--dump-engine").exit_code == 2
 

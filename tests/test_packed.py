@@ -33,6 +33,9 @@ EXHAUSTED = [  # (variant, table): every reachable state is compared
                          charity=False)),
     ("clarified", Config(players=3, suits=1, ranks=(2, 2), hand=1,
                          options=(("justice", 1), ("secret_combination", 1)))),
+    # no option cards: their bookkeeping is constant, so the generated code
+    # is specialised hardest (constant fields, seats as locals, folded phases)
+    ("official", Config(players=2, suits=2, ranks=(2, 2), hand=1)),
 ]
 EVERY_OPTION = Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL)
 BIGGER = Config(players=3, suits=2, ranks=(2, 3), hand=2, options=ALL)
@@ -136,7 +139,8 @@ def _report(ex):
                         options=(("pride_cycle", 1),)), False, Limits(max_states=4000)),
     EXHAUSTED[1] + (False, Limits()),
     EXHAUSTED[2] + (True, Limits(max_depth=6)),
-], ids=["budget-sym", "budget", "exhausted", "depth-sym"])
+    EXHAUSTED[3] + (False, Limits()),
+], ids=["budget-sym", "budget", "exhausted", "depth-sym", "no-options"])
 def test_fast_and_generic_searches_agree(variant, cfg, symmetry, limits):
     game = _game(variant, cfg)
     for track in (True, False):
