@@ -73,9 +73,13 @@ class Exploration:
             return 0.0
         sample = self.keys[:: max(1, len(self.keys) // 1000)]
         ints = sum(sys.getsizeof(k) for k in sample) / len(sample)
-        # the visited dict (key -> number), the key list, parent and depth arrays
+        # the visited dict (key -> number): its table and the number objects it holds
+        # (ints above 256 are objects of their own), the key list, parent and depth arrays
         dict_entry = sys.getsizeof(self._index) / max(1, len(self._index)) if self._index else 0
-        return ints + dict_entry + 8 + self.parent.itemsize + self.depth_of.itemsize
+        numbers = range(0, len(self.keys), max(1, len(self.keys) // 1000))
+        number_objects = sum(sys.getsizeof(n) for n in numbers if n > 256) / len(numbers)
+        return ints + dict_entry + number_objects + 8 + self.parent.itemsize \
+            + self.depth_of.itemsize
 
     _index: dict = field(default_factory=dict, repr=False)
 
