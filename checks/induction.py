@@ -251,7 +251,7 @@ class Inductor:
         sym, failed = self.sym, []
         while fresh:
             self.ch.progress(f"{tag}: {len(fresh)} invariant(s) after the deal")
-            ans = self.ch.ask(self._base(fresh), f"base-{tag}")
+            ans = self.ch.ask(self._base(fresh), f"base-{tag}", solver=STEP_SOLVER)
             if ans.result == UNSAT:
                 return failed
             if ans.result != SAT:
