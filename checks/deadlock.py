@@ -86,7 +86,7 @@ def no_deadlock(ch, pid: str) -> Verdict:
                 "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})"})
         witness = sym.decode(ans.model, sym.A0)
         new = [n for n in ind.pool if n not in ind.proven
-               and ind.dropped.get(n) != "fails after a deal"
+               and not ind._refuted(n)
                and not sym.evaluate(ans.model, ind._f(n, 0))]
         if not new:
             break

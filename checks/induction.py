@@ -1,33 +1,49 @@
 """1-induction with strengthening invariants chosen on demand (Houdini with expansion).
 
-Why: at the full deck with eight players one query costs seconds, so proving
-every candidate invariant of ``checks/invariants.py`` first (plain Houdini)
-does not fit in a minute.  Instead the search starts from the property alone
-and only pulls in candidates that a counterexample to induction (CTI) shows are
-needed:
+Why: at the full deck with eight players a satisfiable query costs Z3 seconds
+to tens of seconds and an unsatisfiable one a fraction of a second, so the
+search is built to ask few queries, small ones, and almost only unsatisfiable
+ones:
 
-1. Ask, per action, whether a step from a well-formed state satisfying the set
-   ``T`` (the proved invariants so far, the new members, and the property if it
-   is a state property) can break a member or the property.
-2. If it can, the model's pre-state is a CTI.  Every candidate false in it (not
-   yet tried) would exclude it: add them all to ``T``.  If none would, drop the
-   members the step breaks (Houdini); if the property itself breaks and no
-   candidate helps, it is not inductive with these candidates: UNKNOWN.
-3. New members must also hold right after every deal (one query on Init and
-   the deal; members failing it are dropped).
-4. When a full pass over the actions and the deal finds nothing, every member
-   of ``T`` is an invariant (they are proved together, each step assuming all),
-   so the property holds.  Sets proved for one property are kept and assumed
-   for the next.
+* **The pool** (``checks/symbolic.py::candidates``) is first cut by random
+  rounds of the engine (``checks/sampled.py``): a candidate false in a reached
+  state is no invariant and never costs a query.
+* **Frame skipping.**  An action that writes none of the variables a member
+  reads preserves it by its frame (the member is assumed before the step): no
+  query.  For a step property the same holds for the actions that write none
+  of the variables it reads in the next state, once one query has shown that
+  the property holds for a step that changes nothing.
+* **Cone of influence.**  A query about one member keeps every guard of the
+  action but only the update/frame fragments of the variables the member reads
+  after the step (``Symbolic.sliced``); the dropped fragments each define a
+  variable nothing else reads, so the query is equisatisfiable.
+* **One member per query.**  Each step query asks whether one action breaks
+  one member, assuming every member and every proved invariant before the
+  step; an unsat answer is remembered with the set assumed, and is not asked
+  again while that set only grows (more assumptions keep it unsat).  Sets
+  proved for one property are kept and assumed for the next one.
 
-Each proof's last queries (one per action: the invariants and the property
-before, the property broken after) are the ones whose cores are minimised
-(``Symbolic.minimise``) to name the rules the proof needed.
+The search starts from the property (and the seed) alone:
 
+1. New members must hold right after every deal (one batched query on Init
+   and the deal; members failing it are dropped).
+2. Per action and member (the property first) the step query.  If sat, the
+   model's pre-state is a counterexample to induction (CTI): the candidates
+   false in it would exclude it; a few are added, light ones first (those on
+   the broken formula's variables, then the smallest).  A member that breaks
+   again after getting supporters once, or with none to offer, is dropped
+   (Houdini); if the property breaks and no candidate helps, it is not
+   inductive with these candidates: UNKNOWN, never HOLDS.
+3. When a pass over every action asks nothing new, every member is proved:
+   each holds after every deal and each action preserves each member given all.
+
+The proof's cores come from the final per-action queries of the property
+(sliced, frame-skipped actions contribute no rules), minimised by deletion.
 No z3 here: the queries are built and asked through ``model/smt_checks.py``.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from itcp.model.smt_checks import SAT, UNSAT, Query
@@ -41,6 +57,11 @@ SUPPORT_DEPTH = 2
 HEAVY_OPS = ("tsum", "count", "pile_cards", "pile_len")
 #: candidates every proof starts from: the induction is over the states after the deal
 SEED = ("NOT_DEALING",)
+#: the solver of the one-step and base queries (see model/smt_checks.py SOLVERS): on
+#: tables of at least BIG_TABLE cards Z3's QF_BV solver (full deck, measured: several
+#: times faster, and it answers base queries the pipeline gives up on), below it the
+#: bit-blasting pipeline (default check table, measured: about three times faster)
+BIG_SOLVER, SMALL_SOLVER, BIG_TABLE = "qf_bv", "pipeline", 40
 #: labels of query parts that are structure, never reported as rules
 STRUCTURE = ("wf", "phase", "domain", "frame", "goal", "init", "update")
 
@@ -53,79 +74,92 @@ class Outcome:
     rules: list = field(default_factory=list)        # rule ids of the minimised cores
     used: list = field(default_factory=list)         # invariants the cores used
     structure: list = field(default_factory=list)
+    by_frame: list = field(default_factory=list)     # actions that preserve it by their frame
     cores_complete: bool = True
     queries: int = 0
     cti: dict | None = None                          # when not proved: where it broke
     note: str = ""
 
 
+class _Unknown(Exception):
+    """Z3 gave up on a query."""
+
+
 class Inductor:
     """Proves state and step properties of one spec by 1-induction (see module doc)."""
 
-    def __init__(self, checker, pool: dict):
+    def __init__(self, checker, pool: dict, refuted: dict | None = None):
         self.ch = checker
         self.sym = checker.sym
         self.pool = dict(pool)        # candidate name -> (statement, formula)
         self.proven: dict = {}        # name -> (statement, formula), an inductive set
-        self.dropped: dict = {}       # name -> why
+        self.dropped: dict = dict(refuted or {})   # name -> why
         self.rule_ids = checker.rule_ids
         self._sizes: dict = {}
-        self._varsets: dict = {}
+        self._reads: dict = {}
         self._heavies: dict = {}
+        self._known: dict = {}        # (name, action) -> assumptions under which it is unsat
+        self._identity: dict = {}     # step property -> it holds for a step changing nothing
+        self._goals: dict = {}
         self._houdini_done = False
+        big = checker.spec.config.n_cards >= BIG_TABLE
+        self.solver = BIG_SOLVER if big else SMALL_SOLVER
 
+    # -- what a formula reads ---------------------------------------------------------
     def _formula(self, name: str):
         if name in self.pool:
             return self.pool[name][1]
         return self.ch.props[name].formula
 
-    def _vars(self, name: str) -> frozenset:
-        """The state variables the formula reads (after inlining definitions)."""
-        hit = self._varsets.get(name)
-        if hit is None:
-            seen, out = set(), set()
-            stack = [self.sym.smt.inline(self._formula(name))]
-            while stack:
-                n = stack.pop()
-                if id(n) in seen:
-                    continue
-                seen.add(id(n))
-                if isinstance(n, (A.Var, A.Primed)):
-                    out.add(n.name)
+    def _is_step(self, name: str) -> bool:
+        return name not in self.pool and self.ch.props[name].kind == "step"
+
+    def _nodes(self, name: str):
+        seen, stack = {}, [self.sym.smt.inline(self._formula(name))]
+        while stack:
+            n = stack.pop()
+            if id(n) not in seen:
+                seen[id(n)] = n
                 stack.extend(A.children(n))
-            hit = self._varsets[name] = frozenset(out)
+        return seen.values()
+
+    def _read(self, name: str):
+        """(variables read in the state before, variables read primed)."""
+        hit = self._reads.get(name)
+        if hit is None:
+            pre, post = set(), set()
+            for n in self._nodes(name):
+                if isinstance(n, A.Var):
+                    pre.add(n.name)
+                elif isinstance(n, A.Primed):
+                    post.add(n.name)
+            hit = self._reads[name] = (frozenset(pre), frozenset(post))
         return hit
+
+    def _vars(self, name: str) -> frozenset:
+        pre, post = self._read(name)
+        return pre | post
+
+    def _post(self, name: str) -> frozenset:
+        """The variables a step query about ``name`` reads after the step."""
+        pre, post = self._read(name)
+        return post if self._is_step(name) else pre
 
     def _heavy(self, name: str) -> bool:
         """The formula does arithmetic on card sets (counts, point sums): such
         invariants make slow queries, so they are sought last."""
         hit = self._heavies.get(name)
         if hit is None:
-            seen, hit = set(), False
-            stack = [self.sym.smt.inline(self._formula(name))]
-            while stack and not hit:
-                n = stack.pop()
-                if id(n) in seen:
-                    continue
-                seen.add(id(n))
-                hit = (isinstance(n, A.Op) and n.op in HEAVY_OPS) or \
-                    (isinstance(n, A.Quant) and n.kind == "sum")
-                stack.extend(A.children(n))
-            self._heavies[name] = hit
+            hit = self._heavies[name] = any(
+                (isinstance(n, A.Op) and n.op in HEAVY_OPS)
+                or (isinstance(n, A.Quant) and n.kind == "sum") for n in self._nodes(name))
         return hit
 
     def _size(self, name: str) -> int:
         """The candidate's formula size (nodes after inlining definitions)."""
         hit = self._sizes.get(name)
         if hit is None:
-            seen = set()
-            stack = [self.sym.smt.inline(self._formula(name))]
-            while stack:
-                n = stack.pop()
-                if id(n) not in seen:
-                    seen.add(id(n))
-                    stack.extend(A.children(n))
-            hit = self._sizes[name] = len(seen)
+            hit = self._sizes[name] = len(list(self._nodes(name)))
         return hit
 
     # -- formulas on the template states --------------------------------------------
@@ -135,14 +169,43 @@ class Inductor:
             return self.sym.on(name, self.ch.props[name].formula, which)
         return self.sym.on(name, self.pool[name][1], which)
 
-    def _step(self, action: str, assume, title: str, meaning: str) -> Query:
+    def _after(self, name: str):
+        """``name`` after the step: a state formula on A1, a step property on (A0, A1)."""
+        if not self._is_step(name):
+            return self._f(name, 1)
+        hit = self._goals.get(name)
+        if hit is None:
+            hit = self._goals[name] = self.sym.prop(name, self.sym.A0, self.sym.A1)
+        return hit
+
+    def affects(self, action: str, name: str) -> bool:
+        """False when ``action`` preserves ``name`` by its frame alone."""
+        if self.sym.writes(action) & self._post(name):
+            return True
+        return self._is_step(name) and not self._holds_unchanged(name)
+
+    def _holds_unchanged(self, pid: str) -> bool:
+        """A step property holds for every step that changes nothing (one query)."""
+        hit = self._identity.get(pid)
+        if hit is None:
+            sym = self.sym
+            q = Query(f"{pid} on a step that changes nothing",
+                      f"unsat proves {pid} holds whenever the variables it reads are kept, "
+                      "so an action that writes none of them preserves it by its frame")
+            q.add("wf", sym.wf(sym.A0))
+            q.add("goal", sym.Not(sym.prop(pid, sym.A0, sym.A0)))
+            ans = self.ch.ask(q, f"unchanged-{pid}")
+            hit = self._identity[pid] = ans.result == UNSAT
+        return hit
+
+    def _step(self, action: str, assume, name: str, title: str, meaning: str) -> Query:
         sym = self.sym
         q = Query(title, meaning)
         q.add("wf", sym.wf(sym.A0))
         for n in assume:
             q.add(f"inv:{n}", self._f(n, 0))
-        _, frags = sym.template(action)
-        q.extend(frags)
+        q.extend(sym.sliced(action, self._post(name)))
+        q.add("goal", sym.Not(self._after(name)))
         return q
 
     def _base(self, names) -> Query:
@@ -164,7 +227,7 @@ class Inductor:
             return out
         self.ch.progress(f"{pid}: no support found on demand; proving every light candidate")
         self.houdini([n for n in self.pool if not self._heavy(n) and n != pid
-                      and self.dropped.get(n) != "fails after a deal"])
+                      and not self._refuted(n)])
         again = self._search(pid)
         again.queries += out.queries
         return again
@@ -172,63 +235,103 @@ class Inductor:
     def houdini(self, names) -> None:
         """The largest subset of ``names`` that holds after every deal and that every
         action preserves (each assuming all of it and the proved ones): proved."""
-        ch, sym = self.ch, self.sym
         self._houdini_done = True
-        members = [n for n in names if n not in self.proven]
+        members = [n for n in names if n not in self.proven and not self._refuted(n)]
         for n in members:
             self.dropped.pop(n, None)
-        while members:
-            ch.progress(f"invariants: {len(members)} after the deal")
-            ans = ch.ask(self._base(members), "houdini-base")
-            if ans.result != SAT:
-                if ans.result != UNSAT:
-                    return
-                break
-            bad = [m for m in members if not sym.evaluate(ans.model, self._f(m, 1))]
-            for m in bad:
-                members.remove(m)
-                self.dropped[m] = "fails after a deal"
-        changed = True
-        while changed and members:
-            changed = False
-            for a in sym.actions:
-                if not members:
-                    break
-                q = self._step(a, list(self.proven) + members,
-                               f"Houdini step: action {a} breaks a candidate invariant",
-                               "unsat proves the candidates are preserved by this action")
-                post = {m: self._f(m, 1) for m in members}
-                q.add("goal", sym.Not(sym.And(*post.values())))
-                ch.progress(f"invariants: step {a} ({len(members)} candidates)")
-                ans = ch.ask(q, f"houdini-{a}")
-                if ans.result == SAT:
-                    bad = [m for m in members if not sym.evaluate(ans.model, post[m])]
-                    for m in bad:
-                        members.remove(m)
-                        self.dropped[m] = f"not preserved by {a}"
-                    changed = True
-                elif ans.result != UNSAT:
-                    return
+        try:
+            self._fixpoint(None, members, lambda *_: [])
+        except _Unknown:
+            return
         for m in members:
             self.proven[m] = self.pool[m]
 
+    def _refuted(self, name: str) -> bool:
+        """Known false in some reachable state (not merely unproved so far)."""
+        why = self.dropped.get(name, "")
+        return why.startswith("fails after a deal") or why.startswith("false in a reachable")
+
+    def _ask_base(self, fresh: list, tag: str) -> list:
+        """Drop from ``fresh`` the members failing right after some deal; returns them."""
+        sym, failed = self.sym, []
+        while fresh:
+            self.ch.progress(f"{tag}: {len(fresh)} invariant(s) after the deal")
+            ans = self.ch.ask(self._base(fresh), f"base-{tag}", solver=self.solver)
+            if ans.result == UNSAT:
+                return failed
+            if ans.result != SAT:
+                raise _Unknown(ans.note)
+            bad = [m for m in fresh if not sym.evaluate(ans.model, self._f(m, 1))]
+            for m in bad:
+                fresh.remove(m)
+                failed.append(m)
+        return failed
+
+    def _fixpoint(self, pid, members: list, expand):
+        """Grow/shrink ``members`` until every action preserves each of them (and the
+        step property ``pid``, if given) assuming all of them and the proved sets.
+
+        ``expand(model, broken)`` returns the candidates it added for a CTI.
+        Returns None when done, else (action, broken name) for ``pid`` broken with
+        no help."""
+        ch, sym = self.ch, self.sym
+        based: set = set()
+        helped: set = set()
+        tag = pid or "invariants"
+        while True:
+            fresh = [m for m in members if m not in based]
+            if fresh:
+                for m in self._ask_base(list(fresh), tag):
+                    if m == pid:
+                        return ("deal", pid)
+                    members.remove(m)
+                    self.dropped[m] = "fails after a deal"
+                based |= set(members)
+            asked = False
+            for a in sym.actions:
+                targets = ([pid] if pid is not None and self._is_step(pid) else []) + \
+                    [m for m in members if m not in self.proven]
+                for t in targets:
+                    if t != pid and t not in members:  # dropped during this pass
+                        continue
+                    if not self.affects(a, t):
+                        continue
+                    assume = list(self.proven) + [m for m in members if m not in self.proven]
+                    have = frozenset(assume)
+                    known = self._known.get((t, a))
+                    if known is not None and known <= have:
+                        continue
+                    asked = True
+                    q = self._step(a, assume, t, f"{a} breaks {t}",
+                                   f"unsat proves {a} preserves {t} given the invariants")
+                    ch.progress(f"{tag}: does {a} break {t}? ({len(assume)} assumed)")
+                    ans = ch.ask(q, f"step-{t}-{a}", solver=self.solver)
+                    if ans.result == UNSAT:
+                        self._known[(t, a)] = have
+                        continue
+                    if ans.result != SAT:
+                        raise _Unknown(ans.note)
+                    if (t == pid or t not in helped) and expand(ans.model, [t]):
+                        helped.add(t)
+                        continue
+                    if t == pid:
+                        return (a, pid)
+                    members.remove(t)
+                    self.dropped[t] = f"not preserved by {a}"
+            if not asked and all(m in based for m in members):
+                return None
+
     def _search(self, pid: str) -> Outcome:
         ch, sym = self.ch, self.sym
-        prop = ch.props[pid]
-        state_prop = prop.kind == "state"
+        state_prop = not self._is_step(pid)
         start_q = sym.queries
         members: list = [pid] if state_prop else []   # new members of T, in order
         members += [n for n in SEED if n in self.pool and n not in self.proven
                     and n not in self.dropped and n != pid]
-        based: set = set()                            # members checked after the deal
         tried = set(self.proven) | set(self.dropped) | {pid} | set(members)
-        helped: set = set()  # members that were given supporters once
         depth = {pid: 0}   # 1: added for the property's CTI, 2: for a supporter's
 
-        def assume():
-            return list(self.proven) + [m for m in members if m not in self.proven]
-
-        def expand(model, why: str, broken):
+        def expand(model, broken):
             """A few candidates false in the CTI pre-state (each alone excludes it),
             added to the members: first those reading the variables of the broken
             formulas (their cone), the smallest first (small formulas, cheap queries)."""
@@ -249,80 +352,23 @@ class Inductor:
                 tried.add(n)
                 members.append(n)
                 depth[n] = level
-            ch.progress(f"{pid}: {why}; added {', '.join(new) or 'none'}; {len(members)} in use")
+            ch.progress(f"{pid}: a step breaks {', '.join(broken)}; added "
+                        f"{', '.join(new) or 'none'}; {len(members)} in use")
             return new
 
-        while True:
-            changed = False
-            # base: new members hold after every deal
-            fresh = [m for m in members if m not in based]
-            if fresh:
-                ch.progress(f"{pid}: {len(fresh)} invariant(s) after the deal")
-                ans = ch.ask(self._base(fresh), f"base-{pid}")
-                if ans.result == SAT:
-                    bad = [m for m in fresh if not sym.evaluate(ans.model, self._f(m, 1))]
-                    if pid in bad:
-                        return Outcome(False, note=f"{pid} fails right after a deal",
-                                       queries=sym.queries - start_q,
-                                       cti={"after": "deal"})
-                    for m in bad:
-                        members.remove(m)
-                        self.dropped[m] = "fails after a deal"
-                    continue
-                if ans.result != UNSAT:
-                    return Outcome(False, note=f"Z3 answered unknown ({ans.note})",
-                                   queries=sym.queries - start_q)
-                based |= set(fresh)
-            for a in sym.actions:
-                # the step property itself, then the members
-                if not state_prop:
-                    q = self._step(a, assume(), f"{pid} step with action {a}",
-                                   f"unsat proves no {a} step breaks {pid}")
-                    q.add("goal", sym.Not(sym.prop(pid, sym.A0, sym.A1)))
-                    ch.progress(f"{pid}: step {a} ({len(members)} invariant(s) in use)")
-                    ans = ch.ask(q, f"step-{pid}-{a}")
-                    if ans.result == SAT:
-                        if expand(ans.model, f"{a} breaks {pid}", [pid]):
-                            changed = True
-                            continue
-                        return Outcome(False, queries=sym.queries - start_q,
-                                       cti={"action": a, "breaks": [pid]},
-                                       note=f"not inductive: from a state satisfying every "
-                                            f"proved invariant, {a} breaks {pid} and no "
-                                            "candidate invariant excludes that state")
-                    if ans.result != UNSAT:
-                        return Outcome(False, note=f"Z3 answered unknown ({ans.note})",
-                                       queries=sym.queries - start_q)
-                if not members:
-                    continue
-                q = self._step(a, assume(), f"invariants step with action {a}",
-                               f"unsat proves {a} preserves every listed invariant")
-                post = {m: self._f(m, 1) for m in members}
-                q.add("goal", sym.Not(sym.And(*post.values())))
-                ch.progress(f"{pid}: invariants step {a} ({len(members)} in use)")
-                ans = ch.ask(q, f"inv-{pid}-{a}")
-                if ans.result == SAT:
-                    changed = True
-                    bad = [m for m in members if not sym.evaluate(ans.model, post[m])]
-                    # the property may seek support every time; a supporter once
-                    fix = [m for m in bad if m == pid or m not in helped]
-                    if fix and expand(ans.model, f"{a} breaks {', '.join(bad)}", fix):
-                        helped.update(fix)
-                        continue
-                    if pid in bad:
-                        return Outcome(False, queries=sym.queries - start_q,
-                                       cti={"action": a, "breaks": [pid]},
-                                       note=f"not inductive: from a state satisfying every "
-                                            f"proved invariant, {a} breaks {pid} and no "
-                                            "candidate invariant excludes that state")
-                    for m in bad:
-                        members.remove(m)
-                        self.dropped[m] = f"not preserved by {a}"
-                elif ans.result != UNSAT:
-                    return Outcome(False, note=f"Z3 answered unknown ({ans.note})",
-                                   queries=sym.queries - start_q)
-            if not changed:
-                break
+        try:
+            broke = self._fixpoint(pid, members, expand)
+        except _Unknown as e:
+            return Outcome(False, note=f"Z3 answered unknown ({e})",
+                           queries=sym.queries - start_q)
+        if broke is not None:
+            a = broke[0]
+            note = (f"{pid} fails right after a deal" if a == "deal" else
+                    f"not inductive: from a state satisfying every proved invariant, {a} "
+                    f"breaks {pid} and no candidate invariant excludes that state")
+            return Outcome(False, queries=sym.queries - start_q, note=note,
+                           cti={"after": "deal"} if a == "deal"
+                           else {"action": a, "breaks": [pid]})
         # every member is proved together with the earlier sets
         for m in members:
             if m != pid:
@@ -335,30 +381,32 @@ class Inductor:
         return out
 
     def _cores(self, pid: str, state_prop: bool, out: Outcome) -> None:
-        """The final proof queries, one per action, with minimised cores."""
+        """The final proof queries, one per action the frame does not settle, with
+        minimised cores (a share of the core budget each)."""
         ch, sym = self.ch, self.sym
         assume = list(self.proven) + ([pid] if state_prop else [])
+        acting = [a for a in sym.actions if self.affects(a, pid)]
+        out.by_frame = [a for a in sym.actions if a not in acting]
 
         def removable(lab: str) -> bool:
             return lab not in STRUCTURE
 
-        for a in sym.actions:
-            q = self._step(a, assume, f"1-induction step for {pid}: from any well-formed "
-                                      f"state satisfying the invariants"
-                                      + (f" and {pid}" if state_prop else "")
-                                      + f", action {a} breaks {pid}",
+        total, began = ch.core_budget(), time.monotonic()
+        for i, a in enumerate(acting):
+            q = self._step(a, assume, pid,
+                           f"1-induction step for {pid}: from any well-formed state "
+                           "satisfying the invariants" + (f" and {pid}" if state_prop else "")
+                           + f", action {a} breaks {pid} (Next cut to the variables {pid} "
+                           "reads after the step)",
                            f"unsat proves no {a} step can break {pid}")
-            goal = (sym.Not(self._f(pid, 1)) if state_prop
-                    else sym.Not(sym.prop(pid, sym.A0, sym.A1)))
-            q.add("goal", goal)
             ch.progress(f"{pid}: proof query and core for {a}")
-            ans = ch.ask(q, f"proof-{pid}-{a}")
+            ans = ch.ask(q, f"proof-{pid}-{a}", solver=self.solver)
             if ans.result != UNSAT:  # unsat after the fixpoint unless Z3 gave up
                 out.proved = False
                 out.note = f"the final proof query for {a} answered {ans.result} ({ans.note})"
                 return
-            budget = ch.core_budget()
-            labels, complete = sym.minimise(q, removable, budget)
+            budget = max(0.3, (total - (time.monotonic() - began)) / (len(acting) - i))
+            labels, complete = sym.minimise(q, removable, budget, self.solver)
             out.cores_complete &= complete
             for lab in labels:
                 if lab.startswith("inv:"):

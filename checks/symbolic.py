@@ -32,11 +32,12 @@ from itcp.spec.rules.table import (DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEA
 
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
+from .sampled import refuted_by_playouts
 from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
 DEFAULT_DEPTH = 6
 MAX_K = 1
-#: seconds one proof query's core minimisation may take without a --timeout
+#: seconds the core minimisation of one proof (all its per-action queries) may take
 CORE_SECONDS = 20.0
 #: queries slower than this are named in the progress messages
 SLOW_QUERY = 3.0
@@ -236,7 +237,7 @@ class SymbolicChecker:
         pool = candidates(self.spec)
         if candidate_names is not None:
             pool = {n: x for n, x in pool.items() if n in candidate_names}
-        self.inductor = Inductor(self, pool)
+        self.inductor = Inductor(self, pool, refuted_by_playouts(game, pool))
         self._why: dict = {}
         self.graph_checks: dict = {"DETERMINED": self.determined,
                                    "NO_DEADLOCK": lambda pid: no_deadlock(self, pid)}
@@ -256,8 +257,8 @@ class SymbolicChecker:
             raise _Out()
         return left
 
-    def ask(self, q: Query, slug: str, core: bool = False):
-        ans = self.sym.ask(q, slug, core, self.budget())
+    def ask(self, q: Query, slug: str, core: bool = False, solver: str = "pipeline"):
+        ans = self.sym.ask(q, slug, core, self.budget(), solver)
         if ans.seconds > SLOW_QUERY:
             self.progress(f"slow query {slug}: {ans.result} in {ans.seconds:.1f} s")
         if ans.result not in (SAT, UNSAT) and self.deadline is not None \
@@ -371,7 +372,7 @@ class SymbolicChecker:
     # -- induction --------------------------------------------------------------------
     # -- induction ------------------------------------------------------------------
     def core_budget(self) -> float:
-        """Seconds one proof query's core minimisation may take."""
+        """Seconds the core minimisation of one proof may take (all its queries)."""
         if self.deadline is None:
             return CORE_SECONDS
         return max(0.5, min(CORE_SECONDS, (self.deadline - time.monotonic()) / 4))
@@ -386,10 +387,13 @@ class SymbolicChecker:
         ev = {"kind": "inductive", "k": 1, "rules": out.rules, "invariants": out.used,
               "structure": out.structure, "scope": self.scope,
               "invariant_statements": {n: self.inductor.proven[n][0] for n in out.used},
+              "by_frame": out.by_frame,
               "proved_invariants": len(out.invariants), "queries": out.queries,
               "note": "the invariants are proved together: each holds after every deal and "
                       "every action preserves it given the others; the rules are the union "
-                      "of the minimised cores of the per-action proof queries"}
+                      "of the minimised cores of the per-action proof queries; the actions "
+                      "listed under by_frame write none of the variables the property reads "
+                      "after the step, so their frame alone preserves it (no query, no rules)"}
         if not out.cores_complete:
             ev["core_note"] = ("time ran out while minimising a core: the rule list is a "
                                "core, possibly not minimal")

@@ -777,11 +777,22 @@ class SmtSpec:
         fragment, for each updated variable the ids of the rules updating it
         (joined by "+"), and "frame" for the variables the action leaves alone.
         """
+        guards, defs = self.next_parts(s, action, params, s2)
+        return guards + [defs[v] for v in self.var_names]
+
+    def next_parts(self, s: dict, action: str, params: dict, s2: dict):
+        """Next as (guard fragments, {variable: the one fragment defining it in s2}).
+
+        Each update or frame fragment is ``s2[v] == (a term over s and the
+        parameters)`` and is the only fragment that reads ``s2[v]``: a query may
+        drop those of the variables its goal does not read (cone of influence)
+        and stays equisatisfiable."""
         act = self.actions[action]
         frags, env = self._guarded(s, act, params)
         new = dict(s)
         for var in act.order:
             new[var] = self.tr(act.values[var], s, env, new)
+        defs = {}
         for var in self.var_names:
             t = self.var_types[var]
             if var in act.values:
@@ -789,10 +800,14 @@ class SmtSpec:
                 for rid, *_ in act.updates.get(var, ()):
                     if rid not in rids:
                         rids.append(rid)
-                frags.append(("+".join(rids) or "update", self.eq(s2[var], new[var], t)))
+                defs[var] = ("+".join(rids) or "update", self.eq(s2[var], new[var], t))
             else:
-                frags.append(("frame", self.eq(s2[var], s[var], t)))
-        return frags
+                defs[var] = ("frame", self.eq(s2[var], s[var], t))
+        return frags, defs
+
+    def writes(self, action: str) -> frozenset:
+        """The variables ``action`` may change (all others are kept by its frame)."""
+        return frozenset(self.actions[action].values)
 
     def enabled(self, s: dict, action: str, params: dict) -> list:
         """The guard part of Next(s, action, params, _): labelled fragments ("phase",

@@ -92,6 +92,16 @@ def _fast_solver():
                    "bit-blast", "sat").solver()
 
 
+def _qfbv_solver():
+    return z3.SolverFor("QF_BV")
+
+
+#: "pipeline": the bit-blasting tactic pipeline, best on deep unrollings (BMC);
+#: "qf_bv": Z3's QF_BV solver, several times faster on one-step induction queries
+#: at the full deck (its preprocessing keeps the big card-set terms shared)
+SOLVERS = {"pipeline": _fast_solver, "qf_bv": _qfbv_solver}
+
+
 class Symbolic:
     """The SMT side of the symbolic checks for one elaborated spec."""
 
@@ -117,12 +127,29 @@ class Symbolic:
         return self.smt.state(prefix)
 
     def template(self, action: str):
+        """(params, Next_action(A0, A1) as labelled fragments), built once per run."""
+        params, guards, defs = self._parts(action)
+        return params, guards + [defs[v] for v in self.smt.var_names]
+
+    def _parts(self, action: str):
         hit = self._tmpl.get(action)
         if hit is None:
             params = self.smt.params(action, "AP")
-            frags = self.smt.next(self.A0, action, params, self.A1)
-            hit = self._tmpl[action] = (params, frags)
+            guards, defs = self.smt.next_parts(self.A0, action, params, self.A1)
+            hit = self._tmpl[action] = (params, guards, defs)
         return hit
+
+    def sliced(self, action: str, keep) -> list:
+        """Next_action(A0, A1) cut to its cone of influence: every guard, but only
+        the update/frame fragments of the variables in ``keep`` (those the goal
+        reads in A1).  Equisatisfiable with the whole relation for a goal that
+        reads no other A1 variable: each dropped fragment alone defines an A1
+        variable nothing else reads."""
+        _, guards, defs = self._parts(action)
+        return guards + [defs[v] for v in self.smt.var_names if v in keep]
+
+    def writes(self, action: str) -> frozenset:
+        return self.smt.writes(action)
 
     def next(self, s: dict, action: str, s2: dict, tag: str):
         """Next_action(s, s2) as labelled fragments, and its parameters."""
@@ -241,12 +268,14 @@ class Symbolic:
     def _ms(self, budget: float | None):
         return None if budget is None else max(1, int(budget * 1000))
 
-    def ask(self, q: Query, slug: str, core: bool = False, budget: float | None = None) -> Answer:
-        """Decide ``q``; with ``core`` and an unsat answer, also the minimised core."""
+    def ask(self, q: Query, slug: str, core: bool = False, budget: float | None = None,
+            solver: str = "pipeline") -> Answer:
+        """Decide ``q`` (with the solver named in SOLVERS); with ``core`` and an unsat
+        answer, also the minimised core."""
         self._emit(q, slug)
         budget = self.timeout if budget is None else budget
         start = time.monotonic()
-        s = _fast_solver()
+        s = SOLVERS[solver]()
         if budget is not None:
             s.set("timeout", self._ms(budget))
         for _, e in q.parts:
@@ -265,8 +294,8 @@ class Symbolic:
             ans.seconds = time.monotonic() - start
         return ans
 
-    def _unsat(self, parts, budget: float | None) -> bool | None:
-        s = _fast_solver()
+    def _unsat(self, parts, budget: float | None, solver: str = "pipeline") -> bool | None:
+        s = SOLVERS[solver]()
         if budget is not None:
             s.set("timeout", self._ms(budget))
         for _, e in parts:
@@ -277,7 +306,7 @@ class Symbolic:
         self.solver_seconds += time.monotonic() - start
         return True if r == z3.unsat else False if r == z3.sat else None
 
-    def minimise(self, q: Query, removable, budget: float | None):
+    def minimise(self, q: Query, removable, budget: float | None, solver: str = "pipeline"):
         """A minimal set of the labels ``removable`` (the rest of ``q`` always kept)
         whose fragments, with the rest, are still unsat: deletion of ever smaller
         chunks, each trial decided by the fast bit-blasting solver (Z3's own core
@@ -295,7 +324,7 @@ class Symbolic:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise TimeoutError
-            return self._unsat(fixed + [x for lab in keep for x in by[lab]], left)
+            return self._unsat(fixed + [x for lab in keep for x in by[lab]], left, solver)
 
         core = list(labels)
         try:
