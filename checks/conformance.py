@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
+from itcp.model.simulate import random_states
 
 
 @dataclass
@@ -145,20 +146,9 @@ def playout_states(game: Game, rounds: int, seed: int = 0, max_steps: int = 400,
     """States along random playouts (deal, then uniformly random moves)."""
     rng = random.Random(seed)
     for _ in range(rounds):
-        s = game.deal(rng)
-        for step in range(max_steps):
+        for step, s in enumerate(random_states(game, rng, max_steps)):
             if step % every == 0:
                 yield s
-            if game.is_terminal(s):
-                break
-            if game.is_chance(s):
-                a = game.sample_chance(s, rng)
-            else:
-                acts = game.legal_actions(s)
-                if not acts:
-                    break
-                a = rng.choice(acts)
-            s = game.apply(s, a, validate=False)
 
 
 __all__ = ["conformance", "Checker", "Report", "Disagreement", "explored_states",

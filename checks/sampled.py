@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 from itcp.model.reference import Evaluator
+from itcp.model.simulate import random_states
 
 #: seeded random rounds played (the seed makes the filter, and so the proofs, repeatable)
 ROUNDS = 30
@@ -37,23 +38,14 @@ def refuted_by_playouts(game, pool: dict, rounds: int = ROUNDS, seed: int = SEED
     rng = random.Random(seed)
     out: dict = {}
     for r in range(rounds):
-        s = game.deal(rng)
-        for step in range(max_steps):
+        for step, s in enumerate(random_states(game, rng, max_steps)):
             env = {"state": dict(zip(names, s))}
             for n in list(alive):
                 if not ev.eval(alive[n], env):
                     del alive[n]
                     out[n] = f"false in a reachable state (random round {r + 1}, move {step})"
-            if not alive or game.is_terminal(s):
+            if not alive:
                 break
-            if game.is_chance(s):
-                a = game.sample_chance(s, rng)
-            else:
-                acts = game.legal_actions(s)
-                if not acts:
-                    break
-                a = rng.choice(acts)
-            s = game.apply(s, a, validate=False)
         if not alive:
             break
     return out

@@ -56,6 +56,20 @@ from .specialise import _moves, constant_fields, reachable_values, specialise
 
 
 
+
+def _action_formulas(act, skip=()):
+    """Every formula a generated action evaluates: its guard, the new value of each
+    variable it writes (but those in ``skip``), its step and state checks."""
+    yield act.guard
+    for var in act.order:
+        if var not in skip:
+            yield act.values[var]
+    for _, formula in act.step_checks:
+        yield formula
+    for _, _, formula in act.state_checks:
+        yield formula
+
+
 class PackedEmitter(FunctionEmitter):
     """The engine emitter with the discard pile as a packed integer.
 
@@ -556,13 +570,8 @@ class PackedSource:
                     return
                 for c in A.children(x):
                     collect(c)
-            collect(act.guard)
-            for var in act.order:
-                collect(act.values[var])
-            for _, formula in act.step_checks:
-                collect(formula)
-            for _, _, formula in act.state_checks:
-                collect(formula)
+            for f in _action_formulas(act):
+                collect(f)
             return found
 
         if len(acts) < 2:
@@ -617,14 +626,8 @@ class PackedSource:
             for c in A.children(x):
                 collect(c)
 
-        collect(act.guard)
-        for var in act.order:
-            if var not in hoisted:
-                collect(act.values[var])
-        for _, formula in act.step_checks:
-            collect(formula)
-        for _, _, formula in act.state_checks:
-            collect(formula)
+        for f in _action_formulas(act, skip=hoisted):
+            collect(f)
         return out
 
     def emit_value(self, em: PackedEmitter, act, var, known) -> str:

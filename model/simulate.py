@@ -36,6 +36,26 @@ def _example(game: Game, round_no: int, steps: int, s, last) -> dict:
     }
 
 
+def random_states(game: Game, rng: random.Random, max_steps: int = 2000):
+    """The states of one random round, from its deal: each legal move (and chance
+    outcome) drawn uniformly by ``rng``, until the round ends, no move is legal, or
+    ``max_steps`` moves were made."""
+    s = game.deal(rng)
+    yield s
+    for _ in range(max_steps):
+        if game.is_terminal(s):
+            return
+        if game.is_chance(s):
+            a = game.sample_chance(s, rng)
+        else:
+            acts = game.legal_actions(s)
+            if not acts:
+                return
+            a = rng.choice(acts)
+        s = game.apply(s, a, validate=False)
+        yield s
+
+
 def play_round(game: Game, rng: random.Random, max_steps: int = 2000,
                firings: Counter | None = None):
     """One random round: ``(ending, steps, final state, last action)``.
