@@ -17,7 +17,7 @@ from array import array
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
-from itcp.model.packed import compile_packed, state_checker
+from itcp.model.packed import compile_packed
 from itcp.model.packing import Layout, compile_packer
 from itcp.model.symmetry import canonicalizer, orbit_size, packed_canonicalizer
 
@@ -101,12 +101,12 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     start = time.monotonic()
     search.start, search.pack = start, pack
     try:
-        canon = packed_canonicalizer(game.spec, symmetry) if nperms > 1 else None
-        if fast and game.backend == "generated" and (nperms == 1 or canon is not None):
+        if fast and game.backend == "generated":
+            canon = packed_canonicalizer(game.spec, symmetry) if nperms > 1 else None
+            if nperms > 1 and canon is None:
+                # a deck too large for the renaming tables: rename the unpacked state
+                canon = (lambda k: key_of(unpack(k)), lambda k: key_of.orbit(unpack(k)))
             search.run_stored(packed_successors(game, store=True, symmetric=nperms > 1), canon)
-        elif fast and game.backend == "generated":
-            search.deals()
-            search.run_packed(packed_successors(game, track_rules))
         else:
             search.deals()
             search.run_generic()
@@ -319,115 +319,6 @@ class _Search:
         ex.complete = True
 
     # -- the fast path: packed keys through the packed successor functions ---------
-    def run_packed(self, mod):
-        """Expand each state key with the phase's ``succ`` function.
-
-        A new successor's state properties are re-checked only when a field one
-        of them reads differs from its parent's (the parent satisfied every
-        property not yet violated, else it would be violated), and its hand
-        sizes only when a hand field changed; with symmetry reduction the key
-        is canonicalised and everything is checked.
-        """
-        ex, game = self.ex, self.game
-        keys, parent, depth_of, index = ex.keys, ex.parent, ex.depth_of, ex._index
-        violations = ex.violations
-        succ, dispatch, hand_range = mod.TABLE, mod.DISPATCH, mod.hand_range
-        hand_reads = mod.HAND_READS
-        layout = Layout(game.spec)
-        phase_f = next(fs for v, _, fs in layout.fields if v == "phase")[0]
-        fp_f = next(fs for v, _, fs in layout.fields if v == "first_passer")[0]
-        assert phase_f.offset == 0 and phase_f.bias == 0 and fp_f.bias == 1
-        phase_mask, fp_off, fp_mask = (1 << phase_f.width) - 1, fp_f.offset, (1 << fp_f.width) - 1
-        terminal = {p.value for p in game.spec.phases if p.terminal}
-        over = self.over
-        symmetric, key_of, unpack = self.symmetric, self.key_of, self.unpack
-        track = self.track_rules
-        max_states, deadline = self.limits.max_states, self.deadline
-        check_state = state_checker(game.spec, mod, [p for p in self.state_props
-                                                     if p not in violations])
-        edges = ex.post_pass_edges
-        bounds = self.bounds
-        lo_b, hi_b = bounds
-        transitions = 0
-        out: list = []
-        bad: list = []
-        lo, hi = 0, len(keys)
-        d = 0
-        try:
-            while lo < hi:
-                if self.depth_limited(d):
-                    return
-                d1 = d + 1
-                for i in range(lo, hi):
-                    k = keys[i]
-                    ph = k & phase_mask
-                    if ph in terminal:
-                        ex.terminal += 1
-                        continue
-                    succ[k & dispatch](k, out, bad)
-                    if not out:
-                        ex.deadlocks.append(i)
-                        continue
-                    if bad:
-                        for p, a in bad:
-                            if p not in violations:
-                                violations[p] = ("step", i, a)
-                        bad.clear()
-                    if track:
-                        s = unpack(k)
-                        moves = out
-                        out = []
-                        for a, k2 in moves:
-                            if self.covering(a[0]):
-                                self.cover(s, a, unpack(k2))
-                            out.append(k2)
-                    transitions += len(out)
-                    post_pass = k >> fp_off & fp_mask
-                    live = ph != over
-                    for k2 in out:
-                        if symmetric:
-                            k2 = key_of(unpack(k2))
-                        j = index.get(k2)
-                        if j is None:
-                            j = len(keys)
-                            index[k2] = j
-                            keys.append(k2)
-                            parent.append(i)
-                            depth_of.append(d1)
-                            if symmetric:
-                                bounds[0], bounds[1] = lo_b, hi_b
-                                self.on_new_state(j, unpack(k2))
-                                lo_b, hi_b = bounds
-                            else:
-                                x = k ^ k2
-                                if not check_state(k2, x):
-                                    self.state_violations(j, unpack(k2))
-                                    check_state = state_checker(
-                                        game.spec, mod,
-                                        [p for p in self.state_props if p not in violations])
-                                if (x & hand_reads or not live) and k2 & phase_mask != over:
-                                    a, b = hand_range(k2)
-                                    if a < lo_b:
-                                        lo_b = a
-                                    if b > hi_b:
-                                        hi_b = b
-                        if post_pass and k2 >> fp_off & fp_mask:
-                            edges.append((i, j))
-                    out.clear()
-                    if max_states is not None and len(keys) >= max_states:
-                        break
-                    if deadline is not None and not i & 63 and time.monotonic() > deadline:
-                        break
-                ex.transitions, bounds[0], bounds[1] = transitions, lo_b, hi_b
-                if self.end_level(d):
-                    return
-                lo, hi = hi, len(keys)
-                d += 1
-                ex.depth = d
-            ex.complete = True
-        finally:
-            ex.transitions, bounds[0], bounds[1] = transitions, lo_b, hi_b
-
     def run_stored(self, mod, canon=None):
         """The generated functions store each new successor themselves
         (``model/packed.py``, ``store``; with symmetry reduction under the key

@@ -31,10 +31,8 @@ order ``legal`` lists the actions, so a search numbers states identically on
 both paths (``store``: stores each new one in the search's tables itself).
 The generated statements are then tidied (a value-picking branch becomes an
 expression, a local read once folds into its reader, a dead one goes).  It
-also generates ``state_ok(k)`` (all state properties) and ``hand_range(k)`` on
-keys, and, per state property, the mask of the key bits its formula reads
-(``READS``), so a caller can skip re-checking a property on a successor whose
-read fields did not change.  Conformance with the generic engine is tested
+also generates ``state_ok(k)`` (all state properties), ``prop_<ID>(k)`` and
+``hand_range(k)`` on keys.  Conformance with the generic engine is tested
 state by state (tests/test_packed.py).
 """
 from __future__ import annotations
@@ -395,15 +393,6 @@ class PackedSource:
         return tuple(c.value for c in self.fixed_values(x).values())
 
     # -- fields --------------------------------------------------------------
-    def field_mask(self, var: str) -> int:
-        """The key bits holding ``var`` (the pile: every bit above the fixed fields)."""
-        if self.layout.pile is not None and var == self.layout.pile.name:
-            return ~self.fixed_mask
-        m = 0
-        for f in self.fields[var]:
-            m |= ((1 << f.width) - 1) << f.offset
-        return m
-
     def read_field(self, var: str) -> str:
         if self.layout.pile is not None and var == self.layout.pile.name:
             return f"k >> {self.layout.fixed_bits}"
@@ -468,13 +457,6 @@ class PackedSource:
             at, ind = _first_need(out, use, 0, len(out), indent)
             out.insert(at, f"{ind}v_{name} = {reads[name]}")
         return out
-
-    def reads_mask(self, node) -> int:
-        m = 0
-        for x in A.walk(node):
-            if isinstance(x, (Var, Primed)):
-                m |= self.field_mask(x.name)
-        return m
 
     def emitter(self) -> PackedEmitter:
         return PackedEmitter(self.module, self.n, self.layout)
@@ -865,15 +847,13 @@ class PackedSource:
 
     # -- whole spec -------------------------------------------------------------
     def helpers(self) -> list[str]:
-        """state_ok, prop_<ID>, READS, hand_range, HAND_READS on keys."""
+        """state_ok, prop_<ID> and hand_range on keys."""
         funcs, self.funcs = self.funcs, []
         if self.state_props:
             em = self.emitter()
             formula = self.inline(And(*[p.formula for p in self.state_props]))
             em.line(f"return {em.expr(formula)}")
             self.function("def state_ok(k):", em)
-        self.funcs.append("READS = {" + ", ".join(
-            f"{p.id!r}: {self.reads_mask(self.inline(p.formula))}" for p in self.state_props) + "}")
         for prop in self.state_props:
             em = self.emitter()
             em.line(f"return {em.expr(self.inline(prop.formula))}")
@@ -888,7 +868,6 @@ class PackedSource:
             em.line("    if x > hi: hi = x")
         em.line("return lo, hi")
         self.function("def hand_range(k):", em)
-        self.funcs.append(f"HAND_READS = {self.field_mask('aside') | self.field_mask('hand_of') | self.field_mask('hands')}")
         self.funcs.append(f"DISPATCH = {self.dispatch_mask}")
         out, self.funcs = self.funcs, funcs
         return out
@@ -1122,31 +1101,6 @@ def _item(code, i: int) -> str:
         except (ValueError, SyntaxError, TypeError, IndexError):
             pass
     return f"{code}[{i}]"
-
-
-def state_checker(spec: Spec, mod, pending) -> "callable":
-    """``check(k, x)``: False when a property of ``pending`` fails on key ``k``.
-
-    ``x`` is ``k`` XOR its parent's key: a property whose read fields are all
-    unchanged is not evaluated again (the parent satisfied it).  The
-    properties are compiled in line, one guarded block each.
-    """
-    pending = [p for p in spec.properties if p.id in set(pending)]
-    if not pending:
-        return lambda k, x: True
-    src = PackedSource(spec)
-    lines = ["def check(k, x):"]
-    for p in pending:
-        em = src.emitter()
-        em.depth = 2
-        ok = em.expr(src.inline(p.formula))
-        body = em.lines + [f"        if not {ok}:", "            return False"]
-        lines.append(f"    if x & {mod.READS[p.id]}:")
-        lines += src.prelude(body, "        ") + body
-    lines.append("    return True")
-    env: dict = {}
-    exec(compile("\n".join(src.module.lines + lines) + "\n", "<itcp-packed-check>", "exec"), env)
-    return env["check"]
 
 
 @functools.lru_cache(maxsize=8)
