@@ -79,6 +79,7 @@ class Outcome:
     queries: int = 0
     cti: dict | None = None                          # when not proved: where it broke
     note: str = ""
+    scouted: str = ""    # the scout table whose minimised cores cut the proof queries
 
 
 class _Unknown(Exception):
@@ -102,8 +103,9 @@ class Inductor:
         self._identity: dict = {}     # step property -> it holds for a step changing nothing
         self._goals: dict = {}
         self._houdini_done = False
-        big = checker.spec.config.n_cards >= BIG_TABLE
-        self.solver = BIG_SOLVER if big else SMALL_SOLVER
+        self.big = checker.spec.config.n_cards >= BIG_TABLE
+        self.solver = BIG_SOLVER if self.big else SMALL_SOLVER
+        self._scout = None
 
     # -- what a formula reads ---------------------------------------------------------
     def _formula(self, name: str):
@@ -220,8 +222,14 @@ class Inductor:
 
     # -- the search ----------------------------------------------------------------
     def prove(self, pid: str) -> Outcome:
-        """Search on demand; if that finds no support, prove every light candidate
-        that can be proved (plain Houdini) and search once more from there."""
+        """On a big table, first re-prove what a scout table found (``checks/scout.py``);
+        else, or if that fails here, search on demand; if that finds no support,
+        prove every light candidate that can be proved (plain Houdini) and search
+        once more from there."""
+        if self.big and pid in self.ch.props:
+            out = self._replay(pid)
+            if out is not None:
+                return out
         out = self._search(pid)
         if out.proved or out.cti is None or self._houdini_done:
             return out
@@ -231,6 +239,94 @@ class Inductor:
         again = self._search(pid)
         again.queries += out.queries
         return again
+
+    # -- re-proving a scouted proof -------------------------------------------------
+    def _restricted(self, q: Query, labels) -> Query:
+        """``q`` cut to its structure and the conjuncts labelled ``labels``: a subset
+        of its parts, so unsat proves ``q`` unsat."""
+        keep = set(labels)
+        out = Query(q.title + " (cut to the core found at the scout table)", q.meaning)
+        out.parts = [(lab, e) for lab, e in q.parts if lab in STRUCTURE or lab in keep]
+        return out
+
+    def _replay(self, pid: str) -> Outcome | None:
+        """Prove ``pid`` with the invariants a scout table found, every one proved
+        again here; None when the plan is missing or fails here."""
+        from .scout import Scout
+        ch, sym = self.ch, self.sym
+        if self._scout is None:
+            self._scout = Scout(ch.spec, ch.progress, ch.deadline)
+        start_q = sym.queries
+        plan = self._scout.plan(pid)
+        if plan is None:
+            return None
+        members = [m for m in plan.members if m not in self.proven]
+        if any(m not in self.pool or self._refuted(m) for m in members):
+            ch.progress(f"{pid}: the scouted invariants do not all apply here")
+            return None
+        state_prop = not self._is_step(pid)
+        fresh = members + ([pid] if state_prop else [])
+        if fresh:
+            ch.progress(f"{pid}: {len(fresh)} scouted formula(s) after the deal")
+            try:
+                if self._ask_base(list(fresh), f"replay-{pid}"):
+                    ch.progress(f"{pid}: a scouted invariant fails after a deal here")
+                    return None
+            except _Unknown:
+                return None
+        assume = list(self.proven) + members + ([pid] if state_prop else [])
+        have = frozenset(assume)
+        out = Outcome(True)
+        for t in members + [pid]:
+            for a in sym.actions:
+                if not self.affects(a, t):
+                    if t == pid:
+                        out.by_frame.append(a)
+                    continue
+                known = self._known.get((t, a))
+                if t != pid and known is not None and known <= have:
+                    continue
+                q = self._step(a, assume, t, f"1-induction step for {t}: from any well-formed "
+                               "state satisfying the invariants, action "
+                               f"{a} breaks {t} (Next cut to the variables {t} reads after "
+                               "the step)", f"unsat proves no {a} step can break {t}")
+                labels = plan.steps.get((t, a))
+                ans = None
+                if labels is not None:
+                    ch.progress(f"{pid}: does {a} break {t}? (scouted core)")
+                    ans = ch.ask(self._restricted(q, labels), f"proof-{t}-{a}",
+                                 solver=self.solver)
+                if ans is None or ans.result != UNSAT:
+                    ch.progress(f"{pid}: does {a} break {t}? ({len(assume)} assumed)")
+                    labels = None
+                    ans = ch.ask(q, f"proof-{t}-{a}", solver=self.solver)
+                if ans.result != UNSAT:
+                    ch.progress(f"{pid}: the scouted proof fails here ({a} on {t}: "
+                                f"{ans.result})")
+                    return None
+                self._known[(t, a)] = have
+                if t != pid:
+                    continue
+                if labels is None:   # no core: every conjunct of the query counts
+                    labels = [lab for lab, _ in q.parts if lab not in STRUCTURE]
+                    out.cores_complete = False
+                for lab in labels:
+                    if lab.startswith("inv:"):
+                        if lab[4:] != pid and lab[4:] not in out.used:
+                            out.used.append(lab[4:])
+                        continue
+                    for part in lab.split("+"):
+                        if part in self.rule_ids:
+                            if part not in out.rules:
+                                out.rules.append(part)
+                        elif part not in out.structure:
+                            out.structure.append(part)
+        for m in members:
+            self.proven[m] = self.pool[m]
+        out.invariants = {n: self.proven[n][0] for n in self.proven}
+        out.queries = sym.queries - start_q
+        out.scouted = plan.table
+        return out
 
     def houdini(self, names) -> None:
         """The largest subset of ``names`` that holds after every deal and that every

@@ -32,7 +32,7 @@ from itcp.spec.rules.table import (DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEA
 
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
-from .sampled import refuted_by_playouts
+from .sampled import ROUNDS, refuted_by_playouts
 from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
 DEFAULT_DEPTH = 6
@@ -178,6 +178,26 @@ def candidates(spec) -> dict:
                               "gift pending",
                               Implies(t.phase.eq(PRIDE), And(t.actor.in_(t.pride_left),
                                                              t.gifts[t.actor].eq(t.NOCARD)))),
+        "PRIDE_LEFT_SEATED": ("no set-aside seat is among the Pride Cycle givers still to "
+                              "choose", (t.pride_left & t.aside).is_empty()),
+        "RACING_ONLY_DISCARDING": ("a Mercy race discard is pending only in the DISCARD phase",
+                                   Implies(t.racing, t.phase.eq(DISCARD))),
+        "TURN_NOT_PASSER_IN_EFFECTS": ("while a discarded card's effect is resolved, the turn "
+                                       "player is not a passer",
+                                       Implies(Or(*[t.phase.eq(p) for p in (RACE, PRIDE, SECRET)
+                                                    if p in phases]),
+                                               Not(t.turn.in_(t.passers)))),
+        "DUTY_NOT_ON_PASSER_MID_ROUND": ("in the middle of a round the Justice duty never falls "
+                                         "on a passer",
+                                         Implies(mid_round, Not(t.duty_on.in_(t.passers)))),
+        "DISCARD_BY_TURN": ("outside a Mercy race, whoever must discard is the turn player",
+                            Implies(And(t.phase.eq(DISCARD), Not(t.racing)),
+                                    t.actor.eq(t.turn))),
+        "RESUME_SEATED": ("during Mercy's race, Pride Cycle's gifts or a team's choice, the "
+                          "seat play resumes from is not set aside",
+                          Implies(Or(*[t.phase.eq(p) for p in (RACE, PRIDE, SECRET) if p in phases],
+                                     And(t.phase.eq(DISCARD), t.racing)),
+                                  Not(t.resume.in_(t.aside)))),
         "PILE_NONEMPTY_IN_PLAY": ("after the deal the discard pile or a hand holds a card",
                                   Implies(in_play, Exists(t.ALLP, lambda p: Not(
                                       t.hands[p].is_empty()), hint="c"))),
@@ -222,7 +242,7 @@ class _Out(Exception):
 class SymbolicChecker:
     def __init__(self, game: Game, depth: int | None = None, timeout: float | None = None,
                  emit_dir: str | None = None, max_k: int = MAX_K, progress=None,
-                 candidate_names=None):
+                 candidate_names=None, rounds: int = ROUNDS):
         self.game, self.spec = game, game.spec
         self.depth = DEFAULT_DEPTH if depth is None else depth
         self.timeout = timeout
@@ -237,7 +257,7 @@ class SymbolicChecker:
         pool = candidates(self.spec)
         if candidate_names is not None:
             pool = {n: x for n, x in pool.items() if n in candidate_names}
-        self.inductor = Inductor(self, pool, refuted_by_playouts(game, pool))
+        self.inductor = Inductor(self, pool, refuted_by_playouts(game, pool, rounds))
         self._why: dict = {}
         self.graph_checks: dict = {"DETERMINED": self.determined,
                                    "NO_DEADLOCK": lambda pid: no_deadlock(self, pid)}

@@ -306,6 +306,35 @@ class Symbolic:
         self.solver_seconds += time.monotonic() - start
         return True if r == z3.unsat else False if r == z3.sat else None
 
+    def tracked(self, q: Query, tracked, budget: float | None, solver=None) -> Answer:
+        """Decide ``q`` with each part whose label is in ``tracked`` behind an
+        assumption literal; an unsat answer carries the tracked labels of Z3's
+        (unminimised, cheap) core.  Used where many queries share assumptions and
+        only which of them an answer rests on matters (the small-table search of
+        ``checks/scout.py``)."""
+        s = (solver or z3.SolverFor("QF_BV")) if not isinstance(solver, str) else SOLVERS[solver]()
+        if budget is not None:
+            s.set("timeout", self._ms(budget))
+        lits, names = [], {}
+        for k, (lab, e) in enumerate(q.parts):
+            if lab in tracked:
+                b = z3.Bool(f"track#{k}")
+                s.add(z3.Implies(b, e))
+                lits.append(b)
+                names[str(b)] = lab
+            else:
+                s.add(e)
+        start = time.monotonic()
+        r = s.check(*lits)
+        secs = time.monotonic() - start
+        self.queries += 1
+        self.solver_seconds += secs
+        if r == z3.sat:
+            return Answer(SAT, secs, s.model())
+        if r != z3.unsat:
+            return Answer(UNKNOWN, secs, note=s.reason_unknown())
+        return Answer(UNSAT, secs, core=sorted({names[str(b)] for b in s.unsat_core()}))
+
     def minimise(self, q: Query, removable, budget: float | None, solver: str = "pipeline"):
         """A minimal set of the labels ``removable`` (the rest of ``q`` always kept)
         whose fragments, with the rest, are still unsat: deletion of ever smaller

@@ -1,0 +1,195 @@
+"""Scouting a proof at a small table: which invariants, and which rules, a proof
+at the full table needs.
+
+Why: at the full deck with eight players an induction query that Z3 can satisfy
+(a counterexample to induction: a candidate invariant is not preserved) costs
+seconds to minutes, while most unsatisfiable ones cost a fraction of a second.
+Searching for strengthening invariants (Houdini) is mostly satisfiable queries;
+checking a known answer is only unsatisfiable ones.  So the search runs at a
+*scout table*: the same players, readings and kinds of option cards, one copy of
+each, one or two suits of one rank, hands of one card, where every query takes
+milliseconds.  Its answer is only a guess for the real table: the invariants
+are the same formulas (the candidates are stated over the spec's vocabulary,
+not over one table), and ``checks/induction.py`` proves every one of them again
+at the real table, each step query cut to the scout's minimised core (a subset
+of the query's conjuncts: unsat there is unsat for the whole query).  A guess
+that fails there falls back to the search at the real table.  Nothing proved at
+the scout table is ever reported as a proof of anything.
+
+The search is Houdini over every candidate the engine's random rounds at the
+scout table do not refute, with Z3's unsat cores recording which invariants
+each answer rests on, so that dropping one re-asks only the answers that used it.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from itcp.model.smt_checks import SAT, UNSAT
+from itcp.spec.config import Config, ConfigError
+
+from .induction import STRUCTURE as _STRUCTURE
+
+#: random rounds of the engine at the scout table that filter the candidates (cheap
+#: there, and every candidate they refute is a satisfiable query saved)
+SCOUT_ROUNDS = 300
+#: seconds to minimise one core at the scout table: past it the core is kept as it
+#: is (still a core, so still a valid cut; only possibly not minimal)
+MINIMISE_SECONDS = 2.0
+
+
+@dataclass
+class Plan:
+    """A proof found at the scout table, to be re-proved at the real one."""
+    table: str                                  # the scout table, described
+    members: list = field(default_factory=list)  # the invariants the proof rests on
+    #: (formula name, action) -> the labels of the step query's minimised core
+    steps: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def scout_config(cfg: Config) -> Config | None:
+    """The smallest table like ``cfg`` (players, option kinds, deck rules) with one
+    card in hand; None when ``cfg`` is no bigger than it."""
+    lo = cfg.ranks[0]
+    for suits, hi in ((min(2, cfg.suits), lo), (min(2, cfg.suits), lo + 1),
+                      (cfg.suits, lo + 1), (cfg.suits, min(cfg.ranks[1], lo + 3))):
+        try:
+            small = Config(players=cfg.players, suits=suits, ranks=(lo, min(hi, cfg.ranks[1])),
+                           hand=1, options=tuple((n, 1) for n, _ in cfg.options),
+                           charity=cfg.charity, desolation=cfg.desolation,
+                           rounds=cfg.rounds, threshold=cfg.threshold)
+        except ConfigError:
+            continue
+        return small if small.n_cards < cfg.n_cards else None
+    return None
+
+
+class Scout:
+    """Houdini at the scout table, once per run; then a plan per property."""
+
+    def __init__(self, spec, progress, deadline: float | None):
+        from itcp.model.engine import Game, build_spec
+        from .symbolic import SymbolicChecker
+        self.config = scout_config(spec.config)
+        self.progress = progress
+        self.deadline = deadline
+        self.failed = self.config is None
+        if self.failed:
+            return
+        small = Game(build_spec(self.config, dict(spec.readings), spec.scope))
+        left = None if deadline is None else max(1.0, deadline - time.monotonic())
+        self.ch = SymbolicChecker(small, timeout=left, rounds=SCOUT_ROUNDS)
+        self.ind = self.ch.inductor
+        #: (name, action) -> labels of the step query's minimised core (kept while
+        #: every invariant in it is still believed)
+        self.steps: dict = {}
+        #: candidates a step or a deal broke at the scout table
+        self.broken: set = set()
+
+    def _budget(self):
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        return left
+
+    def plan(self, pid: str) -> Plan | None:
+        """The invariants and minimised cores of a proof of ``pid`` at the scout
+        table, or None (the scout table could not prove it, or time ran out).
+
+        Lazy Houdini from the property: every candidate the random rounds leave is
+        assumed; the step queries of the property, then of each invariant their
+        cores use, are asked in turn.  A candidate some step breaks is dropped and
+        the answers whose cores used it are asked again; what is left is closed
+        (every core uses only its members), holds after every deal and is preserved
+        by every action: an inductive invariant at the scout table."""
+        if self.failed or pid not in self.ch.props:
+            return None
+        start = time.monotonic()
+        ind = self.ind
+        believed = [n for n in ind.pool if not ind._refuted(n) and not ind._heavy(n)
+                    and n != pid and n not in self.broken]
+        state_prop = not ind._is_step(pid)
+        self.progress(f"{pid}: scouting at {self.config.describe()}")
+        try:
+            while True:
+                closure = self._closure(pid, believed, state_prop)
+                if closure is None:
+                    return None
+                members = [m for m in closure if m != pid]
+                failed = ind._ask_base(list(members) + ([pid] if state_prop else []),
+                                       f"scout-{pid}")
+                if pid in failed:
+                    return None
+                if not failed:
+                    break
+                for m in failed:
+                    believed.remove(m)
+                    self.broken.add(m)
+        except TimeoutError:
+            self.failed = True
+            return None
+        plan = Plan(self.config.describe(), members,
+                    {k: v for k, v in self.steps.items() if k[0] in closure})
+        plan.seconds = time.monotonic() - start
+        self.progress(f"{pid}: scouted {len(plan.members)} invariant(s), {len(plan.steps)} "
+                      f"step(s) in {plan.seconds:.1f} s")
+        return plan
+
+    def _closure(self, pid, believed, state_prop):
+        """The formulas the property's proof reaches through minimised cores, each
+        step unsat; None if a step breaks the property itself."""
+        ind, sym = self.ind, self.ind.sym
+        while True:
+            need, seen = [pid], [pid]
+            restart = False
+            while need and not restart:
+                t = need.pop()
+                for a in sym.actions:
+                    if not ind.affects(a, t):
+                        continue
+                    labels = self.steps.get((t, a))
+                    if labels is None or not all(
+                            lab[4:] in believed or lab[4:] == pid
+                            for lab in labels if lab.startswith("inv:")):
+                        assume = [m for m in believed if m != t] + \
+                            ([t] if t != pid or state_prop else [])
+                        q = ind._step(a, assume, t, f"{a} breaks {t}", "")
+                        removable = {lab for lab, _ in q.parts if lab not in _STRUCTURE}
+                        ans = sym.tracked(q, removable, self._budget())
+                        if ans.result == SAT:
+                            if t == pid:
+                                return None
+                            believed.remove(t)
+                            self.broken.add(t)
+                            restart = True
+                            break
+                        if ans.result != UNSAT:
+                            raise TimeoutError
+                        # cut to Z3's core, then minimised: the invariants first, those
+                        # not yet in the closure tried first for deletion (a smaller
+                        # closure is fewer queries at the real table); rule cores only
+                        # for the property's own steps (they are what a proof reports)
+                        core = set(ans.core)
+                        cut = ind._restricted(q, core)
+                        cut.parts.sort(key=lambda p: (p[0] in _STRUCTURE,
+                                                      p[0][4:] in seen))
+                        removable = (lambda lab: lab not in _STRUCTURE) if t == pid else \
+                            (lambda lab: lab.startswith("inv:"))
+                        labels, _ = sym.minimise(cut, removable, min(
+                            MINIMISE_SECONDS, self._budget() or MINIMISE_SECONDS))
+                        if t != pid:
+                            labels = sorted(core - {lab for lab in core if lab.startswith(
+                                "inv:") and lab not in labels})
+                        self.steps[(t, a)] = labels
+                    for lab in labels:
+                        if lab.startswith("inv:") and lab[4:] not in seen:
+                            seen.append(lab[4:])
+                            need.append(lab[4:])
+            if not restart:
+                return seen
+
+
+__all__ = ["Scout", "Plan", "scout_config"]
