@@ -36,6 +36,8 @@ SCOUT_ROUNDS = 300
 #: seconds to minimise one core at the scout table: past it the core is kept as it
 #: is (still a core, so still a valid cut; only possibly not minimal)
 MINIMISE_SECONDS = 2.0
+#: players at the scout table at most
+SCOUT_PLAYERS = 3
 
 
 @dataclass
@@ -55,7 +57,7 @@ def scout_config(cfg: Config) -> Config | None:
     for suits, hi in ((min(2, cfg.suits), lo), (min(2, cfg.suits), lo + 1),
                       (cfg.suits, lo + 1), (cfg.suits, min(cfg.ranks[1], lo + 3))):
         try:
-            small = Config(players=cfg.players, suits=suits, ranks=(lo, min(hi, cfg.ranks[1])),
+            small = Config(players=min(cfg.players, SCOUT_PLAYERS), suits=suits, ranks=(lo, min(hi, cfg.ranks[1])),
                            hand=1, options=tuple((n, 1) for n, _ in cfg.options),
                            charity=cfg.charity, desolation=cfg.desolation,
                            rounds=cfg.rounds, threshold=cfg.threshold)
@@ -168,21 +170,16 @@ class Scout:
                             break
                         if ans.result != UNSAT:
                             raise TimeoutError
-                        # cut to Z3's core, then minimised: the invariants first, those
-                        # not yet in the closure tried first for deletion (a smaller
-                        # closure is fewer queries at the real table); rule cores only
-                        # for the property's own steps (they are what a proof reports)
-                        core = set(ans.core)
-                        cut = ind._restricted(q, core)
-                        cut.parts.sort(key=lambda p: (p[0] in _STRUCTURE,
-                                                      p[0][4:] in seen))
-                        removable = (lambda lab: lab not in _STRUCTURE) if t == pid else \
-                            (lambda lab: lab.startswith("inv:"))
-                        labels, _ = sym.minimise(cut, removable, min(
-                            MINIMISE_SECONDS, self._budget() or MINIMISE_SECONDS))
-                        if t != pid:
-                            labels = sorted(core - {lab for lab in core if lab.startswith(
-                                "inv:") and lab not in labels})
+                        # the property's own cores are minimised (the rules they name
+                        # are what a proof reports); an invariant's are Z3's cores as
+                        # they come: minimising them costs more here than it saves at
+                        # the real table, where fewer assumptions can even be slower
+                        labels = sorted(ans.core)
+                        if t == pid:
+                            labels, _ = sym.minimise(
+                                ind._restricted(q, ans.core),
+                                lambda lab: lab not in _STRUCTURE,
+                                min(MINIMISE_SECONDS, self._budget() or MINIMISE_SECONDS))
                         self.steps[(t, a)] = labels
                     for lab in labels:
                         if lab.startswith("inv:") and lab[4:] not in seen:
