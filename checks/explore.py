@@ -11,9 +11,11 @@ and are recorded: whatever was not exhausted can never be reported as HOLDS.
 """
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from array import array
+from itertools import compress, islice
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
@@ -21,6 +23,12 @@ from itcp.model.packed import compile_packed
 from itcp.model.packing import Layout, compile_packer
 from itcp.model.symmetry import canonicalizer, orbit_size, packed_canonicalizer
 
+
+#: Pending post-Pass edge targets are resolved in chunks of at least
+#: ``PENDING_CHUNK_MIN`` and at least stored states / ``PENDING_CHUNK_DIVISOR``
+#: (each pending target costs about 130 bytes while its chunk is resolved).
+PENDING_CHUNK_MIN = 4096
+PENDING_CHUNK_DIVISOR = 24
 
 #: Rule coverage is tracked on every transition of an action until this many in
 #: a row have shown no rule not seen before; after that it is a sample (said so).
@@ -47,7 +55,6 @@ class Exploration:
     initial: int = 0
     deadlocks: list = field(default_factory=list)   # state numbers
     violations: dict = field(default_factory=dict)  # property id -> first witness
-    post_pass_edges: list = field(default_factory=list)
     hand_min: int | None = None
     hand_max: int | None = None
     fired: set = field(default_factory=set)
@@ -63,25 +70,84 @@ class Exploration:
     #: closed under the symmetries)
     unreduced_states: int = 0
 
+    #: the visited set: every stored key, without state numbers (a number is
+    #: needed only for a post-Pass edge to a state seen before; see ``_pending``)
+    _seen: set = field(default_factory=set, repr=False)
+    #: post-Pass edges (source, target) as two arrays; a target -1 is a state
+    #: seen before, whose key waits in ``_pending`` until the search resolves it
+    _edge_src: array = field(default_factory=lambda: array("i"), repr=False)
+    _edge_dst: array = field(default_factory=lambda: array("i"), repr=False)
+    _pending: bytearray = field(default_factory=bytearray, repr=False)
+    _key_bytes: int = 0   # width of one key in ``_pending``
+    #: the largest memory the resolution of ``_pending`` held (bytes), counted
+    #: in ``bytes_per_state`` as part of the search
+    _pending_peak: int = 0
+    _edges_resolved: int = 0  # the edges before this one have no pending target
+    _index_cache: dict | None = field(default=None, repr=False)
+
     @property
     def states(self) -> int:
         return len(self.keys)
 
-    def bytes_per_state(self) -> float:
-        import sys
-        if not self.keys:
-            return 0.0
-        sample = self.keys[:: max(1, len(self.keys) // 1000)]
-        ints = sum(sys.getsizeof(k) for k in sample) / len(sample)
-        # the visited dict (key -> number): its table and the number objects it holds
-        # (ints above 256 are objects of their own), the key list, parent and depth arrays
-        dict_entry = sys.getsizeof(self._index) / max(1, len(self._index)) if self._index else 0
-        numbers = range(0, len(self.keys), max(1, len(self.keys) // 1000))
-        number_objects = sum(sys.getsizeof(n) for n in numbers if n > 256) / len(numbers)
-        return ints + dict_entry + number_objects + 8 + self.parent.itemsize \
-            + self.depth_of.itemsize
+    @property
+    def post_pass_edges(self) -> "PostPassEdges":
+        return PostPassEdges(self._edge_src, self._edge_dst)
 
-    _index: dict = field(default_factory=dict, repr=False)
+    @property
+    def _index(self) -> dict:
+        """Key -> state number, built on first use after the search (the search
+        itself keeps no numbers); for the readers that look states up by key."""
+        if self._index_cache is None or len(self._index_cache) != len(self.keys):
+            self._index_cache = {k: i for i, k in enumerate(self.keys)}
+        return self._index_cache
+
+    def memory(self) -> dict:
+        """Bytes the search keeps, by structure: the key objects (each allocated
+        in 16-byte steps, as CPython's small-object allocator does), the visited
+        set's table, the key list, parent and depth arrays and post-Pass edge
+        arrays with their spare capacity, and the pending edge targets at their
+        peak (before they were resolved to numbers)."""
+        n = len(self.keys)
+        if not n:
+            return {}
+        sample = self.keys[:: max(1, n // 1000)]
+        per_key = sum(_allocated(sys.getsizeof(k)) for k in sample) / len(sample)
+        return {"key objects": per_key * n, "visited set": sys.getsizeof(self._seen),
+                "key list": sys.getsizeof(self.keys), "parent": sys.getsizeof(self.parent),
+                "depth": sys.getsizeof(self.depth_of),
+                "post-Pass edges": sys.getsizeof(self._edge_src) + sys.getsizeof(self._edge_dst),
+                "pending targets": max(self._pending_peak, sys.getsizeof(self._pending)),
+                "deadlocks": sys.getsizeof(self.deadlocks)
+                + sum(_allocated(sys.getsizeof(i)) for i in self.deadlocks if i > 256)}
+
+    def bytes_per_state(self) -> float:
+        """Everything in ``memory()``, per stored state."""
+        return sum(self.memory().values()) / len(self.keys) if self.keys else 0.0
+
+
+def _allocated(size: int) -> int:
+    """The bytes CPython's allocator takes for an object of ``size`` bytes."""
+    return (size + 15) & ~15
+
+
+class PostPassEdges:
+    """The post-Pass edges (source, target) as a read-only sequence of pairs,
+    over the two arrays the search fills."""
+
+    def __init__(self, src: array, dst: array):
+        self.src, self.dst = src, dst
+
+    def __len__(self) -> int:
+        return min(len(self.src), len(self.dst))
+
+    def __iter__(self):
+        return zip(self.src, self.dst)
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"PostPassEdges({list(self)!r})"
 
 
 def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
@@ -96,10 +162,15 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     limits = limits or Limits()
     pack, unpack = compile_packer(game.spec)
     key_of, nperms = canonicalizer(game.spec, pack, symmetry)
-    ex = Exploration(game, symmetry, permutations=nperms)
+    ex = Exploration(game, symmetry, permutations=nperms,
+                     _key_bytes=(Layout(game.spec).max_bits() + 7) // 8)
     search = _Search(ex, game, limits, key_of, unpack, nperms > 1, progress, track_rules)
     start = time.monotonic()
     search.start, search.pack = start, pack
+    # the search creates no reference cycles, and the cyclic collector would
+    # only walk its growing tables again and again: off while it runs
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         if fast and game.backend == "generated":
             canon = packed_canonicalizer(game.spec, symmetry) if nperms > 1 else None
@@ -114,6 +185,9 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
         ex.interrupted = True
         ex.limit = "interrupted (Ctrl-C)"
         _drop_half_stored(ex)
+    finally:
+        if collecting:
+            gc.enable()
     search.finish()
     ex.seconds = time.monotonic() - start
     ex._unpack, ex._key_of = unpack, key_of
@@ -121,13 +195,67 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
 
 
 def _drop_half_stored(ex: Exploration):
-    """After Ctrl-C: forget a state whose number, key, parent and depth were not
-    all stored when the interrupt came."""
+    """After Ctrl-C: forget a state whose key, parent and depth were not all
+    stored when the interrupt came (a successor function stores the key, the
+    parent, then adds the key to the visited set), and a post-Pass edge that
+    was half recorded or leads to such a state."""
     n = min(len(ex.keys), len(ex.parent), len(ex.depth_of))
-    if len(ex._index) > n:
-        for k in [k for k, j in ex._index.items() if j >= n]:
-            del ex._index[k]
+    for k in ex.keys[n:]:
+        ex._seen.discard(k)
     del ex.keys[n:], ex.parent[n:], ex.depth_of[n:]
+    if n:
+        ex._seen.add(ex.keys[n - 1])  # stored, perhaps not yet in the set
+    src, dst = ex._edge_src, ex._edge_dst
+    m = min(len(src), len(dst))
+    while m and dst[m - 1] >= n:
+        m -= 1
+    del src[m:], dst[m:]
+    # a pending target's key is recorded before its edge
+    del ex._pending[dst.count(-1) * ex._key_bytes:]
+
+
+def _resolve_pending(ex: Exploration, start: int = 0):
+    """Turn each pending post-Pass edge target (a key) into its state number.
+
+    The search calls this after every level: the targets recorded while
+    expanding a level are almost all states of the next level, so the stored
+    keys are scanned from ``start`` (that level's first number) first, the
+    older ones only for a target not found there.  Targets are resolved a
+    chunk at a time, so the look-up table stays a few bytes per stored state;
+    ``_pending_peak`` records the most the pending targets held."""
+    pending, width, dst, keys = ex._pending, ex._key_bytes, ex._edge_dst, ex.keys
+    count = len(pending) // width if width else 0
+    if not count:
+        return
+    peak = sys.getsizeof(pending)
+    chunk = max(PENDING_CHUNK_MIN, len(keys) // PENDING_CHUNK_DIVISOR)
+    pos = ex._edges_resolved
+    from_bytes = int.from_bytes
+    for lo in range(0, count * width, chunk * width):
+        targets = [from_bytes(pending[x:x + width], "little")
+                   for x in range(lo, min(count * width, lo + chunk * width), width)]
+        want = dict.fromkeys(targets)
+        left = len(want)
+        for first, last in ((start, len(keys)), (0, start)):
+            hits = list(compress(range(first, last), map(want.__contains__,
+                                                         islice(keys, first, last))))
+            for i in hits:
+                want[keys[i]] = i
+            left -= len(hits)
+            if not left:
+                break
+        held = (sys.getsizeof(targets) + sys.getsizeof(want) + sys.getsizeof(hits)
+                + len(targets) * _allocated(sys.getsizeof(targets[0]))
+                + len(want) * _allocated(sys.getsizeof(len(keys))))
+        peak = max(peak, sys.getsizeof(pending) + held)
+        for t in targets:
+            while dst[pos] != -1:
+                pos += 1
+            dst[pos] = want[t]
+            pos += 1
+    ex._edges_resolved = pos
+    ex._pending_peak = max(ex._pending_peak, peak)
+    del pending[:]
 
 
 def _fill_depths(ex: Exploration, d: int):
@@ -178,17 +306,26 @@ class _Search:
 
     # -- shared pieces ----------------------------------------------------------
     def visit(self, state, par, d):
+        """Store ``state`` if new: (its number, True), else (its key, False)."""
         ex = self.ex
         k = self.key_of(state)
-        index = ex._index
-        if k in index:
-            return index[k], False
+        if k in ex._seen:
+            return k, False
         i = len(ex.keys)
-        index[k] = i
         ex.keys.append(k)
         ex.parent.append(par)
         ex.depth_of.append(d)
+        ex._seen.add(k)
         return i, True
+
+    def post_pass_edge(self, i, j, new):
+        """The edge from ``i`` to ``j`` (a number if ``new``, else a key)."""
+        ex = self.ex
+        if not new:
+            ex._pending.extend(j.to_bytes(ex._key_bytes, "little"))
+            j = -1
+        ex._edge_src.append(i)
+        ex._edge_dst.append(j)
 
     def on_new_state(self, i, s):
         ex, impl = self.ex, self.game.impl
@@ -283,6 +420,7 @@ class _Search:
             if self.depth_limited(d):
                 return
             nxt = []
+            first_new = len(keys)
             for i in frontier:
                 s = unpack(keys[i])
                 if terminal_fn(s):
@@ -306,11 +444,12 @@ class _Search:
                         nxt.append(j)
                         self.on_new_state(j, s2)
                     if post_pass and s2[fp_i] >= 0:
-                        ex.post_pass_edges.append((i, j))
+                        self.post_pass_edge(i, j, new)
                 if max_states is not None and len(keys) >= max_states:
                     break
                 if deadline is not None and ex.transitions % 64 == 0 and time.monotonic() > deadline:
                     break
+            _resolve_pending(ex, first_new)
             if self.end_level(d):
                 return
             frontier = nxt
@@ -332,7 +471,7 @@ class _Search:
         state_bad: list = []
         bounds = self.bounds
         unreduced = [0]
-        succ = mod.bind(ex._index, keys, ex.parent, ex.post_pass_edges,
+        succ = mod.bind(ex._seen, keys, ex.parent, ex._edge_src, ex._edge_dst, ex._pending,
                         bad, state_bad, bounds, *(canon or (None, None)), unreduced)
         try:
             self.expand_stored(mod, succ, bad, state_bad)
@@ -420,6 +559,7 @@ class _Search:
                         break
                 ex.transitions = transitions
                 _fill_depths(ex, d1)
+                _resolve_pending(ex, hi)
                 if self.end_level(d):
                     return
                 lo, hi = hi, len(keys)
@@ -433,6 +573,7 @@ class _Search:
 
     def finish(self):
         ex, game = self.ex, self.game
+        _resolve_pending(ex)
         ex.complete = ex.complete and ex.limit is None
         if not self.symmetric:
             ex.unreduced_states = len(ex.keys)

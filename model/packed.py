@@ -717,21 +717,33 @@ class PackedSource:
         return " | ".join(parts), done
 
     def emit_store(self, em: PackedEmitter, act, written, known):
-        """Store a new successor: number, parent (its depth is its level's, which
-        the search records per level); its state properties
+        """Store a new successor: key (in ``keys`` and the visited set ``seen``)
+        and parent (its number is its place in ``keys``; its depth is its
+        level's, which the search records per level); its state properties
         and hand sizes (each only if the action writes a variable it reads: a
-        parent satisfies every property not yet violated); its post-Pass edge."""
+        parent satisfies every property not yet violated); its post-Pass edge.
+        The visited set keeps no state numbers: a post-Pass edge to a state
+        seen before records the target's key (``pending``, fixed width) and
+        a -1 the search turns into the number after the search."""
+        fp = "first_passer"
+        wrote = set(written)
+        before = self.old_value(fp, known)
+        both = f"{before} >= 0" + (f" and {em.values[fp]} >= 0" if fp in wrote else "")
         if self.symmetric:
             em.line("k2 = canon(k2)")
-        em.line("j = get(k2)")
-        em.line("if j is None:")
+        em.line("if k2 in seen:")
+        em.line(f"    if {both}:")
+        em.line("        pending_extend(k2.to_bytes(KEY_BYTES, 'little'))")
+        em.line("        edge_src(i)")
+        em.line("        edge_dst(-1)")
+        em.line("else:")
         em.push()
-        em.line("index[k2] = j = len(keys)")
+        em.line("j = len(keys)")
         em.line("keys_append(k2)")
         em.line("parent_append(i)")
+        em.line("seen_add(k2)")
         if self.symmetric:
             em.line("unreduced[0] += orbit(k2)")
-        wrote = set(written)
         for n, prop, formula in act.state_checks:
             ok = em.expr(formula)
             if ok == "True":
@@ -774,12 +786,10 @@ class PackedSource:
                     pad = "    "
                 for line in lines:
                     em.line(pad + line)
-        em.pop()
-        fp = "first_passer"
-        before = self.old_value(fp, known)
-        both = f"{before} >= 0" + (f" and {em.values[fp]} >= 0" if fp in wrote else "")
         em.line(f"if {both}:")
-        em.line("    edges_append((i, j))")
+        em.line("    edge_src(i)")
+        em.line("    edge_dst(j)")
+        em.pop()
         em.line("moves += 1")
 
     # -- one dispatch class ------------------------------------------------------
@@ -881,6 +891,9 @@ class PackedSource:
                 "Dispatch: table[k & DISPATCH] on " + ", ".join(v for v, _ in self.dispatch)
                 + '."""',
                 "from itcp.model.runtime import subsets",
+                "",
+                "#: bytes of the widest key (a pending post-Pass edge target's width)",
+                f"KEY_BYTES = {(self.layout.max_bits() + 7) // 8}",
                 ""]
 
     def build(self) -> str:
@@ -898,8 +911,9 @@ class PackedSource:
             make = [f"    table[{x}] = _make_{n}({', '.join(_BOUND)})" for x, n in table.items()]
             bind = ("def bind(" + ", ".join(_BIND_ARGS) + "):\n"
                     "    \"\"\"The functions bound to one search's tables, by dispatch index.\"\"\"\n"
-                    "    get, keys_append, parent_append = index.get, keys.append, parent.append\n"
-                    "    edges_append = edges.append\n"
+                    "    seen_add, keys_append, parent_append = seen.add, keys.append, parent.append\n"
+                    "    edge_src, edge_dst = edge_src.append, edge_dst.append\n"
+                    "    pending_extend = pending.extend\n"
                     f"    table = [None] * {1 << self.dispatch_size}\n"
                     + "\n".join(make) + "\n    return table")
         else:
@@ -910,10 +924,10 @@ class PackedSource:
 
 
 #: the names a stored-mode successor function reads from its search
-_BIND_ARGS = ("index", "keys", "parent", "edges", "bad", "state_bad", "bounds",
-              "canon=None", "orbit=None", "unreduced=None")
-_BOUND = ("get", "keys_append", "parent_append", "edges_append", "index",
-          "keys", "bad", "state_bad", "bounds", "canon", "orbit", "unreduced")
+_BIND_ARGS = ("seen", "keys", "parent", "edge_src", "edge_dst", "pending", "bad", "state_bad",
+              "bounds", "canon=None", "orbit=None", "unreduced=None")
+_BOUND = ("seen", "seen_add", "keys", "keys_append", "parent_append", "edge_src", "edge_dst",
+          "pending_extend", "bad", "state_bad", "bounds", "canon", "orbit", "unreduced")
 
 
 def _literal(code: str) -> bool:
@@ -1183,10 +1197,11 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
 
     size = 1 << src.dispatch_size
     if store:
-        def bind(index, keys, parent, edges, bad, state_bad, bounds,
+        def bind(seen, keys, parent, edge_src, edge_dst, pending, bad, state_bad, bounds,
                  canon=None, orbit=None, unreduced=None):
-            bound = (index.get, keys.append, parent.append, edges.append,
-                     index, keys, bad, state_bad, bounds, canon, orbit, unreduced)
+            bound = (seen, seen.add, keys, keys.append, parent.append, edge_src.append,
+                     edge_dst.append, pending.extend, bad, state_bad, bounds, canon, orbit,
+                     unreduced)
             table = [None] * size
 
             def first_use(x):
