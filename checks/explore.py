@@ -15,7 +15,8 @@ import gc
 import sys
 import time
 from array import array
-from itertools import compress, islice
+from bisect import bisect_right
+from itertools import compress, islice, repeat
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
@@ -49,7 +50,7 @@ class Exploration:
     symmetry: bool
     keys: list = field(default_factory=list)        # state number -> packed key
     parent: array = field(default_factory=lambda: array("i"))
-    depth_of: array = field(default_factory=lambda: array("H"))
+    depth_of: "Depths" = field(default_factory=lambda: Depths())
     transitions: int = 0
     terminal: int = 0
     initial: int = 0
@@ -114,7 +115,7 @@ class Exploration:
         per_key = sum(_allocated(sys.getsizeof(k)) for k in sample) / len(sample)
         return {"key objects": per_key * n, "visited set": sys.getsizeof(self._seen),
                 "key list": sys.getsizeof(self.keys), "parent": sys.getsizeof(self.parent),
-                "depth": sys.getsizeof(self.depth_of),
+                "depth": sys.getsizeof(self.depth_of.starts),
                 "post-Pass edges": sys.getsizeof(self._edge_src) + sys.getsizeof(self._edge_dst),
                 "pending targets": max(self._pending_peak, sys.getsizeof(self._pending)),
                 "deadlocks": sys.getsizeof(self.deadlocks)
@@ -123,6 +124,50 @@ class Exploration:
     def bytes_per_state(self) -> float:
         """Everything in ``memory()``, per stored state."""
         return sum(self.memory().values()) / len(self.keys) if self.keys else 0.0
+
+
+class Depths:
+    """The depth of every stored state, kept as the first state number of each
+    breadth-first level: the search numbers states level by level, so a depth
+    costs nothing per state.  Reads like a sequence of depths."""
+
+    def __init__(self, depths=()):
+        self.starts = array("i")  # starts[d]: the first state number at depth d
+        self.n = 0
+        for d in depths:
+            self.add(d)
+
+    def add(self, d: int, count: int = 1):
+        """``count`` more states, at depth ``d`` (never less than the last)."""
+        if self.starts and d < len(self.starts) - 1:
+            raise ValueError(f"depth {d} after depth {len(self.starts) - 1}")
+        while len(self.starts) <= d:
+            self.starts.append(self.n)
+        self.n += count
+
+    def truncate(self, n: int):
+        """Forget the states numbered ``n`` and above."""
+        self.n = min(self.n, n)
+        while self.starts and self.starts[-1] >= self.n and len(self.starts) > 1:
+            self.starts.pop()
+
+    def deepest(self) -> int:
+        return len(self.starts) - 1 if self.n else 0
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> int:
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return bisect_right(self.starts, i) - 1
+
+    def __iter__(self):
+        ends = list(self.starts[1:]) + [self.n]
+        for d, (lo, hi) in enumerate(zip(self.starts, ends)):
+            yield from repeat(d, max(0, min(hi, self.n) - lo))
 
 
 def _allocated(size: int) -> int:
@@ -202,7 +247,8 @@ def _drop_half_stored(ex: Exploration):
     n = min(len(ex.keys), len(ex.parent), len(ex.depth_of))
     for k in ex.keys[n:]:
         ex._seen.discard(k)
-    del ex.keys[n:], ex.parent[n:], ex.depth_of[n:]
+    del ex.keys[n:], ex.parent[n:]
+    ex.depth_of.truncate(n)
     if n:
         ex._seen.add(ex.keys[n - 1])  # stored, perhaps not yet in the set
     src, dst = ex._edge_src, ex._edge_dst
@@ -249,8 +295,7 @@ def _resolve_pending(ex: Exploration, start: int = 0):
                 + len(want) * _allocated(sys.getsizeof(len(keys))))
         peak = max(peak, sys.getsizeof(pending) + held)
         for t in targets:
-            while dst[pos] != -1:
-                pos += 1
+            pos = dst.index(-1, pos)
             dst[pos] = want[t]
             pos += 1
     ex._edges_resolved = pos
@@ -264,7 +309,7 @@ def _fill_depths(ex: Exploration, d: int):
     breadth-first level is expanded is one level deeper."""
     missing = min(len(ex.keys), len(ex.parent)) - len(ex.depth_of)
     if missing > 0:
-        ex.depth_of.extend(array("H", [d]) * missing)
+        ex.depth_of.add(d, missing)
 
 
 def packed_successors(game: Game, with_actions: bool = False, store: bool = False,
@@ -314,7 +359,7 @@ class _Search:
         i = len(ex.keys)
         ex.keys.append(k)
         ex.parent.append(par)
-        ex.depth_of.append(d)
+        ex.depth_of.add(d)
         ex._seen.add(k)
         return i, True
 
@@ -589,7 +634,7 @@ class _Search:
             inline(A.Call("score", (A.Var("hands", "map[cards]"), A.Var("hand_of", "map[player]"),
                                     A.Var("passers", A.PLAYERS), A.Const(0, A.PLAYER)), A.INT))
             ex.fired |= inline.used
-        ex.depth = max(ex.depth, max(ex.depth_of) if len(ex.depth_of) else 0)
+        ex.depth = max(ex.depth, ex.depth_of.deepest())
 
 
 def state(ex: Exploration, i: int):

@@ -169,7 +169,8 @@ def test_ctrl_c_mid_store_leaves_consistent_tables():
     ex = Exploration(game=None, symmetry=False, _key_bytes=1)
     ex.keys.extend([5, 6, 7])  # state 2 got its key but not its parent link
     ex.parent.extend([-1, 0])
-    ex.depth_of.extend([0, 1])
+    ex.depth_of.add(0)
+    ex.depth_of.add(1)
     ex._seen.update({5, 6, 7})
     # 0 -> 1, 1 -> a state seen before (key 5, pending), 1 -> the half-stored state
     ex._edge_src.extend([0, 1, 1])
@@ -177,6 +178,7 @@ def test_ctrl_c_mid_store_leaves_consistent_tables():
     ex._pending.extend(bytes([5, 6]))  # key 6: recorded, its edge not yet
     _drop_half_stored(ex)
     assert ex.keys == [5, 6] and list(ex.parent) == [-1, 0] and ex._seen == {5, 6}
+    assert list(ex.depth_of) == [0, 1]
     assert list(ex.post_pass_edges) == [(0, 1), (1, -1)] and ex._pending == bytes([5])
     _resolve_pending(ex)
     assert list(ex.post_pass_edges) == [(0, 1), (1, 0)] and not ex._pending
