@@ -16,7 +16,9 @@ import sys
 import time
 from array import array
 from bisect import bisect_right
-from itertools import compress, islice, repeat
+from itertools import compress, count, islice, repeat
+from operator import itemgetter
+from struct import iter_unpack
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
@@ -25,9 +27,10 @@ from itcp.model.packing import Layout, compile_packer
 from itcp.model.symmetry import canonicalizer, orbit_size, packed_canonicalizer
 
 
-#: Pending post-Pass edge targets are resolved in chunks of at least
-#: ``PENDING_CHUNK_MIN`` and at least stored states / ``PENDING_CHUNK_DIVISOR``
-#: (each pending target costs about 130 bytes while its chunk is resolved).
+#: Pending post-Pass edge targets are resolved in chunks of up to
+#: ``PENDING_CHUNK_MIN`` or stored states / ``PENDING_CHUNK_DIVISOR`` distinct
+#: targets, whichever is more (a distinct target takes about 120 bytes while
+#: its chunk is resolved; each chunk is one pass over the stored keys).
 PENDING_CHUNK_MIN = 4096
 PENDING_CHUNK_DIVISOR = 24
 
@@ -270,17 +273,26 @@ def _resolve_pending(ex: Exploration, start: int = 0):
     chunk at a time, so the look-up table stays a few bytes per stored state;
     ``_pending_peak`` records the most the pending targets held."""
     pending, width, dst, keys = ex._pending, ex._key_bytes, ex._edge_dst, ex.keys
-    count = len(pending) // width if width else 0
-    if not count:
+    n_pending = len(pending) // width if width else 0
+    if not n_pending:
         return
     peak = sys.getsizeof(pending)
-    chunk = max(PENDING_CHUNK_MIN, len(keys) // PENDING_CHUNK_DIVISOR)
+    budget = max(PENDING_CHUNK_MIN, len(keys) // PENDING_CHUNK_DIVISOR)  # distinct targets
     pos = ex._edges_resolved
-    from_bytes = int.from_bytes
-    for lo in range(0, count * width, chunk * width):
-        targets = [from_bytes(pending[x:x + width], "little")
-                   for x in range(lo, min(count * width, lo + chunk * width), width)]
-        want = dict.fromkeys(targets)
+    unpack, decode, little = iter_unpack, int.from_bytes, repeat("little")
+    fmt = f"{width}s"
+    lo = 0
+    while lo < n_pending:
+        # the next targets, up to ``budget`` distinct ones (a repeated target
+        # is decoded again, never kept twice)
+        want: dict = {}
+        hi = lo
+        view = memoryview(pending)
+        while hi < n_pending and len(want) < budget:
+            step = min(n_pending, hi + budget - len(want))
+            want.update(dict.fromkeys(map(decode, map(itemgetter(0), unpack(
+                fmt, view[hi * width:step * width])), little)))
+            hi = step
         left = len(want)
         for first, last in ((start, len(keys)), (0, start)):
             hits = list(compress(range(first, last), map(want.__contains__,
@@ -290,14 +302,20 @@ def _resolve_pending(ex: Exploration, start: int = 0):
             left -= len(hits)
             if not left:
                 break
-        held = (sys.getsizeof(targets) + sys.getsizeof(want) + sys.getsizeof(hits)
-                + len(targets) * _allocated(sys.getsizeof(targets[0]))
-                + len(want) * _allocated(sys.getsizeof(len(keys))))
+        numbers = list(map(want.__getitem__, map(decode, map(itemgetter(0), unpack(
+            fmt, view[lo * width:hi * width])), little)))
+        view.release()
+        holes = list(islice(compress(count(pos), map((-1).__eq__, islice(dst, pos, None))),
+                            len(numbers)))
+        key_size = _allocated(sys.getsizeof(next(iter(want))))
+        held = (sys.getsizeof(want) + sys.getsizeof(hits) + sys.getsizeof(numbers)
+                + sys.getsizeof(holes) + len(want) * key_size
+                + (len(want) + len(holes)) * _allocated(sys.getsizeof(len(dst))))
         peak = max(peak, sys.getsizeof(pending) + held)
-        for t in targets:
-            pos = dst.index(-1, pos)
-            dst[pos] = want[t]
-            pos += 1
+        for p, j in zip(holes, numbers):
+            dst[p] = j
+        pos = holes[-1] + 1
+        lo = hi
     ex._edges_resolved = pos
     ex._pending_peak = max(ex._pending_peak, peak)
     del pending[:]

@@ -203,6 +203,19 @@ class PackedEmitter(FunctionEmitter):
                                        self.n)) for i in range(self.n)]
         return None
 
+    def pushed_card(self, node):
+        """(the old pile, the card's code) when ``node`` is a pile with a card
+        drawn from a set's bits (never NOCARD) pushed on it: the new pile of
+        such a move, or a push term."""
+        if isinstance(node, Primed) and self.pile_push is not None:
+            node = self.pile_push[0]
+        if not (isinstance(node, Op) and node.op == "push"):
+            return None
+        card = node.args[1]
+        if not (isinstance(card, A.Param) and card.name in self.loop_params):
+            return None
+        return node.args[0], self.env[card.name]
+
     def encode_pile(self, cards) -> int:
         k = len(cards)
         for i, c in enumerate(cards):
@@ -272,10 +285,20 @@ class PackedEmitter(FunctionEmitter):
             for i in range(self.n - 2, -1, -1):
                 chain = f"{options[i]} if {key} == {i} else {chain}"
             return f"(({chain}) if {key} >= 0 else {m})"
+        pushed = self.pushed_card(a[0]) if o in ("pile_cards", "pile_distinct") else None
+        if pushed is not None:
+            # the new pile is the old one with a card drawn from a set's bits on
+            # top: its cards are the old pile's (computed once per state) and
+            # that card, distinct when the old pile was and lacked the card
+            old, c = pushed
+            cards = self.atom(Op("pile_cards", (old,), A.CARDS))
+            if o == "pile_cards":
+                return f"({cards} | (1 << {c}))"
+            return f"({self.atom(Op('pile_distinct', (old,), A.BOOL))} and not ({cards} >> {c} & 1))"
         if o == "pile_distinct":
             # distinct exactly when the pile's set of cards is as large as the pile
             p = self.atom(a[0])
-            cards = self.on_Op(Op("pile_cards", (a[0],)))
+            cards = self.atom(Op("pile_cards", (a[0],), A.CARDS))
             return f"({cards}.bit_count() == ({p} & {lm}))"
         if o == "pile_cards":
             # a table maps a chunk of a few packed cards to their set of cards
