@@ -32,7 +32,7 @@ from itcp.model.symmetry import canonicalizer, orbit_size, packed_canonicalizer
 #: targets, whichever is more (a distinct target takes about 120 bytes while
 #: its chunk is resolved; each chunk is one pass over the stored keys).
 PENDING_CHUNK_MIN = 4096
-PENDING_CHUNK_DIVISOR = 24
+PENDING_CHUNK_DIVISOR = 32
 
 #: Rule coverage is tracked on every transition of an action until this many in
 #: a row have shown no rule not seen before; after that it is a sample (said so).
@@ -305,16 +305,14 @@ def _resolve_pending(ex: Exploration, start: int = 0):
         numbers = list(map(want.__getitem__, map(decode, map(itemgetter(0), unpack(
             fmt, view[lo * width:hi * width])), little)))
         view.release()
-        holes = list(islice(compress(count(pos), map((-1).__eq__, islice(dst, pos, None))),
-                            len(numbers)))
         key_size = _allocated(sys.getsizeof(next(iter(want))))
         held = (sys.getsizeof(want) + sys.getsizeof(hits) + sys.getsizeof(numbers)
-                + sys.getsizeof(holes) + len(want) * key_size
-                + (len(want) + len(holes)) * _allocated(sys.getsizeof(len(dst))))
+                + len(want) * (key_size + _allocated(sys.getsizeof(len(dst)))))
         peak = max(peak, sys.getsizeof(pending) + held)
+        holes = compress(count(pos), map((-1).__eq__, islice(dst, pos, None)))
         for p, j in zip(holes, numbers):
             dst[p] = j
-        pos = holes[-1] + 1
+        pos = p + 1
         lo = hi
     ex._edges_resolved = pos
     ex._pending_peak = max(ex._pending_peak, peak)
