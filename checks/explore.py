@@ -8,6 +8,13 @@ step properties are checked on the fly; live states without a legal move are
 deadlocks; edges among post-Pass states are kept so ``ROUND_ENDS`` can be
 decided on the graph afterwards.  Limits (states, depth, time) stop the search
 and are recorded: whatever was not exhausted can never be reported as HOLDS.
+
+Per state the search keeps the key object (shared by the key list and the
+visited set), one slot of the visited set, one of the key list and a 4-byte
+parent link; no state numbers in the visited set (a new state's number is its
+place in the key list, and only a post-Pass edge to a state seen before needs
+another's: its key waits, packed in bytes, until the level is done) and no
+per-state depth (states are numbered level by level).
 """
 from __future__ import annotations
 

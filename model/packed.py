@@ -674,6 +674,16 @@ class PackedSource:
         # flipped to its new value (most writes leave most fields as they were)
         base, done = em.key_base
         code = self.key_expr(em, base, [v for v in written if v not in done], known)[0]
+        if em.loop_params and base != "k" and code.startswith(f"{base} & "):
+            # the per-state base key: its fields the moves write are cleared
+            # once, where it is made, not on every move
+            head, _, tail = code.partition(" | ")
+            at = max(x for x, line in enumerate(em.lines)
+                     if line.lstrip().startswith(f"{base} = "))
+            line = em.lines[at]
+            lead = line[:len(line) - len(line.lstrip())]
+            em.lines[at] = f"{lead}{base} = ({line.lstrip()[len(base) + 3:]}) & {head[len(base) + 3:]}"
+            code = f"{base} | {tail}" if tail else base
         if em.pile_push is not None:  # the pushed card, above the old ones
             pile, shift = em.pile_push
             code += f" | ({em.atom(pile.args[1])} + 1) << {shift}"
