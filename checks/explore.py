@@ -23,7 +23,7 @@ import sys
 import time
 from array import array
 from bisect import bisect_right
-from itertools import compress, count, islice, repeat
+from itertools import compress, count, islice, repeat, tee
 from operator import itemgetter
 from struct import iter_unpack
 from dataclasses import dataclass, field
@@ -290,18 +290,22 @@ def _resolve_pending(ex: Exploration, start: int = 0):
     fmt = f"{width}s"
     lo = 0
     while lo < n_pending:
-        # the next targets, up to ``budget`` distinct ones (a repeated target
-        # is decoded again, never kept twice)
+        # the next targets, up to ``budget`` distinct ones: each a reference
+        # to the first key object decoded for it (a repeat is dropped at once)
         want: dict = {}
+        targets: list = []
         hi = lo
         view = memoryview(pending)
         while hi < n_pending and len(want) < budget:
             step = min(n_pending, hi + budget - len(want))
-            want.update(dict.fromkeys(map(decode, map(itemgetter(0), unpack(
-                fmt, view[hi * width:step * width])), little)))
+            first, again = tee(map(decode, map(itemgetter(0), unpack(
+                fmt, view[hi * width:step * width])), little))
+            targets.extend(map(want.setdefault, first, again))
+            del first, again  # they hold a view of ``pending``
             hi = step
+        view.release()
         left = len(want)
-        for first, last in ((start, len(keys)), (0, start)):
+        for first, last in _windows(ex, start):
             hits = list(compress(range(first, last), map(want.__contains__,
                                                          islice(keys, first, last))))
             for i in hits:
@@ -309,11 +313,10 @@ def _resolve_pending(ex: Exploration, start: int = 0):
             left -= len(hits)
             if not left:
                 break
-        numbers = list(map(want.__getitem__, map(decode, map(itemgetter(0), unpack(
-            fmt, view[lo * width:hi * width])), little)))
-        view.release()
+        numbers = list(map(want.__getitem__, targets))
         key_size = _allocated(sys.getsizeof(next(iter(want))))
         held = (sys.getsizeof(want) + sys.getsizeof(hits) + sys.getsizeof(numbers)
+                + sys.getsizeof(targets)
                 + len(want) * (key_size + _allocated(sys.getsizeof(len(dst)))))
         peak = max(peak, sys.getsizeof(pending) + held)
         holes = compress(count(pos), map((-1).__eq__, islice(dst, pos, None)))
@@ -324,6 +327,20 @@ def _resolve_pending(ex: Exploration, start: int = 0):
     ex._edges_resolved = pos
     ex._pending_peak = max(ex._pending_peak, peak)
     del pending[:]
+
+
+def _windows(ex: Exploration, start: int):
+    """The stored states to look for pending targets in, most likely first:
+    from ``start`` on (the level just found), then each older level, newest
+    first (a post-Pass cycle leads back a few levels, seldom to the deals)."""
+    yield start, len(ex.keys)
+    starts = ex.depth_of.starts
+    last = start
+    for d in range(bisect_right(starts, start - 1) - 1, -1, -1) if start else ():
+        yield starts[d], last
+        last = starts[d]
+    if last > 0:  # states not yet given a depth (cannot happen between levels)
+        yield 0, last
 
 
 def _fill_depths(ex: Exploration, d: int):

@@ -41,3 +41,20 @@ def test_post_pass_edges_read_as_pairs():
 
 def test_objects_are_counted_at_their_allocated_size():
     assert [_allocated(n) for n in (28, 32, 40, 44, 48)] == [32, 32, 48, 48, 48]
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=8), st.data())
+def test_pending_targets_are_looked_for_in_every_state_once(levels, data):
+    """The windows of the look-up cover every stored state exactly once, the
+    level just found first, then the older levels newest first."""
+    from itcp.checks.explore import Exploration, _windows
+    ex = Exploration(game=None, symmetry=False)
+    for d, size in enumerate(levels):
+        ex.depth_of.add(d, size)
+    ex.keys.extend(range(sum(levels)))
+    start = data.draw(st.sampled_from(list(ex.depth_of.starts) + [0]))
+    spans = list(_windows(ex, start))
+    covered = [i for lo, hi in spans for i in range(lo, hi)]
+    assert sorted(covered) == list(range(len(ex.keys)))
+    assert spans[0] == (start, len(ex.keys))
+    assert all(a[0] >= b[1] for a, b in zip(spans[1:], spans[2:]))
