@@ -207,8 +207,8 @@ class PackedEmitter(FunctionEmitter):
         """(the old pile, the card's code) when ``node`` is a pile with a card
         drawn from a set's bits (never NOCARD) pushed on it: the new pile of
         such a move, or a push term."""
-        if isinstance(node, Primed) and self.pile_push is not None:
-            node = self.pile_push[0]
+        if isinstance(node, Primed) and node.type == A.PILE and self.pile_push is not None:
+            node = self.pile_push[0]  # the one pile (model/packing.py packs one)
         if not (isinstance(node, Op) and node.op == "push"):
             return None
         card = node.args[1]
@@ -757,7 +757,7 @@ class PackedSource:
         parent satisfies every property not yet violated); its post-Pass edge.
         The visited set keeps no state numbers: a post-Pass edge to a state
         seen before records the target's key (``pending``, fixed width) and
-        a -1 the search turns into the number after the search."""
+        a -1 the search turns into the number when the level is done."""
         fp = "first_passer"
         wrote = set(written)
         before = self.old_value(fp, known)
