@@ -24,10 +24,13 @@ model/packed.py); the last lines compare it with the generic engine path on R1
 without symmetry and print the ratio.
 
     python bench/explore.py [--runs 3] [--budget 200000]
+    python bench/explore.py --whole    (R1 to the end, once, in a fresh process:
+                                        CPU seconds, compile included, and peak RSS)
 """
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import time
 
@@ -76,13 +79,30 @@ def by_level(game: Game, budget: int):
     return rows
 
 
+def whole(game: Game):
+    """All of R1 without symmetry, once (compile included): the process's peak
+    resident size is the search's, as nothing else ran before it."""
+    start = time.process_time()
+    ex = explore(game, Limits(), symmetry=False, track_rules=False)
+    secs = time.process_time() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"R1 to the end: {ex.states:,} states, {ex.transitions:,} moves, "
+          f"{len(ex.post_pass_edges):,} post-Pass edges, complete: {ex.complete}")
+    print(f"  {secs:.1f} s CPU (compile included): {ex.states / secs:,.0f} states/s, "
+          f"{ex.bytes_per_state():.1f} bytes/state, peak resident size {peak:,.0f} MB")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--budget", type=int, default=200_000,
                     help="distinct states per run for R1 and R2 (the default table runs to the end)")
+    ap.add_argument("--whole", action="store_true",
+                    help="explore all of R1 once and print its time and peak memory, nothing else")
     args = ap.parse_args()
     readings = dict(load_variant("official").readings)
+    if args.whole:
+        return whole(Game.make(TABLES["R1"], readings))
     print(f"{'table':<8} {'symmetry':<8} {'states':>9} {'states/s':>10} {'bytes/state':>11}  "
           f"complete     warm-up")
     kept, games = {}, {}
