@@ -94,6 +94,7 @@ class Exploration:
     #: in ``bytes_per_state`` as part of the search
     _pending_peak: int = 0
     _edges_resolved: int = 0  # the edges before this one have no pending target
+    _resolving: bool = False  # pending targets are being resolved
     _index_cache: dict | None = field(default=None, repr=False)
 
     @property
@@ -254,6 +255,13 @@ def _drop_half_stored(ex: Exploration):
     stored when the interrupt came (a successor function stores the key, the
     parent, then adds the key to the visited set), and a post-Pass edge that
     was half recorded or leads to such a state."""
+    if ex._resolving:
+        # stopped while pending targets were being resolved: the edges from the
+        # last resolved one on may be half rewritten; forget them (fewer edges
+        # can hide a post-Pass cycle, never invent one; the search is incomplete)
+        del ex._edge_src[ex._edges_resolved:], ex._edge_dst[ex._edges_resolved:]
+        del ex._pending[:]
+        ex._resolving = False
     n = min(len(ex.keys), len(ex.parent), len(ex.depth_of))
     for k in ex.keys[n:]:
         ex._seen.discard(k)
@@ -283,6 +291,7 @@ def _resolve_pending(ex: Exploration, start: int = 0):
     n_pending = len(pending) // width if width else 0
     if not n_pending:
         return
+    ex._resolving = True
     peak = sys.getsizeof(pending)
     budget = max(PENDING_CHUNK_MIN, len(keys) // PENDING_CHUNK_DIVISOR)  # distinct targets
     pos = ex._edges_resolved
@@ -324,9 +333,10 @@ def _resolve_pending(ex: Exploration, start: int = 0):
             dst[p] = j
         pos = p + 1
         lo = hi
-    ex._edges_resolved = pos
-    ex._pending_peak = max(ex._pending_peak, peak)
     del pending[:]
+    ex._edges_resolved = pos
+    ex._resolving = False
+    ex._pending_peak = max(ex._pending_peak, peak)
 
 
 def _windows(ex: Exploration, start: int):
