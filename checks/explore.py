@@ -8,12 +8,24 @@ step properties are checked on the fly; live states without a legal move are
 deadlocks; edges among post-Pass states are kept so ``ROUND_ENDS`` can be
 decided on the graph afterwards.  Limits (states, depth, time) stop the search
 and are recorded: whatever was not exhausted can never be reported as HOLDS.
+
+Per state the search keeps the key object (shared by the key list and the
+visited set), one slot of the visited set, one of the key list and a 4-byte
+parent link; no state numbers in the visited set (a new state's number is its
+place in the key list, and only a post-Pass edge to a state seen before needs
+another's: its key waits, packed in bytes, until the level is done) and no
+per-state depth (states are numbered level by level).
 """
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from array import array
+from bisect import bisect_right
+from itertools import compress, count, islice, repeat, tee
+from operator import itemgetter
+from struct import iter_unpack
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
@@ -21,6 +33,13 @@ from itcp.model.packed import compile_packed
 from itcp.model.packing import Layout, compile_packer
 from itcp.model.symmetry import canonicalizer, orbit_size, packed_canonicalizer
 
+
+#: Pending post-Pass edge targets are resolved in chunks of up to
+#: ``PENDING_CHUNK_MIN`` or stored states / ``PENDING_CHUNK_DIVISOR`` distinct
+#: targets, whichever is more (a distinct target takes about 120 bytes while
+#: its chunk is resolved; each chunk is one pass over the stored keys).
+PENDING_CHUNK_MIN = 4096
+PENDING_CHUNK_DIVISOR = 32
 
 #: Rule coverage is tracked on every transition of an action until this many in
 #: a row have shown no rule not seen before; after that it is a sample (said so).
@@ -41,13 +60,12 @@ class Exploration:
     symmetry: bool
     keys: list = field(default_factory=list)        # state number -> packed key
     parent: array = field(default_factory=lambda: array("i"))
-    depth_of: array = field(default_factory=lambda: array("H"))
+    depth_of: "Depths" = field(default_factory=lambda: Depths())
     transitions: int = 0
     terminal: int = 0
     initial: int = 0
     deadlocks: list = field(default_factory=list)   # state numbers
     violations: dict = field(default_factory=dict)  # property id -> first witness
-    post_pass_edges: list = field(default_factory=list)
     hand_min: int | None = None
     hand_max: int | None = None
     fired: set = field(default_factory=set)
@@ -63,25 +81,129 @@ class Exploration:
     #: closed under the symmetries)
     unreduced_states: int = 0
 
+    #: the visited set: every stored key, without state numbers (a number is
+    #: needed only for a post-Pass edge to a state seen before; see ``_pending``)
+    _seen: set = field(default_factory=set, repr=False)
+    #: post-Pass edges (source, target) as two arrays; a target -1 is a state
+    #: seen before, whose key waits in ``_pending`` until the search resolves it
+    _edge_src: array = field(default_factory=lambda: array("i"), repr=False)
+    _edge_dst: array = field(default_factory=lambda: array("i"), repr=False)
+    _pending: bytearray = field(default_factory=bytearray, repr=False)
+    _key_bytes: int = 0   # width of one key in ``_pending``
+    #: the largest memory the resolution of ``_pending`` held (bytes), counted
+    #: in ``bytes_per_state`` as part of the search
+    _pending_peak: int = 0
+    _edges_resolved: int = 0  # the edges before this one have no pending target
+    _resolving: bool = False  # pending targets are being resolved
+    _index_cache: dict | None = field(default=None, repr=False)
+
     @property
     def states(self) -> int:
         return len(self.keys)
 
-    def bytes_per_state(self) -> float:
-        import sys
-        if not self.keys:
-            return 0.0
-        sample = self.keys[:: max(1, len(self.keys) // 1000)]
-        ints = sum(sys.getsizeof(k) for k in sample) / len(sample)
-        # the visited dict (key -> number): its table and the number objects it holds
-        # (ints above 256 are objects of their own), the key list, parent and depth arrays
-        dict_entry = sys.getsizeof(self._index) / max(1, len(self._index)) if self._index else 0
-        numbers = range(0, len(self.keys), max(1, len(self.keys) // 1000))
-        number_objects = sum(sys.getsizeof(n) for n in numbers if n > 256) / len(numbers)
-        return ints + dict_entry + number_objects + 8 + self.parent.itemsize \
-            + self.depth_of.itemsize
+    @property
+    def post_pass_edges(self) -> "PostPassEdges":
+        return PostPassEdges(self._edge_src, self._edge_dst)
 
-    _index: dict = field(default_factory=dict, repr=False)
+    @property
+    def _index(self) -> dict:
+        """Key -> state number, built on first use after the search (the search
+        itself keeps no numbers); for the readers that look states up by key."""
+        if self._index_cache is None or len(self._index_cache) != len(self.keys):
+            self._index_cache = {k: i for i, k in enumerate(self.keys)}
+        return self._index_cache
+
+    def memory(self) -> dict:
+        """Bytes the search keeps, by structure: the key objects (each allocated
+        in 16-byte steps, as CPython's small-object allocator does), the visited
+        set's table, the key list, parent and depth arrays and post-Pass edge
+        arrays with their spare capacity, and the pending edge targets at their
+        peak (before they were resolved to numbers)."""
+        n = len(self.keys)
+        if not n:
+            return {}
+        sample = self.keys[:: max(1, n // 1000)]
+        per_key = sum(_allocated(sys.getsizeof(k)) for k in sample) / len(sample)
+        return {"key objects": per_key * n, "visited set": sys.getsizeof(self._seen),
+                "key list": sys.getsizeof(self.keys), "parent": sys.getsizeof(self.parent),
+                "depth": sys.getsizeof(self.depth_of.starts),
+                "post-Pass edges": sys.getsizeof(self._edge_src) + sys.getsizeof(self._edge_dst),
+                "pending targets": max(self._pending_peak, sys.getsizeof(self._pending)),
+                "deadlocks": sys.getsizeof(self.deadlocks)
+                + sum(_allocated(sys.getsizeof(i)) for i in self.deadlocks if i > 256)}
+
+    def bytes_per_state(self) -> float:
+        """Everything in ``memory()``, per stored state."""
+        return sum(self.memory().values()) / len(self.keys) if self.keys else 0.0
+
+
+class Depths:
+    """The depth of every stored state, kept as the first state number of each
+    breadth-first level: the search numbers states level by level, so a depth
+    costs nothing per state.  Reads like a sequence of depths."""
+
+    def __init__(self, depths=()):
+        self.starts = array("i")  # starts[d]: the first state number at depth d
+        self.n = 0
+        for d in depths:
+            self.add(d)
+
+    def add(self, d: int, count: int = 1):
+        """``count`` more states, at depth ``d`` (never less than the last)."""
+        if self.starts and d < len(self.starts) - 1:
+            raise ValueError(f"depth {d} after depth {len(self.starts) - 1}")
+        while len(self.starts) <= d:
+            self.starts.append(self.n)
+        self.n += count
+
+    def truncate(self, n: int):
+        """Forget the states numbered ``n`` and above."""
+        self.n = min(self.n, n)
+        while self.starts and self.starts[-1] >= self.n and len(self.starts) > 1:
+            self.starts.pop()
+
+    def deepest(self) -> int:
+        return len(self.starts) - 1 if self.n else 0
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> int:
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return bisect_right(self.starts, i) - 1
+
+    def __iter__(self):
+        ends = list(self.starts[1:]) + [self.n]
+        for d, (lo, hi) in enumerate(zip(self.starts, ends)):
+            yield from repeat(d, max(0, min(hi, self.n) - lo))
+
+
+def _allocated(size: int) -> int:
+    """The bytes CPython's allocator takes for an object of ``size`` bytes."""
+    return (size + 15) & ~15
+
+
+class PostPassEdges:
+    """The post-Pass edges (source, target) as a read-only sequence of pairs,
+    over the two arrays the search fills."""
+
+    def __init__(self, src: array, dst: array):
+        self.src, self.dst = src, dst
+
+    def __len__(self) -> int:
+        return min(len(self.src), len(self.dst))
+
+    def __iter__(self):
+        return zip(self.src, self.dst)
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"PostPassEdges({list(self)!r})"
 
 
 def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
@@ -96,10 +218,15 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     limits = limits or Limits()
     pack, unpack = compile_packer(game.spec)
     key_of, nperms = canonicalizer(game.spec, pack, symmetry)
-    ex = Exploration(game, symmetry, permutations=nperms)
+    ex = Exploration(game, symmetry, permutations=nperms,
+                     _key_bytes=(Layout(game.spec).max_bits() + 7) // 8)
     search = _Search(ex, game, limits, key_of, unpack, nperms > 1, progress, track_rules)
     start = time.monotonic()
     search.start, search.pack = start, pack
+    # the search creates no reference cycles, and the cyclic collector would
+    # only walk its growing tables again and again: off while it runs
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         if fast and game.backend == "generated":
             canon = packed_canonicalizer(game.spec, symmetry) if nperms > 1 else None
@@ -114,6 +241,9 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
         ex.interrupted = True
         ex.limit = "interrupted (Ctrl-C)"
         _drop_half_stored(ex)
+    finally:
+        if collecting:
+            gc.enable()
     search.finish()
     ex.seconds = time.monotonic() - start
     ex._unpack, ex._key_of = unpack, key_of
@@ -121,13 +251,106 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
 
 
 def _drop_half_stored(ex: Exploration):
-    """After Ctrl-C: forget a state whose number, key, parent and depth were not
-    all stored when the interrupt came."""
+    """After Ctrl-C: forget a state whose key, parent and depth were not all
+    stored when the interrupt came (a successor function stores the key, the
+    parent, then adds the key to the visited set), and a post-Pass edge that
+    was half recorded or leads to such a state."""
+    if ex._resolving:
+        # stopped while pending targets were being resolved: the edges from the
+        # last resolved one on may be half rewritten; forget them (fewer edges
+        # can hide a post-Pass cycle, never invent one; the search is incomplete)
+        del ex._edge_src[ex._edges_resolved:], ex._edge_dst[ex._edges_resolved:]
+        del ex._pending[:]
+        ex._resolving = False
     n = min(len(ex.keys), len(ex.parent), len(ex.depth_of))
-    if len(ex._index) > n:
-        for k in [k for k, j in ex._index.items() if j >= n]:
-            del ex._index[k]
-    del ex.keys[n:], ex.parent[n:], ex.depth_of[n:]
+    for k in ex.keys[n:]:
+        ex._seen.discard(k)
+    del ex.keys[n:], ex.parent[n:]
+    ex.depth_of.truncate(n)
+    if n:
+        ex._seen.add(ex.keys[n - 1])  # stored, perhaps not yet in the set
+    src, dst = ex._edge_src, ex._edge_dst
+    m = min(len(src), len(dst))
+    while m and dst[m - 1] >= n:
+        m -= 1
+    del src[m:], dst[m:]
+    # a pending target's key is recorded before its edge
+    del ex._pending[dst.count(-1) * ex._key_bytes:]
+
+
+def _resolve_pending(ex: Exploration, start: int = 0):
+    """Turn each pending post-Pass edge target (a key) into its state number.
+
+    The search calls this after every level: the targets recorded while
+    expanding a level are almost all states of the next level, so the stored
+    keys are scanned from ``start`` (that level's first number) first, the
+    older ones only for a target not found there.  Targets are resolved a
+    chunk at a time, so the look-up table stays a few bytes per stored state;
+    ``_pending_peak`` records the most the pending targets held."""
+    pending, width, dst, keys = ex._pending, ex._key_bytes, ex._edge_dst, ex.keys
+    n_pending = len(pending) // width if width else 0
+    if not n_pending:
+        return
+    ex._resolving = True
+    peak = sys.getsizeof(pending)
+    budget = max(PENDING_CHUNK_MIN, len(keys) // PENDING_CHUNK_DIVISOR)  # distinct targets
+    pos = ex._edges_resolved
+    unpack, decode, little = iter_unpack, int.from_bytes, repeat("little")
+    fmt = f"{width}s"
+    lo = 0
+    while lo < n_pending:
+        # the next targets, up to ``budget`` distinct ones: each a reference
+        # to the first key object decoded for it (a repeat is dropped at once)
+        want: dict = {}
+        targets: list = []
+        hi = lo
+        view = memoryview(pending)
+        while hi < n_pending and len(want) < budget:
+            step = min(n_pending, hi + budget - len(want))
+            first, again = tee(map(decode, map(itemgetter(0), unpack(
+                fmt, view[hi * width:step * width])), little))
+            targets.extend(map(want.setdefault, first, again))
+            del first, again  # they hold a view of ``pending``
+            hi = step
+        view.release()
+        left = len(want)
+        for first, last in _windows(ex, start):
+            hits = list(compress(range(first, last), map(want.__contains__,
+                                                         islice(keys, first, last))))
+            for i in hits:
+                want[keys[i]] = i
+            left -= len(hits)
+            if not left:
+                break
+        numbers = list(map(want.__getitem__, targets))
+        key_size = _allocated(sys.getsizeof(next(iter(want))))
+        held = (sys.getsizeof(want) + sys.getsizeof(hits) + sys.getsizeof(numbers)
+                + sys.getsizeof(targets)
+                + len(want) * (key_size + _allocated(sys.getsizeof(len(dst)))))
+        peak = max(peak, sys.getsizeof(pending) + held)
+        holes = compress(count(pos), map((-1).__eq__, islice(dst, pos, None)))
+        for p, j in zip(holes, numbers):
+            dst[p] = j
+        pos = p + 1
+        lo = hi
+    del pending[:]
+    ex._edges_resolved = pos
+    ex._resolving = False
+    ex._pending_peak = max(ex._pending_peak, peak)
+
+
+def _windows(ex: Exploration, start: int):
+    """The stored states to look for pending targets in, most likely first:
+    from ``start`` on (the level just found), then each older level, newest
+    first (a post-Pass cycle leads back a few levels, seldom to the deals)."""
+    yield start, len(ex.keys)
+    starts = ex.depth_of.starts
+    last = start
+    for d in range(bisect_right(starts, start - 1) - 1, -1, -1) if start else ():
+        yield starts[d], last
+        last = starts[d]
+    if last > 0:  # states not yet given a depth (cannot happen between levels)
+        yield 0, last
 
 
 def _fill_depths(ex: Exploration, d: int):
@@ -136,7 +359,7 @@ def _fill_depths(ex: Exploration, d: int):
     breadth-first level is expanded is one level deeper."""
     missing = min(len(ex.keys), len(ex.parent)) - len(ex.depth_of)
     if missing > 0:
-        ex.depth_of.extend(array("H", [d]) * missing)
+        ex.depth_of.add(d, missing)
 
 
 def packed_successors(game: Game, with_actions: bool = False, store: bool = False,
@@ -178,17 +401,26 @@ class _Search:
 
     # -- shared pieces ----------------------------------------------------------
     def visit(self, state, par, d):
+        """Store ``state`` if new: (its number, True), else (its key, False)."""
         ex = self.ex
         k = self.key_of(state)
-        index = ex._index
-        if k in index:
-            return index[k], False
+        if k in ex._seen:
+            return k, False
         i = len(ex.keys)
-        index[k] = i
         ex.keys.append(k)
         ex.parent.append(par)
-        ex.depth_of.append(d)
+        ex.depth_of.add(d)
+        ex._seen.add(k)
         return i, True
+
+    def post_pass_edge(self, i, j, new):
+        """The edge from ``i`` to ``j`` (a number if ``new``, else a key)."""
+        ex = self.ex
+        if not new:
+            ex._pending.extend(j.to_bytes(ex._key_bytes, "little"))
+            j = -1
+        ex._edge_src.append(i)
+        ex._edge_dst.append(j)
 
     def on_new_state(self, i, s):
         ex, impl = self.ex, self.game.impl
@@ -283,6 +515,7 @@ class _Search:
             if self.depth_limited(d):
                 return
             nxt = []
+            first_new = len(keys)
             for i in frontier:
                 s = unpack(keys[i])
                 if terminal_fn(s):
@@ -306,11 +539,12 @@ class _Search:
                         nxt.append(j)
                         self.on_new_state(j, s2)
                     if post_pass and s2[fp_i] >= 0:
-                        ex.post_pass_edges.append((i, j))
+                        self.post_pass_edge(i, j, new)
                 if max_states is not None and len(keys) >= max_states:
                     break
                 if deadline is not None and ex.transitions % 64 == 0 and time.monotonic() > deadline:
                     break
+            _resolve_pending(ex, first_new)
             if self.end_level(d):
                 return
             frontier = nxt
@@ -332,7 +566,7 @@ class _Search:
         state_bad: list = []
         bounds = self.bounds
         unreduced = [0]
-        succ = mod.bind(ex._index, keys, ex.parent, ex.post_pass_edges,
+        succ = mod.bind(ex._seen, keys, ex.parent, ex._edge_src, ex._edge_dst, ex._pending,
                         bad, state_bad, bounds, *(canon or (None, None)), unreduced)
         try:
             self.expand_stored(mod, succ, bad, state_bad)
@@ -420,6 +654,7 @@ class _Search:
                         break
                 ex.transitions = transitions
                 _fill_depths(ex, d1)
+                _resolve_pending(ex, hi)
                 if self.end_level(d):
                     return
                 lo, hi = hi, len(keys)
@@ -433,6 +668,7 @@ class _Search:
 
     def finish(self):
         ex, game = self.ex, self.game
+        _resolve_pending(ex)
         ex.complete = ex.complete and ex.limit is None
         if not self.symmetric:
             ex.unreduced_states = len(ex.keys)
@@ -448,7 +684,7 @@ class _Search:
             inline(A.Call("score", (A.Var("hands", "map[cards]"), A.Var("hand_of", "map[player]"),
                                     A.Var("passers", A.PLAYERS), A.Const(0, A.PLAYER)), A.INT))
             ex.fired |= inline.used
-        ex.depth = max(ex.depth, max(ex.depth_of) if len(ex.depth_of) else 0)
+        ex.depth = max(ex.depth, ex.depth_of.deepest())
 
 
 def state(ex: Exploration, i: int):

@@ -203,6 +203,19 @@ class PackedEmitter(FunctionEmitter):
                                        self.n)) for i in range(self.n)]
         return None
 
+    def pushed_card(self, node):
+        """(the old pile, the card's code) when ``node`` is a pile with a card
+        drawn from a set's bits (never NOCARD) pushed on it: the new pile of
+        such a move, or a push term."""
+        if isinstance(node, Primed) and node.type == A.PILE and self.pile_push is not None:
+            node = self.pile_push[0]  # the one pile (model/packing.py packs one)
+        if not (isinstance(node, Op) and node.op == "push"):
+            return None
+        card = node.args[1]
+        if not (isinstance(card, A.Param) and card.name in self.loop_params):
+            return None
+        return node.args[0], self.env[card.name]
+
     def encode_pile(self, cards) -> int:
         k = len(cards)
         for i, c in enumerate(cards):
@@ -272,10 +285,20 @@ class PackedEmitter(FunctionEmitter):
             for i in range(self.n - 2, -1, -1):
                 chain = f"{options[i]} if {key} == {i} else {chain}"
             return f"(({chain}) if {key} >= 0 else {m})"
+        pushed = self.pushed_card(a[0]) if o in ("pile_cards", "pile_distinct") else None
+        if pushed is not None:
+            # the new pile is the old one with a card drawn from a set's bits on
+            # top: its cards are the old pile's (computed once per state) and
+            # that card, distinct when the old pile was and lacked the card
+            old, c = pushed
+            cards = self.atom(Op("pile_cards", (old,), A.CARDS))
+            if o == "pile_cards":
+                return f"({cards} | (1 << {c}))"
+            return f"({self.atom(Op('pile_distinct', (old,), A.BOOL))} and not ({cards} >> {c} & 1))"
         if o == "pile_distinct":
             # distinct exactly when the pile's set of cards is as large as the pile
             p = self.atom(a[0])
-            cards = self.on_Op(Op("pile_cards", (a[0],)))
+            cards = self.atom(Op("pile_cards", (a[0],), A.CARDS))
             return f"({cards}.bit_count() == ({p} & {lm}))"
         if o == "pile_cards":
             # a table maps a chunk of a few packed cards to their set of cards
@@ -651,6 +674,16 @@ class PackedSource:
         # flipped to its new value (most writes leave most fields as they were)
         base, done = em.key_base
         code = self.key_expr(em, base, [v for v in written if v not in done], known)[0]
+        if em.loop_params and base != "k" and code.startswith(f"{base} & "):
+            # the per-state base key: its fields the moves write are cleared
+            # once, where it is made, not on every move
+            head, _, tail = code.partition(" | ")
+            at = max(x for x, line in enumerate(em.lines)
+                     if line.lstrip().startswith(f"{base} = "))
+            line = em.lines[at]
+            lead = line[:len(line) - len(line.lstrip())]
+            em.lines[at] = f"{lead}{base} = ({line.lstrip()[len(base) + 3:]}) & {head[len(base) + 3:]}"
+            code = f"{base} | {tail}" if tail else base
         if em.pile_push is not None:  # the pushed card, above the old ones
             pile, shift = em.pile_push
             code += f" | ({em.atom(pile.args[1])} + 1) << {shift}"
@@ -717,21 +750,33 @@ class PackedSource:
         return " | ".join(parts), done
 
     def emit_store(self, em: PackedEmitter, act, written, known):
-        """Store a new successor: number, parent (its depth is its level's, which
-        the search records per level); its state properties
+        """Store a new successor: key (in ``keys`` and the visited set ``seen``)
+        and parent (its number is its place in ``keys``; its depth is its
+        level's, which the search records per level); its state properties
         and hand sizes (each only if the action writes a variable it reads: a
-        parent satisfies every property not yet violated); its post-Pass edge."""
+        parent satisfies every property not yet violated); its post-Pass edge.
+        The visited set keeps no state numbers: a post-Pass edge to a state
+        seen before records the target's key (``pending``, fixed width) and
+        a -1 the search turns into the number when the level is done."""
+        fp = "first_passer"
+        wrote = set(written)
+        before = self.old_value(fp, known)
+        both = f"{before} >= 0" + (f" and {em.values[fp]} >= 0" if fp in wrote else "")
         if self.symmetric:
             em.line("k2 = canon(k2)")
-        em.line("j = get(k2)")
-        em.line("if j is None:")
+        em.line("if k2 in seen:")
+        em.line(f"    if {both}:")
+        em.line("        pending_extend(k2.to_bytes(KEY_BYTES, 'little'))")
+        em.line("        edge_src(i)")
+        em.line("        edge_dst(-1)")
+        em.line("else:")
         em.push()
-        em.line("index[k2] = j = len(keys)")
+        em.line("j = len(keys)")
         em.line("keys_append(k2)")
         em.line("parent_append(i)")
+        em.line("seen_add(k2)")
         if self.symmetric:
             em.line("unreduced[0] += orbit(k2)")
-        wrote = set(written)
         for n, prop, formula in act.state_checks:
             ok = em.expr(formula)
             if ok == "True":
@@ -774,12 +819,10 @@ class PackedSource:
                     pad = "    "
                 for line in lines:
                     em.line(pad + line)
-        em.pop()
-        fp = "first_passer"
-        before = self.old_value(fp, known)
-        both = f"{before} >= 0" + (f" and {em.values[fp]} >= 0" if fp in wrote else "")
         em.line(f"if {both}:")
-        em.line("    edges_append((i, j))")
+        em.line("    edge_src(i)")
+        em.line("    edge_dst(j)")
+        em.pop()
         em.line("moves += 1")
 
     # -- one dispatch class ------------------------------------------------------
@@ -881,6 +924,9 @@ class PackedSource:
                 "Dispatch: table[k & DISPATCH] on " + ", ".join(v for v, _ in self.dispatch)
                 + '."""',
                 "from itcp.model.runtime import subsets",
+                "",
+                "#: bytes of the widest key (a pending post-Pass edge target's width)",
+                f"KEY_BYTES = {(self.layout.max_bits() + 7) // 8}",
                 ""]
 
     def build(self) -> str:
@@ -898,8 +944,9 @@ class PackedSource:
             make = [f"    table[{x}] = _make_{n}({', '.join(_BOUND)})" for x, n in table.items()]
             bind = ("def bind(" + ", ".join(_BIND_ARGS) + "):\n"
                     "    \"\"\"The functions bound to one search's tables, by dispatch index.\"\"\"\n"
-                    "    get, keys_append, parent_append = index.get, keys.append, parent.append\n"
-                    "    edges_append = edges.append\n"
+                    "    seen_add, keys_append, parent_append = seen.add, keys.append, parent.append\n"
+                    "    edge_src, edge_dst = edge_src.append, edge_dst.append\n"
+                    "    pending_extend = pending.extend\n"
                     f"    table = [None] * {1 << self.dispatch_size}\n"
                     + "\n".join(make) + "\n    return table")
         else:
@@ -910,10 +957,10 @@ class PackedSource:
 
 
 #: the names a stored-mode successor function reads from its search
-_BIND_ARGS = ("index", "keys", "parent", "edges", "bad", "state_bad", "bounds",
-              "canon=None", "orbit=None", "unreduced=None")
-_BOUND = ("get", "keys_append", "parent_append", "edges_append", "index",
-          "keys", "bad", "state_bad", "bounds", "canon", "orbit", "unreduced")
+_BIND_ARGS = ("seen", "keys", "parent", "edge_src", "edge_dst", "pending", "bad", "state_bad",
+              "bounds", "canon=None", "orbit=None", "unreduced=None")
+_BOUND = ("seen", "seen_add", "keys", "keys_append", "parent_append", "edge_src", "edge_dst",
+          "pending_extend", "bad", "state_bad", "bounds", "canon", "orbit", "unreduced")
 
 
 def _literal(code: str) -> bool:
@@ -1183,10 +1230,11 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
 
     size = 1 << src.dispatch_size
     if store:
-        def bind(index, keys, parent, edges, bad, state_bad, bounds,
+        def bind(seen, keys, parent, edge_src, edge_dst, pending, bad, state_bad, bounds,
                  canon=None, orbit=None, unreduced=None):
-            bound = (index.get, keys.append, parent.append, edges.append,
-                     index, keys, bad, state_bad, bounds, canon, orbit, unreduced)
+            bound = (seen, seen.add, keys, keys.append, parent.append, edge_src.append,
+                     edge_dst.append, pending.extend, bad, state_bad, bounds, canon, orbit,
+                     unreduced)
             table = [None] * size
 
             def first_use(x):

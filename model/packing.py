@@ -66,6 +66,12 @@ class Layout:
         self.card_bits = (spec.config.n_cards + 1).bit_length()
         self.len_bits = (spec.config.n_cards + 1).bit_length()
 
+    def max_bits(self) -> int:
+        """The width of the widest key: every fixed field and a full pile."""
+        if self.pile is None:
+            return self.fixed_bits
+        return self.fixed_bits + self.len_bits + self.spec.config.n_cards * self.card_bits
+
     def source(self) -> str:
         names = [v.name for v in self.spec.variables]
         lines = ["def pack(s):", f"    ({', '.join('v_' + x for x in names)},) = s"]

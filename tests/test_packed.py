@@ -165,11 +165,62 @@ def test_large_decks_with_symmetry_take_the_listing_path(monkeypatch):
 
 
 def test_ctrl_c_mid_store_leaves_consistent_tables():
-    from itcp.checks.explore import Exploration, _drop_half_stored
-    ex = Exploration(game=None, symmetry=False)
+    from itcp.checks.explore import Exploration, _drop_half_stored, _resolve_pending
+    ex = Exploration(game=None, symmetry=False, _key_bytes=1)
     ex.keys.extend([5, 6, 7])  # state 2 got its key but not its parent link
     ex.parent.extend([-1, 0])
-    ex.depth_of.extend([0, 1])
-    ex._index.update({5: 0, 6: 1, 7: 2})
+    ex.depth_of.add(0)
+    ex.depth_of.add(1)
+    ex._seen.update({5, 6, 7})
+    # 0 -> 1, 1 -> a state seen before (key 5, pending), 1 -> the half-stored state
+    ex._edge_src.extend([0, 1, 1])
+    ex._edge_dst.extend([1, -1, 2])
+    ex._pending.extend(bytes([5, 6]))  # key 6: recorded, its edge not yet
     _drop_half_stored(ex)
-    assert ex.keys == [5, 6] and list(ex.parent) == [-1, 0] and ex._index == {5: 0, 6: 1}
+    assert ex.keys == [5, 6] and list(ex.parent) == [-1, 0] and ex._seen == {5, 6}
+    assert list(ex.depth_of) == [0, 1]
+    assert list(ex.post_pass_edges) == [(0, 1), (1, -1)] and ex._pending == bytes([5])
+    _resolve_pending(ex)
+    assert list(ex.post_pass_edges) == [(0, 1), (1, 0)] and not ex._pending
+    assert ex._index == {5: 0, 6: 1}
+
+
+@pytest.mark.parametrize("fast,symmetry", [(True, False), (False, False), (True, True)],
+                         ids=["fast", "generic", "fast-sym"])
+def test_post_pass_edges_are_the_post_pass_transitions(monkeypatch, fast, symmetry):
+    """The search keeps no state numbers in its visited set: an edge to a state
+    seen before is resolved from its key after each level, in chunks (tiny
+    here, so there are many).  Held against the edges listed from scratch."""
+    import itcp.checks.explore as E
+    monkeypatch.setattr(E, "PENDING_CHUNK_MIN", 3)
+    game = _game("official", Config(players=2, suits=2, ranks=(2, 2), hand=1,
+                                    options=(("pride_cycle", 1),)))
+    ex = explore(game, Limits(), symmetry=symmetry, track_rules=False, fast=fast)
+    assert ex.complete
+    index = {k: i for i, k in enumerate(ex.keys)}
+    fp = game.index["first_passer"]
+    expect = [(i, index[ex._key_of(s2)])
+              for i in range(ex.states) for s in [E.state(ex, i)]
+              if s[fp] >= 0 and not game.is_terminal(s)
+              for _, s2 in game.successors(s) if s2[fp] >= 0]
+    assert sorted(ex.post_pass_edges) == sorted(expect)
+    assert any(ex.parent[j] != i for i, j in expect)  # some lead to states seen before
+    assert ex._pending_peak > 0 and not ex._pending
+
+
+def test_ctrl_c_while_resolving_pending_targets_drops_the_unresolved_edges():
+    """Ctrl-C in the middle of resolving: the edges not known to be resolved go
+    (a post-Pass cycle can be missed by an interrupted search, never made up)."""
+    from itcp.checks.explore import Exploration, _drop_half_stored
+    ex = Exploration(game=None, symmetry=False, _key_bytes=1)
+    ex.keys.extend([5, 6])
+    ex.parent.extend([-1, 0])
+    ex.depth_of.add(0)
+    ex.depth_of.add(1)
+    ex._seen.update({5, 6})
+    ex._edge_src.extend([0, 1, 1])
+    ex._edge_dst.extend([1, 0, -1])  # the second was being resolved, the third not yet
+    ex._pending.extend(bytes([5, 6]))
+    ex._edges_resolved, ex._resolving = 1, True
+    _drop_half_stored(ex)
+    assert list(ex.post_pass_edges) == [(0, 1)] and not ex._pending and not ex._resolving
