@@ -1,0 +1,77 @@
+"""Scouting a proof at a small table (checks/scout.py) and re-proving it at the
+real one (checks/induction.py ``Inductor._replay``).
+
+The scout only guesses; these tests pin down that a guess is never trusted:
+every scouted invariant is proved again at the real table, a scouted invariant
+the real table refutes sends the proof back to the ordinary search, and a core
+too small for the real table falls back to the whole step query.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from itcp.checks import scout as S
+from itcp.checks.symbolic import SymbolicChecker
+from itcp.cli.common import load_with
+from itcp.model.engine import Game
+from itcp.spec.config import FULL_DECK, Config
+
+#: a table a little bigger than its scout table (12 cards against 8)
+REAL = {"players": 2, "suits": 2, "ranks": (2, 4), "hand": 2,
+        "options": (("unbelief", 1), ("pride_cycle", 1))}
+
+
+@lru_cache(maxsize=None)
+def real(variant: str = "clarified") -> Game:
+    return Game.from_variant(load_with(variant, dict(REAL)))
+
+
+def test_scout_table_keeps_players_readings_and_option_kinds():
+    full = Config(players=8, **FULL_DECK)
+    small = S.scout_config(full)
+    assert small.players == S.SCOUT_PLAYERS and small.hand == 1
+    assert [n for n, _ in small.options] == [n for n, _ in full.options]
+    assert all(k == 1 for _, k in small.options)
+    assert small.n_cards < full.n_cards
+    two = S.scout_config(Config(players=2, **FULL_DECK))
+    assert two.players == 2
+    # a table no bigger than its scout has none
+    assert S.scout_config(Config(players=2, suits=1, ranks=(2, 2), hand=1)) is None
+
+
+@pytest.mark.slow
+def test_a_scouted_proof_is_proved_again_at_the_real_table():
+    ch = SymbolicChecker(real())
+    ind = ch.inductor
+    out = ind._replay("FROZEN")
+    assert out is not None and out.proved
+    assert out.scouted.startswith("2 players, 2 suits, ranks 2-2, hand 1")
+    assert out.rules and set(out.rules) <= ind.rule_ids
+    # every invariant the proof used is proved at this table, not merely scouted
+    assert set(out.used) <= set(ind.proven)
+
+
+def test_a_scouted_invariant_refuted_here_sends_the_proof_back_to_the_search(monkeypatch):
+    ch = SymbolicChecker(real())
+    ind = ch.inductor
+    assert "CONST_TURN" in ind.dropped          # random rounds refute it at this table
+    bogus = S.Plan("made up", ["CONST_TURN"], {})
+    monkeypatch.setattr(S.Scout, "plan", lambda self, pid: bogus)
+    assert ind._replay("FROZEN") is None
+    assert "CONST_TURN" not in ind.proven
+
+
+@pytest.mark.slow
+def test_a_core_too_small_here_falls_back_to_the_whole_query(monkeypatch):
+    ch = SymbolicChecker(real())
+    ind = ch.inductor
+    # the right invariants, but every step's core empty: each cut query is
+    # satisfiable (no guard, no invariant), so each is asked again whole
+    plan = S.Scout(ch.spec, lambda m: None, None).plan("FROZEN")
+    assert plan is not None
+    empty = S.Plan(plan.table, plan.members, {k: [] for k in plan.steps})
+    monkeypatch.setattr(S.Scout, "plan", lambda self, pid: empty)
+    out = ind._replay("FROZEN")
+    assert out is not None and out.proved and not out.cores_complete
