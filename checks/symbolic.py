@@ -32,6 +32,7 @@ from itcp.spec.rules.table import (DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEA
 
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
+from .scout import MINIMISE_SECONDS
 from .sampled import ROUNDS, refuted_by_playouts
 from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
@@ -414,9 +415,15 @@ class SymbolicChecker:
                       "of the minimised cores of the per-action proof queries; the actions "
                       "listed under by_frame write none of the variables the property reads "
                       "after the step, so their frame alone preserves it (no query, no rules)"}
+        if out.scouted:
+            ev["scouted"] = out.scouted
+            ev["core_note"] = (f"each proof query was cut to the core Z3 found and "
+                               f"minimised (within {MINIMISE_SECONDS:g} s a query) at the scout "
+                               f"table ({out.scouted}) and proved "
+                               "unsat here as cut: the rules are a core at this table")
         if not out.cores_complete:
-            ev["core_note"] = ("time ran out while minimising a core: the rule list is a "
-                               "core, possibly not minimal")
+            ev["core_note"] = ("time ran out while minimising a core, or a cut query was "
+                               "asked whole: the rule list is a core, possibly not minimal")
         return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
 
     # -- DETERMINED -------------------------------------------------------------------
