@@ -310,17 +310,7 @@ class Inductor:
                 if labels is None:   # no core: every conjunct of the query counts
                     labels = [lab for lab, _ in q.parts if lab not in STRUCTURE]
                     out.cores_complete = False
-                for lab in labels:
-                    if lab.startswith("inv:"):
-                        if lab[4:] != pid and lab[4:] not in out.used:
-                            out.used.append(lab[4:])
-                        continue
-                    for part in lab.split("+"):
-                        if part in self.rule_ids:
-                            if part not in out.rules:
-                                out.rules.append(part)
-                        elif part not in out.structure:
-                            out.structure.append(part)
+                self._credit(out, pid, labels)
         for m in members:
             self.proven[m] = self.pool[m]
         out.invariants = {n: self.proven[n][0] for n in self.proven}
@@ -504,18 +494,21 @@ class Inductor:
             budget = max(0.3, (total - (time.monotonic() - began)) / (len(acting) - i))
             labels, complete = sym.minimise(q, removable, budget, self.solver)
             out.cores_complete &= complete
-            for lab in labels:
-                if lab.startswith("inv:"):
-                    name = lab[4:]
-                    if name != pid and name not in out.used:
-                        out.used.append(name)
-                    continue
-                for part in lab.split("+"):
-                    if part in self.rule_ids:
-                        if part not in out.rules:
-                            out.rules.append(part)
-                    elif part not in out.structure:
-                        out.structure.append(part)
+            self._credit(out, pid, labels)
+
+    def _credit(self, out: Outcome, pid: str, labels) -> None:
+        """Record the invariants, rules and structure a core's labels name."""
+        for lab in labels:
+            if lab.startswith("inv:"):
+                if lab[4:] != pid and lab[4:] not in out.used:
+                    out.used.append(lab[4:])
+                continue
+            for part in lab.split("+"):
+                if part in self.rule_ids:
+                    if part not in out.rules:
+                        out.rules.append(part)
+                elif part not in out.structure:
+                    out.structure.append(part)
 
 
 __all__ = ["Inductor", "Outcome"]
