@@ -100,3 +100,18 @@ def test_cli_full_deck_eight_players_frozen_is_honest_within_its_timeout(cli):
     else:
         assert v["verdict"] == "UNKNOWN" and r.exit_code == 3
         assert "--timeout 20" in v["evidence"]["limit"]
+
+
+@pytest.mark.slow
+def test_cli_full_deck_two_players_frozen_is_proved_inductively(cli):
+    """The real game at two players: FROZEN holds by 1-induction, every invariant
+    proved at 72 cards (the queries cut to the cores a scout table found)."""
+    r = cli("check", "clarified", "--engine", "symbolic", "--full-deck", "--players", "2",
+            "--property", "FROZEN", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["config"]["players"] == 2 and data["config"]["cards"] == 72
+    ev = next(p for p in data["properties"] if p["id"] == "FROZEN")["evidence"]
+    assert ev["kind"] == "inductive" and ev["scouted"]
+    assert {"play.discard", "play.draw_pile"} <= set(ev["rules"])
+    assert set(ev["invariants"]) <= set(data["stats"]["invariants"])
