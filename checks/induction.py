@@ -79,7 +79,7 @@ class Outcome:
     queries: int = 0
     cti: dict | None = None                          # when not proved: where it broke
     note: str = ""
-    scouted: str = ""    # the scout table whose minimised cores cut the proof queries
+    scouted: str = ""    # the scout table whose cores cut the proof queries
 
 
 class _Unknown(Exception):
@@ -267,7 +267,6 @@ class Inductor:
         state_prop = not self._is_step(pid)
         fresh = members + ([pid] if state_prop else [])
         if fresh:
-            ch.progress(f"{pid}: {len(fresh)} scouted formula(s) after the deal")
             try:
                 if self._ask_base(list(fresh), f"replay-{pid}"):
                     ch.progress(f"{pid}: a scouted invariant fails after a deal here")

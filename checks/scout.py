@@ -6,19 +6,19 @@ Why: at the full deck with eight players an induction query that Z3 can satisfy
 seconds to minutes, while most unsatisfiable ones cost a fraction of a second.
 Searching for strengthening invariants (Houdini) is mostly satisfiable queries;
 checking a known answer is only unsatisfiable ones.  So the search runs at a
-*scout table*: the same players, readings and kinds of option cards, one copy of
-each, one or two suits of one rank, hands of one card, where every query takes
-milliseconds.  Its answer is only a guess for the real table: the invariants
-are the same formulas (the candidates are stated over the spec's vocabulary,
-not over one table), and ``checks/induction.py`` proves every one of them again
-at the real table, each step query cut to the scout's minimised core (a subset
-of the query's conjuncts: unsat there is unsat for the whole query).  A guess
-that fails there falls back to the search at the real table.  Nothing proved at
-the scout table is ever reported as a proof of anything.
+*scout table*: the same readings and kinds of option cards, at most three
+players, one copy of each option card, one or two suits of one rank, hands of
+one card, where every query takes milliseconds.  Its answer is only a guess for
+the real table: the invariants are the same formulas (the candidates are stated
+over the spec's vocabulary, not over one table), and ``checks/induction.py``
+proves every one of them again at the real table, each step query cut to the
+scout's core (a subset of the query's conjuncts: unsat there is unsat for the
+whole query).  A guess that fails there falls back to the search at the real
+table.  Nothing proved at the scout table is ever reported as a proof.
 
-The search is Houdini over every candidate the engine's random rounds at the
-scout table do not refute, with Z3's unsat cores recording which invariants
-each answer rests on, so that dropping one re-asks only the answers that used it.
+The search is a lazy Houdini from the property (``Scout.plan``), with Z3's
+unsat cores recording which invariants each answer rests on, so that dropping
+one re-asks only the answers that used it.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from itcp.model.smt_checks import SAT, UNSAT
 from itcp.spec.config import Config, ConfigError
 
-from .induction import STRUCTURE as _STRUCTURE
+from .induction import STRUCTURE
 
 #: random rounds of the engine at the scout table that filter the candidates (cheap
 #: there, and every candidate they refute is a satisfiable query saved)
@@ -45,19 +45,22 @@ class Plan:
     """A proof found at the scout table, to be re-proved at the real one."""
     table: str                                  # the scout table, described
     members: list = field(default_factory=list)  # the invariants the proof rests on
-    #: (formula name, action) -> the labels of the step query's minimised core
+    #: (formula name, action) -> the labels of the step query's core (minimised
+    #: for the property's own steps)
     steps: dict = field(default_factory=dict)
     seconds: float = 0.0
 
 
 def scout_config(cfg: Config) -> Config | None:
-    """The smallest table like ``cfg`` (players, option kinds, deck rules) with one
-    card in hand; None when ``cfg`` is no bigger than it."""
-    lo = cfg.ranks[0]
+    """The smallest table like ``cfg`` (option kinds, deck rules, at most
+    SCOUT_PLAYERS players) with one card in hand that deals; None when ``cfg`` is
+    no bigger than it."""
+    lo, top = cfg.ranks
     for suits, hi in ((min(2, cfg.suits), lo), (min(2, cfg.suits), lo + 1),
-                      (cfg.suits, lo + 1), (cfg.suits, min(cfg.ranks[1], lo + 3))):
+                      (cfg.suits, lo + 1), (cfg.suits, lo + 3)):
         try:
-            small = Config(players=min(cfg.players, SCOUT_PLAYERS), suits=suits, ranks=(lo, min(hi, cfg.ranks[1])),
+            small = Config(players=min(cfg.players, SCOUT_PLAYERS), suits=suits,
+                           ranks=(lo, min(hi, top)),
                            hand=1, options=tuple((n, 1) for n, _ in cfg.options),
                            charity=cfg.charity, desolation=cfg.desolation,
                            rounds=cfg.rounds, threshold=cfg.threshold)
@@ -68,14 +71,15 @@ def scout_config(cfg: Config) -> Config | None:
 
 
 class Scout:
-    """Houdini at the scout table, once per run; then a plan per property."""
+    """The scout table of one run, and a plan per property; answers found for one
+    property are kept for the next."""
 
     def __init__(self, spec, progress, deadline: float | None):
         from itcp.model.engine import Game, build_spec
-        from .symbolic import SymbolicChecker
+        from .symbolic import SymbolicChecker, _Out
         self.config = scout_config(spec.config)
         self.progress = progress
-        self.deadline = deadline
+        self._out = _Out
         self.failed = self.config is None
         if self.failed:
             return
@@ -90,15 +94,11 @@ class Scout:
         self.broken: set = set()
 
     def _budget(self):
-        if self.deadline is None:
-            return None
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError
-        return left
+        """Seconds left of the run (the scout checker shares its deadline)."""
+        return self.ch.budget()
 
     def plan(self, pid: str) -> Plan | None:
-        """The invariants and minimised cores of a proof of ``pid`` at the scout
+        """The invariants and cores of a proof of ``pid`` at the scout
         table, or None (the scout table could not prove it, or time ran out).
 
         Lazy Houdini from the property: every candidate the random rounds leave is
@@ -130,7 +130,7 @@ class Scout:
                 for m in failed:
                     believed.remove(m)
                     self.broken.add(m)
-        except TimeoutError:
+        except (TimeoutError, self._out):
             self.failed = True
             return None
         plan = Plan(self.config.describe(), members,
@@ -141,8 +141,8 @@ class Scout:
         return plan
 
     def _closure(self, pid, believed, state_prop):
-        """The formulas the property's proof reaches through minimised cores, each
-        step unsat; None if a step breaks the property itself."""
+        """The formulas the property's proof reaches through the step queries'
+        cores, each step unsat; None if a step breaks the property itself."""
         ind, sym = self.ind, self.ind.sym
         while True:
             need, seen = [pid], [pid]
@@ -159,7 +159,7 @@ class Scout:
                         assume = [m for m in believed if m != t] + \
                             ([t] if t != pid or state_prop else [])
                         q = ind._step(a, assume, t, f"{a} breaks {t}", "")
-                        removable = {lab for lab, _ in q.parts if lab not in _STRUCTURE}
+                        removable = {lab for lab, _ in q.parts if lab not in STRUCTURE}
                         ans = sym.tracked(q, removable, self._budget())
                         if ans.result == SAT:
                             if t == pid:
@@ -178,7 +178,7 @@ class Scout:
                         if t == pid:
                             labels, _ = sym.minimise(
                                 ind._restricted(q, ans.core),
-                                lambda lab: lab not in _STRUCTURE,
+                                lambda lab: lab not in STRUCTURE,
                                 min(MINIMISE_SECONDS, self._budget() or MINIMISE_SECONDS))
                         self.steps[(t, a)] = labels
                     for lab in labels:

@@ -59,6 +59,8 @@ def candidates(spec) -> dict:
     in_play = Or(*[t.phase.eq(p) for p in player_phases])
     mid_round = Or(*[t.phase.eq(p) for p in (REVEAL, DRAW, DECK, DISCARD, RACE, PRIDE, SECRET)
                      if p in phases])
+    # a discarded card's effect being resolved (the phases this spec has)
+    in_effects = [t.phase.eq(p) for p in (RACE, PRIDE, SECRET) if p in phases]
     no_passer = t.passers.is_empty()
     deal_phase = next((p.value for p in spec.phases if p.name == "DEAL"), 0)
     initial = And(*[A.Var(v.name, v.type).eq(spec.initial[v.name]) for v in spec.variables])
@@ -154,8 +156,7 @@ def candidates(spec) -> dict:
                      Implies(mid_round, Not(t.turn.eq(t.NOBODY)))),
         "RESUME_SET": ("during Mercy's race, Pride Cycle's gifts or a team's choice, the seat "
                        "play resumes from is set",
-                       Implies(Or(*[t.phase.eq(p) for p in (RACE, PRIDE, SECRET) if p in phases],
-                                  And(t.phase.eq(DISCARD), t.racing)),
+                       Implies(Or(*in_effects, And(t.phase.eq(DISCARD), t.racing)),
                                Not(t.resume.eq(t.NOBODY)))),
         "PILE_SET_UNLESS_TAKEN": ("while drawing, the pile holds a card unless one was "
                                   "taken from it this turn",
@@ -185,8 +186,7 @@ def candidates(spec) -> dict:
                                    Implies(t.racing, t.phase.eq(DISCARD))),
         "TURN_NOT_PASSER_IN_EFFECTS": ("while a discarded card's effect is resolved, the turn "
                                        "player is not a passer",
-                                       Implies(Or(*[t.phase.eq(p) for p in (RACE, PRIDE, SECRET)
-                                                    if p in phases]),
+                                       Implies(Or(*in_effects),
                                                Not(t.turn.in_(t.passers)))),
         "DUTY_NOT_ON_PASSER_MID_ROUND": ("in the middle of a round the Justice duty never falls "
                                          "on a passer",
@@ -196,8 +196,7 @@ def candidates(spec) -> dict:
                                     t.actor.eq(t.turn))),
         "RESUME_SEATED": ("during Mercy's race, Pride Cycle's gifts or a team's choice, the "
                           "seat play resumes from is not set aside",
-                          Implies(Or(*[t.phase.eq(p) for p in (RACE, PRIDE, SECRET) if p in phases],
-                                     And(t.phase.eq(DISCARD), t.racing)),
+                          Implies(Or(*in_effects, And(t.phase.eq(DISCARD), t.racing)),
                                   Not(t.resume.in_(t.aside)))),
         "PILE_NONEMPTY_IN_PLAY": ("after the deal the discard pile or a hand holds a card",
                                   Implies(in_play, Exists(t.ALLP, lambda p: Not(
@@ -278,8 +277,8 @@ class SymbolicChecker:
             raise _Out()
         return left
 
-    def ask(self, q: Query, slug: str, core: bool = False, solver: str = "pipeline"):
-        ans = self.sym.ask(q, slug, core, self.budget(), solver)
+    def ask(self, q: Query, slug: str, solver: str = "pipeline"):
+        ans = self.sym.ask(q, slug, self.budget(), solver)
         if ans.seconds > SLOW_QUERY:
             self.progress(f"slow query {slug}: {ans.result} in {ans.seconds:.1f} s")
         if ans.result not in (SAT, UNSAT) and self.deadline is not None \

@@ -57,7 +57,7 @@ class Answer:
     result: str                 # sat / unsat / unknown
     seconds: float
     model: object = None        # z3 model when sat
-    core: list | None = None    # labels of the minimised core when unsat (None: not asked/failed)
+    core: list | None = None    # tracked labels of the core when unsat (Symbolic.tracked)
     note: str = ""
 
 
@@ -268,10 +268,9 @@ class Symbolic:
     def _ms(self, budget: float | None):
         return None if budget is None else max(1, int(budget * 1000))
 
-    def ask(self, q: Query, slug: str, core: bool = False, budget: float | None = None,
+    def ask(self, q: Query, slug: str, budget: float | None = None,
             solver: str = "pipeline") -> Answer:
-        """Decide ``q`` (with the solver named in SOLVERS); with ``core`` and an unsat
-        answer, also the minimised core."""
+        """Decide ``q`` with the solver named in SOLVERS."""
         self._emit(q, slug)
         budget = self.timeout if budget is None else budget
         start = time.monotonic()
@@ -288,11 +287,7 @@ class Symbolic:
             return Answer(SAT, secs, s.model())
         if r != z3.unsat:
             return Answer(UNKNOWN, secs, note=s.reason_unknown())
-        ans = Answer(UNSAT, secs)
-        if core:
-            ans.core = self.core(q, budget)
-            ans.seconds = time.monotonic() - start
-        return ans
+        return Answer(UNSAT, secs)
 
     def _unsat(self, parts, budget: float | None, solver: str = "pipeline") -> bool | None:
         s = SOLVERS[solver]()
@@ -306,13 +301,14 @@ class Symbolic:
         self.solver_seconds += time.monotonic() - start
         return True if r == z3.unsat else False if r == z3.sat else None
 
-    def tracked(self, q: Query, tracked, budget: float | None, solver=None) -> Answer:
+    def tracked(self, q: Query, tracked, budget: float | None) -> Answer:
         """Decide ``q`` with each part whose label is in ``tracked`` behind an
         assumption literal; an unsat answer carries the tracked labels of Z3's
         (unminimised, cheap) core.  Used where many queries share assumptions and
         only which of them an answer rests on matters (the small-table search of
-        ``checks/scout.py``)."""
-        s = (solver or z3.SolverFor("QF_BV")) if not isinstance(solver, str) else SOLVERS[solver]()
+        ``checks/scout.py``).  Always Z3's QF_BV solver: the bit-blasting pipeline
+        answers with an empty core."""
+        s = _qfbv_solver()
         if budget is not None:
             s.set("timeout", self._ms(budget))
         lits, names = [], {}
@@ -373,32 +369,6 @@ class Symbolic:
                 chunk = max(1, chunk // 2)
         except TimeoutError:
             return core, False
-
-    def core(self, q: Query, budget: float | None) -> list | None:
-        """The labels of a minimised unsat core of ``q`` (None if Z3 gave up)."""
-        start = time.monotonic()
-        s = z3.SolverFor("QF_BV")
-        s.set("core.minimize", True)
-        if budget is not None:
-            s.set("timeout", self._ms(budget))
-        names = {}
-        for k, (lab, e) in enumerate(q.parts):
-            name = f"{lab}#{k}"
-            s.assert_and_track(e, z3.Bool(name))
-            names[name] = lab
-        r = s.check()
-        self.queries += 1
-        self.solver_seconds += time.monotonic() - start
-        if r != z3.unsat:
-            return None
-        out = []
-        for b in s.unsat_core():
-            lab = names.get(str(b))
-            if lab is not None:
-                for part in lab.split("+"):
-                    if part not in out:
-                        out.append(part)
-        return out
 
     # -- reading models -----------------------------------------------------
     def decode(self, model, s: dict) -> tuple:
