@@ -16,6 +16,7 @@ import click
 from itcp.checks.explore import Limits, explore
 from itcp.checks.verdicts import HOLDS, VIOLATED, exit_code, verdicts
 from itcp.model.engine import Game
+from itcp.spec.config import Config
 from itcp.spec.errors import InputError, nearest, valid_names
 
 from .common import (VARIANT_HELP, Command, config_options, emit_json, load_with, overrides,
@@ -87,9 +88,9 @@ def _write_graph(ex, path: str):
 
 @click.command("check", cls=Command, help=(
     "Check every property of a variant and report a verdict for each.\n\n" + VARIANT_HELP
-    + " Without table flags the default small table is used (2 players, 2 suits, ranks 2..3, "
-      "hand 1, Unbelief and Pride Cycle). Exit codes: 0 all hold, 1 a property is violated, 2 bad input, "
-      "3 unknown (a limit was hit)."))
+    + " Without table flags the default small table is used ("
+    + Config(**DEFAULT_TABLE).describe() + "). Exit codes: 0 all hold, 1 a property is "
+      "violated, 2 bad input, 3 unknown (a limit was hit)."))
 @variant_argument
 @config_options
 @click.option("--engine", type=click.Choice(["explicit", "symbolic", "all"]), default="explicit",
