@@ -90,7 +90,7 @@ def test_cli_full_deck_eight_players_frozen_is_honest_within_its_timeout(cli):
     suite's budget: within --timeout the verdict is a proof (HOLDS, inductive, with
     its core) or UNKNOWN naming the limit, never an unproved HOLDS."""
     r = cli("check", "clarified", "--engine", "symbolic", "--full-deck", "--players", "8",
-            "--property", "FROZEN", "--json", "--timeout", "20")
+            "--property", "FROZEN", "--json", "--timeout", "8")
     assert r.exit_code in (0, 3), r.output
     data = json.loads(r.output)
     assert data["config"]["players"] == 8 and data["config"]["cards"] == 72
@@ -99,7 +99,7 @@ def test_cli_full_deck_eight_players_frozen_is_honest_within_its_timeout(cli):
         assert v["evidence"]["kind"] == "inductive" and v["evidence"]["rules"]
     else:
         assert v["verdict"] == "UNKNOWN" and r.exit_code == 3
-        assert "--timeout 20" in v["evidence"]["limit"]
+        assert "--timeout 8" in v["evidence"]["limit"]
 
 
 @pytest.mark.slow
