@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -297,6 +298,11 @@ def load_variant_table(variant, table, n):
     return load_variant(variant.path or variant.name, dict(table, players=n)).config
 
 
+def _question_goal(q: Question, spec) -> list:
+    """The question's goal as the property ``QUESTION`` of ``spec``."""
+    return [compile_question(q, spec, "QUESTION")["goal"]]
+
+
 def symbolic_proofs(q: Question, variant: Variant, opts: Options) -> list[dict]:
     """The symbolic checker at each requested size with the full deck."""
     from itcp.spec.errors import ConfigError
@@ -311,8 +317,8 @@ def symbolic_proofs(q: Question, variant: Variant, opts: Options) -> list[dict]:
             out.append({"players": n, "verdict": "unknown", "note": f"no such table: {e.message}"})
             continue
         spec0 = build_spec(v.config, dict(v.readings))
-        goal = compile_question(q, spec0, "QUESTION")["goal"]
-        game = Game(spec0.with_properties([goal]))
+        game = Game(spec0.with_properties(_question_goal(q, spec0),
+                                          partial(_question_goal, q)))
         if opts.progress:
             opts.progress(f"symbolic proof at {n} players, full deck")
         vs, _ = symbolic_verdicts(game, wanted=["QUESTION"], timeout=opts.proof_timeout)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from itcp.model.smt_checks import SAT, UNSAT
 from itcp.spec.config import Config, ConfigError
+from itcp.spec.errors import InputError
 
 from .induction import STRUCTURE
 
@@ -83,7 +84,14 @@ class Scout:
         self.failed = self.config is None
         if self.failed:
             return
-        small = Game(build_spec(self.config, dict(spec.readings), spec.scope))
+        small = build_spec(self.config, dict(spec.readings), spec.scope)
+        if spec.restate is not None:
+            try:
+                small = small.with_properties(spec.restate(small), spec.restate)
+            except InputError:   # e.g. a question naming a seat the scout table lacks
+                self.failed = True
+                return
+        small = Game(small)
         left = None if deadline is None else max(1.0, deadline - time.monotonic())
         self.ch = SymbolicChecker(small, timeout=left, rounds=SCOUT_ROUNDS)
         self.ind = self.ch.inductor

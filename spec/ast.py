@@ -20,7 +20,7 @@ operator total, so evaluation never fails.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .errors import SpecError
@@ -144,9 +144,31 @@ def lift(x, t: str) -> Node:
 
 
 def _node(cls):
-    """Make a frozen, slotted dataclass node with a src_loc."""
+    """Make a frozen, slotted dataclass node with a src_loc and a memoised hash.
+
+    Why memoised: nodes are dict keys all through elaboration, simplification and
+    the compilers, and a dataclass hash walks the whole subtree every time."""
+    if not any("_hash" in getattr(b, "__dataclass_fields__", {}) for b in cls.__mro__[1:]):
+        cls.__annotations__ = {**cls.__dict__.get("__annotations__", {}), "_hash": int}
+        cls._hash = field(default=None, init=False, compare=False, repr=False)
+    cls.__hash__ = _memo_hash
     cls = dataclass(frozen=True, slots=True, eq=True, repr=False)(cls)
+    cls._hashed = tuple(f.name for f in fields(cls) if f.compare)
+    cls.__getstate__ = _state_without_hash
     return cls
+
+
+def _memo_hash(self) -> int:
+    h = self._hash
+    if h is None:
+        h = hash(tuple(getattr(self, n) for n in self._hashed))
+        object.__setattr__(self, "_hash", h)
+    return h
+
+
+def _state_without_hash(self):
+    """Pickled state: string hashes differ between processes, so no cached hash."""
+    return [None if f.name == "_hash" else getattr(self, f.name) for f in fields(self)]
 
 
 @_node

@@ -283,6 +283,10 @@ class Spec:
     definitions: dict  # name -> (rule_id, Define)
     properties: tuple = ()
     initial: dict = field(default_factory=dict)
+    #: how the extra properties (``with_properties``) are stated at another table,
+    #: given the spec there (a question names players and cards of one table); None
+    #: when there are none or they cannot be restated
+    restate: object = field(default=None, compare=False)
 
     @property
     def var_index(self) -> dict:
@@ -297,16 +301,18 @@ class Spec:
     def rule(self, rid) -> Rule:
         return next(r for r in self.rules if r.id == rid)
 
-    def with_properties(self, extra) -> "Spec":
+    def with_properties(self, extra, restate=None) -> "Spec":
         """This spec with more properties (a question's formulas): every backend
-        compiles them like the built-in ones (``prop_<ID>``, Z3, the explorer)."""
+        compiles them like the built-in ones (``prop_<ID>``, Z3, the explorer).
+        ``restate(spec)`` gives the same properties on another table's spec (a
+        proof searched at a smaller table needs them there)."""
         extra = tuple(extra)
         taken = {p.id for p in self.properties}
         for p in extra:
             if p.id in taken:
                 raise SpecError(f"property {p.id} is already defined")
             taken.add(p.id)
-        return replace(self, properties=self.properties + extra)
+        return replace(self, properties=self.properties + extra, restate=restate)
 
 
 def included(rule: Rule, readings: dict, scope: str) -> bool:

@@ -75,3 +75,27 @@ def test_a_core_too_small_here_falls_back_to_the_whole_query(monkeypatch):
     monkeypatch.setattr(S.Scout, "plan", lambda self, pid: empty)
     out = ind._replay("FROZEN")
     assert out is not None and out.proved and not out.cores_complete
+
+
+def test_a_question_is_scouted_at_the_scout_table_too():
+    """A question's property is restated at the scout table (it names the seats and
+    cards of one table), so ``ask`` gets the same scouted proofs as FROZEN; a
+    question the scout table cannot state leaves the proof to the ordinary search."""
+    from functools import partial
+
+    from itcp.checks.ask import _question_goal
+    from itcp.checks.questions import parse
+    spec = real().spec
+    q = parse("can the passer's hand change")
+    asked = spec.with_properties(_question_goal(q, spec), partial(_question_goal, q))
+    plan = S.Scout(asked, lambda _: None, None).plan("QUESTION")
+    assert plan is not None and plan.table.startswith("2 players, 2 suits, ranks 2-2")
+    assert plan.steps and all(name in plan.members + ["QUESTION"] for name, _ in plan.steps)
+    # without a way to restate it, the scout table has no such property
+    plain = spec.with_properties(_question_goal(q, spec))
+    assert S.Scout(plain, lambda _: None, None).plan("QUESTION") is None
+    # a seat the scout table does not have: no scout, no error
+    big = Game.from_variant(load_with("clarified", dict(REAL, players=4))).spec
+    q4 = parse("can P3's hand change while P3 has passed")
+    asked4 = big.with_properties(_question_goal(q4, big), partial(_question_goal, q4))
+    assert S.Scout(asked4, lambda _: None, None).failed
