@@ -86,6 +86,15 @@ class _Unknown(Exception):
     """Z3 gave up on a query."""
 
 
+def _ill_formed(q: Query) -> Query:
+    """``q`` without the state's well-formedness (value ranges, pile layout): a
+    subset of its conjuncts, so unsat proves ``q`` unsat.  Raced against ``q``
+    itself: Z3 is sometimes ten times faster on one than on the other."""
+    out = Query(q.title + " (without the well-formedness of the state)", q.meaning)
+    out.parts = [(lab, e) for lab, e in q.parts if lab != "wf"]
+    return out
+
+
 class Inductor:
     """Proves state and step properties of one spec by 1-induction (see module doc)."""
 
@@ -293,12 +302,14 @@ class Inductor:
                 ans = None
                 if labels is not None:
                     ch.progress(f"{pid}: does {a} break {t}? (scouted core)")
-                    ans = ch.ask(self._restricted(q, labels), f"proof-{t}-{a}",
-                                 solver=self.solver)
+                    cut = self._restricted(q, labels)
+                    ans, _ = ch.first_unsat([cut, _ill_formed(cut)], f"proof-{t}-{a}",
+                                            solver=self.solver)
                 if ans is None or ans.result != UNSAT:
                     ch.progress(f"{pid}: does {a} break {t}? ({len(assume)} assumed)")
                     labels = None
-                    ans = ch.ask(q, f"proof-{t}-{a}", solver=self.solver)
+                    ans, _ = ch.first_unsat([q, _ill_formed(q)], f"proof-{t}-{a}",
+                                            solver=self.solver)
                 if ans.result != UNSAT:
                     ch.progress(f"{pid}: the scouted proof fails here ({a} on {t}: "
                                 f"{ans.result})")

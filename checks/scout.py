@@ -22,6 +22,7 @@ one re-asks only the answers that used it.
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -71,17 +72,37 @@ def scout_config(cfg: Config) -> Config | None:
     return None
 
 
+#: plans found in this process, by scout table, readings and the property's formula
+#: there: every table with the same scout table (e.g. the full deck at 3 to 8
+#: players) asks the same search, whose answer is only ever a guess to re-prove
+_PLANS: dict = {}
+
+
+def _alpha(formula) -> str:
+    """The formula as text with its bound names numbered in order of appearance: two
+    compilations of one question (fresh names each time) give the same text."""
+    from itcp.spec import ast as A
+    names: dict = {}
+    for n in A.walk(formula):
+        if isinstance(n, A.Bound):
+            names.setdefault(n.name, f"_{len(names)}")
+    text = repr(formula)
+    if names:
+        text = re.sub(r"[A-Za-z_][A-Za-z_0-9]*", lambda m: names.get(m[0], m[0]), text)
+    return text
+
+
 class Scout:
     """The scout table of one run, and a plan per property; answers found for one
-    property are kept for the next."""
+    property are kept for the next, and plans for the next run in this process."""
 
     def __init__(self, spec, progress, deadline: float | None):
-        from itcp.model.engine import Game, build_spec
-        from .symbolic import SymbolicChecker, _Out
+        from itcp.model.engine import build_spec
         self.config = scout_config(spec.config)
         self.progress = progress
-        self._out = _Out
+        self.deadline = deadline
         self.failed = self.config is None
+        self.ch = None
         if self.failed:
             return
         small = build_spec(self.config, dict(spec.readings), spec.scope)
@@ -91,15 +112,25 @@ class Scout:
             except InputError:   # e.g. a question naming a seat the scout table lacks
                 self.failed = True
                 return
-        small = Game(small)
-        left = None if deadline is None else max(1.0, deadline - time.monotonic())
-        self.ch = SymbolicChecker(small, timeout=left, rounds=SCOUT_ROUNDS)
-        self.ind = self.ch.inductor
+        self.small = small
+        self.props = {p.id: p for p in small.properties}
         #: (name, action) -> labels of the step query's minimised core (kept while
         #: every invariant in it is still believed)
         self.steps: dict = {}
         #: candidates a step or a deal broke at the scout table
         self.broken: set = set()
+
+    def _checker(self):
+        """The symbolic checker at the scout table, made on first need."""
+        if self.ch is None:
+            from itcp.model.engine import Game
+            from .symbolic import SymbolicChecker, _Out
+            self._out = _Out
+            left = (None if self.deadline is None
+                    else max(1.0, self.deadline - time.monotonic()))
+            self.ch = SymbolicChecker(Game(self.small), timeout=left, rounds=SCOUT_ROUNDS)
+            self.ind = self.ch.inductor
+        return self.ch
 
     def _budget(self):
         """Seconds left of the run (the scout checker shares its deadline)."""
@@ -115,9 +146,16 @@ class Scout:
         the answers whose cores used it are asked again; what is left is closed
         (every core uses only its members), holds after every deal and is preserved
         by every action: an inductive invariant at the scout table."""
-        if self.failed or pid not in self.ch.props:
+        if self.failed or pid not in self.props:
             return None
+        key = (self.config, tuple(sorted(self.small.readings.items())), self.small.scope,
+               pid, _alpha(self.props[pid].formula))
+        if key in _PLANS:
+            self.progress(f"{pid}: the plan scouted at {self.config.describe()} "
+                          "earlier in this run")
+            return _PLANS[key]
         start = time.monotonic()
+        self._checker()
         ind = self.ind
         believed = [n for n in ind.pool if not ind._refuted(n) and not ind._heavy(n)
                     and n != pid and n not in self.broken]
@@ -144,6 +182,7 @@ class Scout:
         plan = Plan(self.config.describe(), members,
                     {k: v for k, v in self.steps.items() if k[0] in closure})
         plan.seconds = time.monotonic() - start
+        _PLANS[key] = plan
         self.progress(f"{pid}: scouted {len(plan.members)} invariant(s), {len(plan.steps)} "
                       f"step(s) in {plan.seconds:.1f} s")
         return plan

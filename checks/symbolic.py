@@ -286,6 +286,16 @@ class SymbolicChecker:
             raise _Out()
         return ans
 
+    def first_unsat(self, variants, slug: str, solver: str = "pipeline"):
+        """``Symbolic.first_unsat`` within this run's deadline: (answer, winner)."""
+        ans, won = self.sym.first_unsat(variants, slug, self.budget(), solver)
+        if ans.seconds > SLOW_QUERY:
+            self.progress(f"slow query {slug}: {ans.result} in {ans.seconds:.1f} s")
+        if ans.result not in (SAT, UNSAT) and self.deadline is not None \
+                and time.monotonic() >= self.deadline:
+            raise _Out()
+        return ans, won
+
     # -- the initial states: Init then one deal -----------------------------------
     def unrolled(self, q, d: int):
         """Add to ``q`` a deal and ``d`` moves after it: (the state before the deal,

@@ -91,6 +91,11 @@ def test_a_question_is_scouted_at_the_scout_table_too():
     plan = S.Scout(asked, lambda _: None, None).plan("QUESTION")
     assert plan is not None and plan.table.startswith("2 players, 2 suits, ranks 2-2")
     assert plan.steps and all(name in plan.members + ["QUESTION"] for name, _ in plan.steps)
+    # another table with the same scout table reuses the plan, with no scout search
+    other = Game.from_variant(load_with("clarified", dict(REAL, hand=3))).spec
+    again = S.Scout(other.with_properties(_question_goal(q, other), partial(_question_goal, q)),
+                    lambda _: None, None)
+    assert again.plan("QUESTION") is plan and again.ch is None
     # without a way to restate it, the scout table has no such property
     plain = spec.with_properties(_question_goal(q, spec))
     assert S.Scout(plain, lambda _: None, None).plan("QUESTION") is None
