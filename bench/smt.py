@@ -19,6 +19,7 @@ import statistics
 import time
 
 from itcp.checks.conformance import conformance, explored_states
+from itcp.checks.scout import forget_plans
 from itcp.checks.symbolic import SymbolicChecker, _Out
 from itcp.cli.check_cmd import DEFAULT_TABLE
 from itcp.cli.common import load_with, overrides
@@ -27,6 +28,7 @@ from itcp.spec.config import Config
 
 
 def induction(players: int, timeout: float) -> tuple[float, str]:
+    forget_plans()   # every run a cold proof, as one itcp-check command is
     start = time.monotonic()
     v = load_with("clarified", overrides({"full_deck": True, "players": players}))
     ch = SymbolicChecker(Game.from_variant(v), depth=0, timeout=timeout)

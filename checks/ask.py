@@ -146,7 +146,7 @@ class Options:
     limits: Limits = field(default_factory=Limits)
     symmetry: bool = True
     proof_sizes: tuple = PROOF_SIZES
-    proof_timeout: float | None = 60.0
+    proof_timeout: float | None = 600.0
     #: the table of the symbolic proofs, at each of ``proof_sizes`` players
     proof_table: dict = field(default_factory=lambda: dict(FULL_DECK_OVERRIDES))
     save_dir: str | None = "itcp-answers"

@@ -78,6 +78,11 @@ def scout_config(cfg: Config) -> Config | None:
 _PLANS: dict = {}
 
 
+def forget_plans() -> None:
+    """Drop the plans kept in this process (a benchmark times cold proofs)."""
+    _PLANS.clear()
+
+
 def _alpha(formula) -> str:
     """The formula as text with its bound names numbered in order of appearance: two
     compilations of one question (fresh names each time) give the same text."""
@@ -236,4 +241,4 @@ class Scout:
                 return seen
 
 
-__all__ = ["Scout", "Plan", "scout_config"]
+__all__ = ["Scout", "Plan", "scout_config", "forget_plans"]

@@ -64,7 +64,7 @@ def parse_players(text: str) -> tuple[int, ...]:
 @click.option("--no-symmetry", is_flag=True, help="Search without symmetry reduction.")
 @click.option("--proof-players", default="2..8", metavar="LIST", show_default=True,
               help='Player counts of the Z3 proofs at the full deck: "2..8", "2,3" or "none".')
-@click.option("--proof-timeout", type=float, default=60.0, metavar="S", show_default=True,
+@click.option("--proof-timeout", type=float, default=600.0, metavar="S", show_default=True,
               help="Seconds Z3 may spend on each player count (UNKNOWN when it runs out).")
 @click.option("--proof-at", type=click.Choice(["full-deck", "table"]), default="full-deck",
               show_default=True,

@@ -245,8 +245,8 @@ def test_backends_agree_on_bounded_exploration(config, readings, must_reach):
 @pytest.mark.parametrize("config, readings, must_reach", BOUNDED)
 def test_backends_agree_on_larger_bounded_exploration(config, readings, must_reach):
     pair = Pair(config, readings)
-    wide = pair.explore(max_states=6_000)
-    deep = pair.explore(max_states=6_000, beam=400, seed=11)
+    wide = pair.explore(max_states=3_000)
+    deep = pair.explore(max_states=3_000, beam=300, seed=11)
     assert must_reach <= wide.phases | deep.phases
     assert {PASS_REACHED} <= wide.endings | deep.endings
 
