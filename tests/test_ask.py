@@ -73,6 +73,24 @@ def test_full_deck_proof_that_runs_out_of_time_is_unknown_by_name(cli, tmp_path)
     assert "full deck" not in out["scope"]  # nothing was proved there: not claimed
 
 
+@pytest.mark.slow
+def test_eight_player_full_deck_proof_is_a_proof_or_unknown_by_name(cli, tmp_path):
+    """Within 20 s the eight-player full-deck proof either finishes (then it is an
+    induction proof with its core) or is UNKNOWN naming the time-out, and the scope
+    claims the full deck only when it is proved: never an unproved answer."""
+    r = cli("ask", "can the passer's hand change", "clarified", *TINY, "--proof-players", "8",
+            "--proof-timeout", "20", "--save", str(tmp_path), "--json")
+    out = _json(r)
+    p = out["evidence"]["proofs"][0]
+    assert out["answer"] == "no" and p["players"] == 8
+    if p["verdict"] == "proved":
+        assert p["kind"] == "inductive" and p["rules"]
+        assert "8 players and the full deck" in out["scope"]
+    else:
+        assert p["verdict"] == "unknown" and "timeout" in (p.get("limit") or "")
+        assert "full deck" not in out["scope"]
+
+
 def test_liveness_lasso_and_proof(cli, tmp_path):
     table = ["--suits", "1", "--ranks", "2..3", "--options", "unbelief", "--proof-players", "none"]
     out = _json(cli("ask", "after a pass, eventually the round ends", "official", *table,
