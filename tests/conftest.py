@@ -29,3 +29,10 @@ def cli():
         return runner.invoke(main, list(args), catch_exceptions=True, **kwargs)
 
     return run
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked slow run first: the two workers start on the long ones and
+    fill in with the short ones, so neither is left running one long test at the
+    end while the other idles (longest first keeps the suite's wall time down)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
