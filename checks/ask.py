@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import os
 import re
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import networkx as nx

@@ -278,23 +278,22 @@ class SymbolicChecker:
         return left
 
     def ask(self, q: Query, slug: str, solver: str = "pipeline"):
-        ans = self.sym.ask(q, slug, self.budget(), solver)
+        return self._settled(self.sym.ask(q, slug, self.budget(), solver), slug)
+
+    def first_unsat(self, variants, slug: str, solver: str = "pipeline"):
+        """``Symbolic.first_unsat`` within this run's deadline: (answer, winner)."""
+        ans, won = self.sym.first_unsat(variants, slug, self.budget(), solver)
+        return self._settled(ans, slug), won
+
+    def _settled(self, ans, slug: str):
+        """``ans``, after saying it was slow; an answer cut short by the run's
+        deadline ends the run."""
         if ans.seconds > SLOW_QUERY:
             self.progress(f"slow query {slug}: {ans.result} in {ans.seconds:.1f} s")
         if ans.result not in (SAT, UNSAT) and self.deadline is not None \
                 and time.monotonic() >= self.deadline:
             raise _Out()
         return ans
-
-    def first_unsat(self, variants, slug: str, solver: str = "pipeline"):
-        """``Symbolic.first_unsat`` within this run's deadline: (answer, winner)."""
-        ans, won = self.sym.first_unsat(variants, slug, self.budget(), solver)
-        if ans.seconds > SLOW_QUERY:
-            self.progress(f"slow query {slug}: {ans.result} in {ans.seconds:.1f} s")
-        if ans.result not in (SAT, UNSAT) and self.deadline is not None \
-                and time.monotonic() >= self.deadline:
-            raise _Out()
-        return ans, won
 
     # -- the initial states: Init then one deal -----------------------------------
     def unrolled(self, q, d: int):

@@ -7,11 +7,11 @@ the formulas from ``SmtSpec``, asks Z3, and hands back plain Python values:
 
 Speed: Next of one action is translated once, on template states, and copied to
 each step of an unrolling by substitution.  Satisfiability is decided by a
-bit-blasting tactic pipeline (fast, but it gives no unsat cores); when it
-answers unsat, the same query is asked again of Z3's QF_BV solver with every
-fragment under its own tracking name and ``core.minimize`` on, which gives the
-minimised core (the rules the proof used).  Every query can be written as a
-self-contained SMT-LIB2 file.
+bit-blasting tactic pipeline or Z3's QF_BV solver (``SOLVERS``).  The rules a
+proof used are a core minimised by deletion (``minimise``: far faster here than
+Z3's own core minimisation); ``tracked`` gives Z3's cheap, unminimised cores.
+Hard queries can race equivalent forms on several cores (``first_unsat``).
+Every query can be written as a self-contained SMT-LIB2 file.
 """
 from __future__ import annotations
 
@@ -279,18 +279,22 @@ class Symbolic:
         self._emit(q, slug)
         return self._decide(q, budget, solver)
 
-    def _decide(self, q: Query, budget: float | None, solver: str) -> Answer:
-        budget = self.timeout if budget is None else budget
+    def _check(self, parts, budget: float | None, solver: str):
+        """Z3's answer to the conjunction of ``parts``: (result, solver, seconds)."""
         start = time.monotonic()
         s = SOLVERS[solver]()
         if budget is not None:
             s.set("timeout", self._ms(budget))
-        for _, e in q.parts:
+        for _, e in parts:
             s.add(e)
         r = s.check()
-        self.queries += 1
         secs = time.monotonic() - start
+        self.queries += 1
         self.solver_seconds += secs
+        return r, s, secs
+
+    def _decide(self, q: Query, budget: float | None, solver: str) -> Answer:
+        r, s, secs = self._check(q.parts, self.timeout if budget is None else budget, solver)
         if r == z3.sat:
             return Answer(SAT, secs, s.model())
         if r != z3.unsat:
@@ -373,15 +377,7 @@ class Symbolic:
         return Answer(r0[0], secs, note=r0[1]), None
 
     def _unsat(self, parts, budget: float | None, solver: str = "pipeline") -> bool | None:
-        s = SOLVERS[solver]()
-        if budget is not None:
-            s.set("timeout", self._ms(budget))
-        for _, e in parts:
-            s.add(e)
-        start = time.monotonic()
-        r = s.check()
-        self.queries += 1
-        self.solver_seconds += time.monotonic() - start
+        r = self._check(parts, budget, solver)[0]
         return True if r == z3.unsat else False if r == z3.sat else None
 
     def tracked(self, q: Query, tracked, budget: float | None) -> Answer:
