@@ -37,7 +37,7 @@ def describe_deal(game: Game, s) -> list[str]:
 
 
 def step_line(game: Game, s, action, s2, n: int) -> dict:
-    rules = game.fired(s, action, s2)
+    rules = game.decided(s, action, s2)
     actor = who(game, s)
     verb = game.action_str(action)
     return {"step": n, "actor": actor, "action": verb,

@@ -71,6 +71,7 @@ class Game:
         self._allowed = {a.name: getattr(self.impl, f"allowed_{a.name}") for a in spec.actions}
         self._chance_phase = {p.value for p in spec.phases if p.actor is None and not p.terminal}
         self._terminal_phase = {p.value for p in spec.phases if p.terminal}
+        self._step_rules = None
         ev = Evaluator(spec)
         self._initial = tuple(ev.eval(spec.initial[v], {"state": {}}) for v in self.var_names)
         self._phase_i = self.index["phase"]
@@ -161,10 +162,19 @@ class Game:
         return self.impl.scores(s)
 
     def fired(self, s, action: Action, s2) -> list[str]:
-        """The rules that took part in the step ``s --action--> s2``."""
+        """The rules the step ``s --action--> s2`` could have consulted (fast;
+        what coverage counts): see ``decided`` for the ones it went through."""
         if hasattr(self.impl, f"fired_{action[0]}"):
             return getattr(self.impl, f"fired_{action[0]}")(s, action[1], s2)
         return []
+
+    def decided(self, s, action: Action, s2) -> list[str]:
+        """The rules on the path the step's evaluation took (``model/steprules.py``):
+        what a story names."""
+        if self._step_rules is None:
+            from .steprules import StepRules
+            self._step_rules = StepRules(self.spec)
+        return self._step_rules.rules(s, action, s2)
 
     @staticmethod
     def key(s):

@@ -351,7 +351,7 @@ def narrate(scenario) -> list[str]:
                  + (f" (readings: {readings})" if readings else " (the literal text)"))
     lines += S.describe_deal(game, res.states[0])
     for n, (s, a, s2) in enumerate(res.steps, 1):
-        rules = game.fired(s, a, s2)
+        rules = game.decided(s, a, s2)
         lines.append(f"{n:>3}. {say(game, s, a)}.")
         for rid in rules:
             r = game.spec.rule(rid)

@@ -1,0 +1,185 @@
+"""The rules that decided one step: those on the path the spec's evaluation took.
+
+``Game.fired`` (generated, fast) answers "which rules could this step have
+consulted": every guard of the action, every definition a guard or an applied
+update mentions anywhere, and every update whose condition held.  The
+explorer's coverage wants exactly that, and wants it fast.  A story told to a
+player wants less: a discarded Pride Cycle is not shaped by the Mercy reading
+merely because the turn-advance formula mentions Mercy in a branch a Mercy
+card would take.
+
+This module walks the rule fragments as written (definitions not inlined) on
+one concrete step, lazily: ``and``/``or`` stop at their first deciding
+argument and an ``if`` evaluates one branch, so a definition counts only if
+its body was evaluated.  A step's rules are
+
+* each guard rule of the action, with the definitions its guard evaluated;
+* per written variable, the update that gave the new value (of the updates
+  whose condition held, the one with the highest priority, as elaboration
+  combines them), with the definitions its value evaluated.  The definitions
+  an update's condition read are not listed (as for ``Game.fired``): the
+  condition says when the rule applies, the value is what it did.
+
+A rule that interprets a choice point is listed only where its reading made
+a difference on this step: the other readings of the same choice point are
+tried in its place, one fragment at a time, everything else held fixed (the
+same arguments for a definition, the same state for a guard, the same other
+updates for a variable).  If each gives the same value, the reading did not
+decide the step (a Desolation reading consulted for a Pride Cycle, the
+take-back reading for a card that was not just taken) and is not named.
+"""
+from __future__ import annotations
+
+from itcp.spec.ast import Call
+from itcp.spec.lang import Define, Guard, Spec, Update
+from itcp.spec.rules import build_ruleset
+
+from .reference import Evaluator
+
+
+class _Tracing(Evaluator):
+    """The reference evaluator, calling definitions instead of inlining them and
+    noting the rule of each definition it evaluates whose reading mattered."""
+
+    def __init__(self, spec: Spec, others: dict):
+        super().__init__(spec)
+        self.others = others          # choice point -> {other reading: [rules]}
+        self.rule = {r.id: r for r in spec.rules}
+        self.called: list[str] = []
+
+    def call(self, body, params, args, env: dict):
+        inner = {"state": env["state"]}
+        if "next" in env:
+            inner["next"] = env["next"]
+        inner.update({p.name: v for p, v in zip(params, args)})
+        return self.eval(body, inner)
+
+    def eval(self, node, env: dict):
+        if type(node) is Call:
+            rid, d = self.spec.definitions[node.name]
+            args = [self.eval(a, env) for a in node.args]
+            value = self.call(d.body, d.params, args, env)
+            if rid not in self.called and self.decides(rid, node.name, args, value, env):
+                self.called.append(rid)
+            return value
+        return super().eval(node, env)
+
+    def decides(self, rid: str, name: str, args, value, env) -> bool:
+        """Would another reading of the rule's choice point define ``name`` to
+        give another value here?  (Always true for a rule without one.)"""
+        choice = self.rule[rid].choice
+        if not choice:
+            return True
+        for rules in self.others.get(choice, {}).values():
+            alt = [f for r in rules for f in r.fragments
+                   if isinstance(f, Define) and f.name == name]
+            if not alt:
+                return True
+            try:
+                if quiet(self).call(alt[0].body, alt[0].params, args, env) != value:
+                    return True
+            except (KeyError, LookupError):   # it relies on a definition not in this spec
+                return True
+        return False
+
+
+def quiet(ev: _Tracing) -> _Tracing:
+    """An evaluator like ``ev`` whose notes are thrown away."""
+    return _Tracing(ev.spec, ev.others)
+
+
+class StepRules:
+    """``rules(s, action, s2)``: the rule ids that decided the step, in rule order."""
+
+    def __init__(self, spec: Spec):
+        self.spec = spec
+        included = {r.id for r in spec.rules}
+        others: dict = {}
+        for r in build_ruleset(spec.config).rules:
+            if r.choice and r.id not in included:
+                others.setdefault(r.choice, {}).setdefault(r.reading, []).append(r)
+        self.others = others
+        self.ev = _Tracing(spec, others)
+        self.vars = [v.name for v in spec.variables]
+        self.params = {a.name: [p.name for p in a.decl.params] for a in spec.actions}
+        self.order = {r.id: i for i, r in enumerate(spec.rules)}
+
+    @staticmethod
+    def _fragments(rules, name: str):
+        """(guards [(rule, expr)], updates {var: [(priority, order, rule, when, value)]})
+        of ``rules`` for action ``name``."""
+        guards, updates = [], {}
+        for order, r in enumerate(rules):
+            for f in r.fragments:
+                if name in getattr(f, "actions", ()):
+                    if isinstance(f, Guard):
+                        guards.append((r, f.expr))
+                    elif isinstance(f, Update):
+                        updates.setdefault(f.var, []).append(
+                            (f.priority, order, r, f.when, f.value))
+        return guards, updates
+
+    def _trace(self, expr, env) -> tuple[object, list[str]]:
+        self.ev.called = []
+        value = self.ev.eval(expr, env)
+        return value, self.ev.called
+
+    def _new_value(self, ups, var, env):
+        """The value elaboration gives ``var``: the highest-priority update whose
+        condition holds (None: the frame, the variable keeps its value)."""
+        applied = None
+        for up in sorted(ups, key=lambda u: u[:2]):
+            if quiet(self.ev).eval(up[3], env):
+                applied = up
+        return applied
+
+    def _value(self, up, var, env):
+        return env["state"][var] if up is None else quiet(self.ev).eval(up[4], env)
+
+    def _alternatives(self, choice: str, name: str):
+        for rules in self.others.get(choice, {}).values():
+            yield self._fragments(rules, name)
+
+    def rules(self, s, action, s2) -> list[str]:
+        name, args = action
+        env = {"state": dict(zip(self.vars, s)), "next": dict(zip(self.vars, s2))}
+        env.update(zip(self.params[name], args))
+        guards, updates = self._fragments(self.spec.rules, name)
+        out: list[str] = []
+
+        def note(ids):
+            out.extend(i for i in ids if i not in out)
+
+        for r, expr in guards:
+            _, called = self._trace(expr, env)
+            note(called)
+            if not r.choice or any(
+                    not all(quiet(self.ev).eval(e, env) for ar, e in alt_guards)
+                    for alt_guards, _ in self._alternatives(r.choice, name)):
+                note([r.id])
+        for var in self.vars:
+            if var not in updates:
+                continue
+            applied = self._new_value(updates[var], var, env)
+            if applied is None:
+                continue
+            r = applied[2]
+            _, called = self._trace(applied[4], env)
+            note(called)
+            if r.choice:
+                value = env["next"][var]
+                same = True
+                for _, alt_updates in self._alternatives(r.choice, name):
+                    ups = [u for u in updates[var] if u[2].choice != r.choice] + \
+                        alt_updates.get(var, [])
+                    try:
+                        if self._value(self._new_value(ups, var, env), var, env) != value:
+                            same = False
+                    except (KeyError, LookupError):
+                        same = False
+                    if not same:
+                        break
+                if same:
+                    continue
+            note([r.id])
+        return sorted(out, key=lambda r: self.order.get(r, len(self.order)))

@@ -1,0 +1,89 @@
+"""The rules a story names for a step (model/steprules.py), on random playouts.
+
+``Game.decided`` must name no rule ``Game.fired`` (everything the step could
+have consulted) leaves out, must keep every guard rule that interprets no
+choice point, and must name a reading exactly where it changed the step.
+"""
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from itcp.model.engine import Game
+from itcp.spec.config import Config
+from itcp.spec.variants import load_variant
+
+TABLE = Config(players=2, suits=2, ranks=(2, 3), hand=2,
+               options=(("unbelief", 1), ("pride_cycle", 1), ("mercy", 1)))
+_GAMES: dict = {}
+
+
+def game(variant: str) -> Game:
+    if variant not in _GAMES:
+        _GAMES[variant] = Game.make(TABLE, dict(load_variant(variant).readings))
+    return _GAMES[variant]
+
+
+def playout(g: Game, seed: int, moves: int = 40):
+    """(state, action, next state) of one random round."""
+    rng = random.Random(seed)
+    s = g.deal(rng)
+    for _ in range(moves):
+        legal = g.legal_actions(s)
+        if not legal:
+            return
+        a = rng.choice(legal)
+        s2 = g.apply(s, a)
+        yield s, a, s2
+        s = s2
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), variant=st.sampled_from(["official", "clarified"]))
+def test_decided_is_within_fired_and_keeps_plain_guards(seed, variant):
+    g = game(variant)
+    for s, a, s2 in playout(g, seed):
+        decided, fired = g.decided(s, a, s2), g.fired(s, a, s2)
+        assert set(decided) <= set(fired), (a, set(decided) - set(fired))
+        plain_guards = {rid for rid, _ in g.actions[a[0]].guards
+                        if not g.spec.rule(rid).choice}
+        assert plain_guards <= set(decided), (a, plain_guards - set(decided))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_a_reading_is_named_exactly_where_it_changed_the_step(seed):
+    """Under ``official`` the card just taken from the pile may be discarded again
+    (``turn.take_back = allowed``); the other reading forbids exactly that card,
+    so the reading decides a discard of it and no other.  A Desolation reading
+    decides nothing for a card that is no Desolation."""
+    g = game("official")
+    taken_i = g.index["taken"]
+    for s, a, s2 in playout(g, seed):
+        if a[0] != "discard":
+            continue
+        decided = g.decided(s, a, s2)
+        card = a[1][0]
+        names_take_back = "turn.take_back.allowed" in decided
+        assert names_take_back == (card == s[taken_i]), (s, a, decided)
+        if "Desolation" not in g.card_name(card):
+            assert not any(r.startswith("desolation.target") for r in decided), (a, decided)
+
+
+def test_the_frozen_story_names_the_pride_cycle_reading_not_the_noise():
+    """The official FROZEN counterexample at the default table: the Pride Cycle
+    steps name the passer reading; the Mercy and Desolation readings the
+    discard's formulas mention, but the step never used, are not named."""
+    from itcp.checks.explore import Limits, explore
+    from itcp.checks.verdicts import verdicts
+    from itcp.cli.check_cmd import DEFAULT_TABLE
+    g = Game.make(Config(**DEFAULT_TABLE), dict(load_variant("official").readings))
+    vs = verdicts(explore(g, Limits(), track_rules=False), ["FROZEN"])
+    frozen = next(v for v in vs if v.id == "FROZEN")
+    text = "\n".join(frozen.trace["story"])
+    assert "pride.passer" in text
+    for noise in ("mercy.after", "mercy.effect", "repentance.two", "desolation.target",
+                  "discard.none"):
+        assert noise not in text, noise
