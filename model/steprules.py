@@ -136,6 +136,14 @@ class StepRules:
     def _value(self, up, var, env):
         return env["state"][var] if up is None else quiet(self.ev).eval(up[4], env)
 
+    def _allows(self, guards, env) -> bool:
+        """Do ``guards`` (another reading's) all hold here?  False when one relies
+        on a definition this spec lacks: the reading is then named, to be safe."""
+        try:
+            return all(quiet(self.ev).eval(e, env) for _, e in guards)
+        except (KeyError, LookupError):
+            return False
+
     def _alternatives(self, choice: str, name: str):
         for rules in self.others.get(choice, {}).values():
             yield self._fragments(rules, name)
@@ -153,9 +161,8 @@ class StepRules:
         for r, expr in guards:
             _, called = self._trace(expr, env)
             note(called)
-            if not r.choice or any(
-                    not all(quiet(self.ev).eval(e, env) for ar, e in alt_guards)
-                    for alt_guards, _ in self._alternatives(r.choice, name)):
+            if not r.choice or any(not self._allows(alt_guards, env)
+                                   for alt_guards, _ in self._alternatives(r.choice, name)):
                 note([r.id])
         for var in self.vars:
             if var not in updates:
