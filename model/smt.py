@@ -17,9 +17,14 @@ Representation of a value of each type:
 ``card``       BitVec(8), signed; -1 is NOCARD
 ``cards``      BitVec(n_cards): bit i = card i
 ``players``    BitVec(n_players)
-``pile``       ``Pile(length, slots)``: length a BitVec(8), slots a tuple of
-               n_cards BitVec(8); slots at or beyond the length are -1, so two
-               piles are equal exactly when their terms are
+``pile``       ``Pile(length, slots, cards)``: length a BitVec(8), slots a tuple
+               of n_cards BitVec(8); slots at or beyond the length are -1, so two
+               piles are equal exactly when their terms are.  ``cards`` is the
+               pile's set of cards, BitVec(n_cards), kept beside the slots: a
+               state's well-formedness ties it to the slots, push adds a card to
+               it, so the set after a push is ``cards | {c}`` and not a new union
+               over every slot (the term every disjointness test with the pile
+               reads)
 ``map[T]``     a tuple of n_players values of type T
 ``table``      the constant Python tuple (tables are always constants)
 =============  ==============================================================
@@ -153,6 +158,7 @@ DEFAULT_INT_WIDTH = 16
 class Pile:
     length: z3.BitVecRef
     slots: tuple
+    cards: z3.BitVecRef   # the set of the cards in slots 0 .. length-1
 
 
 class _Env:
@@ -176,7 +182,8 @@ def _term_id(v):
     if isinstance(v, z3.ExprRef):
         return v.get_id()
     if isinstance(v, Pile):
-        return ("pile", v.length.get_id(), tuple(x.get_id() for x in v.slots))
+        return ("pile", v.length.get_id(), tuple(x.get_id() for x in v.slots),
+                v.cards.get_id())
     if isinstance(v, tuple):
         return tuple(_term_id(x) for x in v)
     return ("py", v)
@@ -235,7 +242,8 @@ class SmtSpec:
         if t == PILE:
             return Pile(z3.BitVec(f"{name}_len", ELEM_WIDTH),
                         tuple(z3.BitVec(f"{name}_{i}", ELEM_WIDTH)
-                              for i in range(self.n_cards)))
+                              for i in range(self.n_cards)),
+                        z3.BitVec(f"{name}_cards", self.n_cards))
         raise SpecError(f"no Z3 sort for type {t}")
 
     def const(self, value, t: str):
@@ -259,8 +267,14 @@ class SmtSpec:
                 raise SpecError(f"a pile of {len(value)} cards exceeds the capacity {self.n_cards}")
             return Pile(self.bv(len(value), ELEM_WIDTH),
                         tuple(self.bv(value[i] if i < len(value) else -1, ELEM_WIDTH)
-                              for i in range(self.n_cards)))
+                              for i in range(self.n_cards)),
+                        self.bv(self._card_set(value), self.n_cards))
         raise SpecError(f"no Z3 constant for type {t}")
+
+    def _card_set(self, pile) -> int:
+        """The set of a concrete pile's cards (as ``pile_cards``: cards outside the
+        deck, such as NOCARD, are no card)."""
+        return sum({1 << c for c in pile if 0 <= c < self.n_cards})
 
     def zero(self, t: str):
         return self.const(zero_of(t), t)
@@ -271,7 +285,8 @@ class SmtSpec:
             return tuple(self.ite(c, x, y, vt) for x, y in zip(a, b))
         if t == PILE:
             return Pile(_If(c, a.length, b.length),
-                        tuple(_If(c, x, y) for x, y in zip(a.slots, b.slots)))
+                        tuple(_If(c, x, y) for x, y in zip(a.slots, b.slots)),
+                        _If(c, a.cards, b.cards))
         if t.startswith("table"):
             if a != b:
                 raise SpecError("a conditional choice between two tables")
@@ -284,7 +299,7 @@ class SmtSpec:
             return _And(*[self.eq(x, y, vt) for x, y in zip(a, b)])
         if t == PILE:
             return _And(a.length == b.length,
-                          *[x == y for x, y in zip(a.slots, b.slots)])
+                          *[x == y for x, y in zip(a.slots, b.slots)], a.cards == b.cards)
         if t.startswith("table"):
             return _B(tuple(a) == tuple(b))
         return _Eq(a, b)
@@ -672,24 +687,33 @@ class SmtSpec:
 
     def op_push(self, v, n):
         pile, c = v
+        w = self.n_cards
         return Pile(pile.length + 1,
-                    tuple(_If(pile.length == i, c, x) for i, x in enumerate(pile.slots)))
+                    tuple(_If(pile.length == i, c, x) for i, x in enumerate(pile.slots)),
+                    pile.cards | _If(self.in_range(c, w), self.single(c, w),
+                                     z3.BitVecVal(0, w)))
 
     def op_pop(self, v, n):
+        # the set is the union over the slots left: the top card may lie lower too
+        # (on a pile with a card twice), so removing its bit would not be exact
         pile = v[0]
-        return Pile(_If(pile.length == 0, pile.length, pile.length - 1),
-                    tuple(_If(pile.length == i + 1, z3.BitVecVal(-1, ELEM_WIDTH), x)
-                          for i, x in enumerate(pile.slots)))
+        length = _If(pile.length == 0, pile.length, pile.length - 1)
+        slots = tuple(_If(pile.length == i + 1, z3.BitVecVal(-1, ELEM_WIDTH), x)
+                      for i, x in enumerate(pile.slots))
+        return Pile(length, slots, self._slot_union(length, slots))
 
-    def op_pile_cards(self, v, n):
-        pile = v[0]
+    def _slot_union(self, length, slots):
+        """The set of the cards in ``slots`` below ``length``."""
         w = self.n_cards
         zero = z3.BitVecVal(0, w)
         out = zero
-        for i, x in enumerate(pile.slots):
-            out = out | _If(_And(z3.ULT(i, pile.length), self.in_range(x, w)),
+        for i, x in enumerate(slots):
+            out = out | _If(_And(z3.ULT(i, length), self.in_range(x, w)),
                               self.single(x, w), zero)
         return out
+
+    def op_pile_cards(self, v, n):
+        return v[0].cards
 
     def op_pile_distinct(self, v, n):
         # each card is in at most one slot: per card a ladder over the slots ("seen
@@ -711,9 +735,11 @@ class SmtSpec:
 
     def op_pile_of(self, v, n):
         c = v[0]
+        w = self.n_cards
         neg = z3.BitVecVal(-1, ELEM_WIDTH)
         return Pile(_If(c >= 0, z3.BitVecVal(1, ELEM_WIDTH), z3.BitVecVal(0, ELEM_WIDTH)),
-                    tuple([_If(c >= 0, c, neg)] + [neg] * (self.n_cards - 1)))
+                    tuple([_If(c >= 0, c, neg)] + [neg] * (w - 1)),
+                    _If(self.in_range(c, w), self.single(c, w), z3.BitVecVal(0, w)))
 
     def op_get(self, v, n):
         m, k = v
@@ -755,6 +781,7 @@ class SmtSpec:
             out = [z3.ULE(x.length, self.n_cards)]
             for i, c in enumerate(x.slots):
                 out.append(_If(z3.ULT(i, x.length), _And(c >= 0, c < self.n_cards), c == -1))
+            out.append(x.cards == self._slot_union(x.length, x.slots))
             return out
         return []
 
@@ -876,6 +903,7 @@ class SmtSpec:
         elif t == PILE:
             out.append(x.length)
             out.extend(x.slots)
+            out.append(x.cards)
         elif t == BOOL:
             out.append(_If(x, self.bv(1, 1), self.bv(0, 1)))
         else:
@@ -891,6 +919,7 @@ class SmtSpec:
             out.append((len(value), ELEM_WIDTH))
             out.extend((value[i] if i < len(value) else -1, ELEM_WIDTH)
                        for i in range(self.n_cards))
+            out.append((self._card_set(value), self.n_cards))
         else:
             out.append((int(value), self._width(t)))
 
@@ -901,6 +930,7 @@ class SmtSpec:
         if t == PILE:
             k = self._unpack(bits, PLAYER, pos)
             slots = [self._unpack(bits, CARD, pos) for _ in range(self.n_cards)]
+            pos[0] += self.n_cards   # the set of cards: the slots say it
             return tuple(slots[:k])
         w = self._width(t)
         x = bits >> pos[0] & ((1 << w) - 1)

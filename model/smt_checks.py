@@ -33,6 +33,7 @@ def _leaves(x, out: list) -> list:
     if isinstance(x, Pile):
         out.append(x.length)
         out.extend(x.slots)
+        out.append(x.cards)
     elif isinstance(x, (tuple, list)):
         for y in x:
             _leaves(y, out)
@@ -46,8 +47,9 @@ def _leaves(x, out: list) -> list:
 
 def _subst(x, pairs):
     if isinstance(x, Pile):
-        return Pile(z3.substitute(x.length, *pairs), tuple(z3.substitute(c, *pairs)
-                                                             for c in x.slots))
+        return Pile(z3.substitute(x.length, *pairs),
+                    tuple(z3.substitute(c, *pairs) for c in x.slots),
+                    z3.substitute(x.cards, *pairs))
     if isinstance(x, tuple):
         return tuple(_subst(y, pairs) for y in x)
     return z3.substitute(x, *pairs)
