@@ -694,13 +694,18 @@ class SmtSpec:
                                      z3.BitVecVal(0, w)))
 
     def op_pop(self, v, n):
-        # the set is the union over the slots left: the top card may lie lower too
-        # (on a pile with a card twice), so removing its bit would not be exact
+        # the top card leaves the set unless it lies lower in the pile too (a pile
+        # with a card twice): one comparison per slot, not a new union over them
         pile = v[0]
+        w = self.n_cards
         length = _If(pile.length == 0, pile.length, pile.length - 1)
         slots = tuple(_If(pile.length == i + 1, z3.BitVecVal(-1, ELEM_WIDTH), x)
                       for i, x in enumerate(pile.slots))
-        return Pile(length, slots, self._slot_union(length, slots))
+        top = self._slot(pile, pile.length - 1)
+        lower = _Or(*[_And(z3.ULT(i, pile.length - 1), x == top)
+                      for i, x in enumerate(pile.slots[:-1])])
+        stays = _Or(pile.length == 0, _Not(self.in_range(top, w)), lower)
+        return Pile(length, slots, _If(stays, pile.cards, pile.cards & ~self.single(top, w)))
 
     def _slot_union(self, length, slots):
         """The set of the cards in ``slots`` below ``length``."""

@@ -132,6 +132,24 @@ def test_operator_matches_semantics(name, types, rtype):
     assert checked
 
 
+def test_the_pile_set_stays_exact_through_push_and_pop():
+    """A pile term carries its set of cards beside the slots; ``pile_cards`` reads
+    that set.  For every well-formed pile (a card twice included) and every card,
+    the set after a push and after a pop is exactly the union over the slots left
+    (Z3 proves it at a 5-card table; a push needs a free slot, as the pile of a
+    well-formed state holding a card elsewhere has): so the set never drifts from
+    the slots on any path from a well-formed state."""
+    smt = SmtSpec(build_spec(OPS_CONFIG))
+    p = smt.state("s")["pile"]
+    c = z3.BitVec("c", 8)
+    for after, pre in ((smt.op_push((p, c), None), z3.ULT(p.length, smt.n_cards)),
+                       (smt.op_pop((p,), None), z3.BoolVal(True))):
+        solver = z3.Solver()
+        solver.add(*smt._wf(p, A.PILE), pre)
+        solver.add(after.cards != smt._slot_union(after.length, after.slots))
+        assert solver.check() == z3.unsat, solver.model()
+
+
 def test_flat_state_roundtrip():
     game = Game.make(Config(players=2, suits=1, ranks=(2, 3), hand=1))
     smt = SmtSpec(game.spec)
