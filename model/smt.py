@@ -21,10 +21,11 @@ Representation of a value of each type:
                of n_cards BitVec(8); slots at or beyond the length are -1, so two
                piles are equal exactly when their terms are.  ``cards`` is the
                pile's set of cards, BitVec(n_cards), kept beside the slots: a
-               state's well-formedness ties it to the slots, push adds a card to
-               it, so the set after a push is ``cards | {c}`` and not a new union
-               over every slot (the term every disjointness test with the pile
-               reads)
+               state's well-formedness ties it to the slots, push adds the card,
+               pop takes the top card out unless it lies lower too, so the set
+               after a move is ``cards | {c}`` or ``cards - {top}`` and not a new
+               union over every slot (the term every disjointness test with the
+               pile reads); tests/test_smt.py proves both exact
 ``map[T]``     a tuple of n_players values of type T
 ``table``      the constant Python tuple (tables are always constants)
 =============  ==============================================================
