@@ -47,18 +47,27 @@ class _Tracing(Evaluator):
         self.rule = {r.id: r for r in spec.rules}
         self.called: list[str] = []
 
-    def call(self, body, params, args, env: dict):
-        inner = {"state": env["state"]}
-        if "next" in env:
-            inner["next"] = env["next"]
+    def value(self, expr, env: dict):
+        """``expr``'s value, its definitions not noted (a condition, another reading)."""
+        kept = self.called
+        self.called = []
+        try:
+            return self.eval(expr, env)
+        finally:
+            self.called = kept
+
+    @staticmethod
+    def _bind(params, args, env: dict) -> dict:
+        """A definition body's environment: the states, and its parameters."""
+        inner = {k: env[k] for k in ("state", "next") if k in env}
         inner.update({p.name: v for p, v in zip(params, args)})
-        return self.eval(body, inner)
+        return inner
 
     def eval(self, node, env: dict):
         if type(node) is Call:
             rid, d = self.spec.definitions[node.name]
             args = [self.eval(a, env) for a in node.args]
-            value = self.call(d.body, d.params, args, env)
+            value = self.eval(d.body, self._bind(d.params, args, env))
             if rid not in self.called and self.decides(rid, node.name, args, value, env):
                 self.called.append(rid)
             return value
@@ -76,16 +85,11 @@ class _Tracing(Evaluator):
             if not alt:
                 return True
             try:
-                if quiet(self).call(alt[0].body, alt[0].params, args, env) != value:
+                if self.value(alt[0].body, self._bind(alt[0].params, args, env)) != value:
                     return True
             except (KeyError, LookupError):   # it relies on a definition not in this spec
                 return True
         return False
-
-
-def quiet(ev: _Tracing) -> _Tracing:
-    """An evaluator like ``ev`` whose notes are thrown away."""
-    return _Tracing(ev.spec, ev.others)
 
 
 class StepRules:
@@ -103,6 +107,7 @@ class StepRules:
         self.vars = [v.name for v in spec.variables]
         self.params = {a.name: [p.name for p in a.decl.params] for a in spec.actions}
         self.order = {r.id: i for i, r in enumerate(spec.rules)}
+        self._own = {a.name: self._fragments(spec.rules, a.name) for a in spec.actions}
 
     @staticmethod
     def _fragments(rules, name: str):
@@ -124,23 +129,23 @@ class StepRules:
         value = self.ev.eval(expr, env)
         return value, self.ev.called
 
-    def _new_value(self, ups, var, env):
+    def _new_value(self, ups, env):
         """The value elaboration gives ``var``: the highest-priority update whose
         condition holds (None: the frame, the variable keeps its value)."""
         applied = None
         for up in sorted(ups, key=lambda u: u[:2]):
-            if quiet(self.ev).eval(up[3], env):
+            if self.ev.value(up[3], env):
                 applied = up
         return applied
 
     def _value(self, up, var, env):
-        return env["state"][var] if up is None else quiet(self.ev).eval(up[4], env)
+        return env["state"][var] if up is None else self.ev.value(up[4], env)
 
     def _allows(self, guards, env) -> bool:
         """Do ``guards`` (another reading's) all hold here?  False when one relies
         on a definition this spec lacks: the reading is then named, to be safe."""
         try:
-            return all(quiet(self.ev).eval(e, env) for _, e in guards)
+            return all(self.ev.value(e, env) for _, e in guards)
         except (KeyError, LookupError):
             return False
 
@@ -152,7 +157,7 @@ class StepRules:
         name, args = action
         env = {"state": dict(zip(self.vars, s)), "next": dict(zip(self.vars, s2))}
         env.update(zip(self.params[name], args))
-        guards, updates = self._fragments(self.spec.rules, name)
+        guards, updates = self._own.get(name, ([], {}))
         out: list[str] = []
 
         def note(ids):
@@ -167,7 +172,7 @@ class StepRules:
         for var in self.vars:
             if var not in updates:
                 continue
-            applied = self._new_value(updates[var], var, env)
+            applied = self._new_value(updates[var], env)
             if applied is None:
                 continue
             r = applied[2]
@@ -180,7 +185,7 @@ class StepRules:
                     ups = [u for u in updates[var] if u[2].choice != r.choice] + \
                         alt_updates.get(var, [])
                     try:
-                        if self._value(self._new_value(ups, var, env), var, env) != value:
+                        if self._value(self._new_value(ups, env), var, env) != value:
                             same = False
                     except (KeyError, LookupError):
                         same = False
