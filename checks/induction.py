@@ -62,6 +62,9 @@ SEED = ("NOT_DEALING",)
 #: times faster, and it answers base queries the pipeline gives up on), below it the
 #: bit-blasting pipeline (default check table, measured: about three times faster)
 BIG_SOLVER, SMALL_SOLVER, BIG_TABLE = "qf_bv", "pipeline", 40
+#: seconds one scouted step query may take while the re-proof decides several at
+#: once; one that takes longer is then raced alone (``Symbolic.first_unsat``)
+PARALLEL_CAP = 30.0
 #: labels of query parts that are structure, never reported as rules
 STRUCTURE = ("wf", "phase", "domain", "frame", "goal", "init", "update")
 
@@ -289,42 +292,59 @@ class Inductor:
         assume = list(self.proven) + members + ([pid] if state_prop else [])
         have = frozenset(assume)
         out = Outcome(True)
-        for t in members + [pid]:
-            for a in sym.actions:
-                if not self.affects(a, t):
-                    if t == pid:
-                        out.by_frame.append(a)
-                    continue
-                known = self._known.get((t, a))
-                if t != pid and known is not None and known <= have:
-                    continue
-                q = self._step(a, assume, t, f"1-induction step for {t}: from any well-formed "
-                               "state satisfying the invariants, action "
-                               f"{a} breaks {t} (Next cut to the variables {t} reads after "
-                               "the step)", f"unsat proves no {a} step can break {t}")
-                labels = plan.steps.get((t, a))
-                ans = None
-                if labels is not None:
-                    ch.progress(f"{pid}: does {a} break {t}? (scouted core)")
-                    cut = self._restricted(q, labels)
-                    ans, _ = ch.first_unsat([cut, _ill_formed(cut)], f"proof-{t}-{a}",
-                                            solver=self.solver)
-                if ans is None or ans.result != UNSAT:
-                    ch.progress(f"{pid}: does {a} break {t}? ({len(assume)} assumed)")
-                    labels = None
-                    ans, _ = ch.first_unsat([q, _ill_formed(q)], f"proof-{t}-{a}",
-                                            solver=self.solver)
-                if ans.result != UNSAT:
-                    ch.progress(f"{pid}: the scouted proof fails here ({a} on {t}: "
-                                f"{ans.result})")
-                    return None
-                self._known[(t, a)] = have
-                if t != pid:
-                    continue
-                if labels is None:   # no core: every conjunct of the query counts
-                    labels = [lab for lab, _ in q.parts if lab not in STRUCTURE]
-                    out.cores_complete = False
-                self._credit(out, pid, labels)
+        jobs: list = []   # (formula, action, the step query, its scouted core or None)
+        cut_jobs: list = []
+
+        def scouted_cuts():
+            """Each step query, built as it is needed; those with a scouted core
+            are handed on, cut to it, to be decided several at a time."""
+            for t in members + [pid]:
+                for a in sym.actions:
+                    if not self.affects(a, t):
+                        if t == pid:
+                            out.by_frame.append(a)
+                        continue
+                    known = self._known.get((t, a))
+                    if t != pid and known is not None and known <= have:
+                        continue
+                    q = self._step(a, assume, t, f"1-induction step for {t}: from any "
+                                   "well-formed state satisfying the invariants, action "
+                                   f"{a} breaks {t} (Next cut to the variables {t} reads "
+                                   "after the step)", f"unsat proves no {a} step can break {t}")
+                    labels = plan.steps.get((t, a))
+                    jobs.append((t, a, q, labels))
+                    if labels is not None:
+                        ch.progress(f"{pid}: does {a} break {t}? (scouted core)")
+                        cut_jobs.append((t, a))
+                        yield self._restricted(q, labels), f"proof-{t}-{a}"
+
+        answers = dict(zip(cut_jobs, ch.solve_all(scouted_cuts(), self.solver,
+                                                  cap=PARALLEL_CAP)))
+        for t, a, q, labels in jobs:
+            ans = answers.get((t, a))
+            if ans is not None and ans.result != UNSAT:
+                # not settled on its own in time: raced with the cut without the
+                # state's well-formedness, as a single query is
+                ch.progress(f"{pid}: does {a} break {t}? (scouted core, raced)")
+                cut = self._restricted(q, labels)
+                ans, _ = ch.first_unsat([cut, _ill_formed(cut)], f"proof-{t}-{a}",
+                                        solver=self.solver)
+            if ans is None or ans.result != UNSAT:
+                ch.progress(f"{pid}: does {a} break {t}? ({len(assume)} assumed)")
+                labels = None
+                ans, _ = ch.first_unsat([q, _ill_formed(q)], f"proof-{t}-{a}",
+                                        solver=self.solver)
+            if ans.result != UNSAT:
+                ch.progress(f"{pid}: the scouted proof fails here ({a} on {t}: "
+                            f"{ans.result})")
+                return None
+            self._known[(t, a)] = have
+            if t != pid:
+                continue
+            if labels is None:   # no core: every conjunct of the query counts
+                labels = [lab for lab, _ in q.parts if lab not in STRUCTURE]
+                out.cores_complete = False
+            self._credit(out, pid, labels)
         for m in members:
             self.proven[m] = self.pool[m]
         out.invariants = {n: self.proven[n][0] for n in self.proven}

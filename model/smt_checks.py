@@ -15,8 +15,10 @@ Every query can be written as a self-contained SMT-LIB2 file.
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,6 +104,11 @@ def _qfbv_solver(ctx=None):
 #: seconds the first of the raced queries (``Symbolic.first_unsat``) runs alone, in
 #: this thread's context, before all of them race
 RACE_AFTER = 1.0
+
+#: queries ``Symbolic.solve_all`` decides at once: one per core (Z3 releases the
+#: GIL while it solves, and this thread builds and translates the next queries
+#: meanwhile)
+WORKERS = max(1, os.cpu_count() or 1)
 
 #: "pipeline": the bit-blasting tactic pipeline, best on deep unrollings (BMC);
 #: "qf_bv": Z3's QF_BV solver, several times faster on one-step induction queries
@@ -377,6 +384,77 @@ class Symbolic:
             return Answer(UNSAT, secs), winner
         r0 = results[0] or (UNKNOWN, "interrupted")
         return Answer(r0[0], secs, note=r0[1]), None
+
+    def solve_all(self, queries, budget_of, solver: str = "pipeline", cap: float | None = None,
+                  workers: int | None = None) -> list[Answer]:
+        """Decide independent ``queries`` ((query, slug) pairs, taken lazily), up to
+        ``workers`` at a time: the answers, in the order given.
+
+        Each query is translated into a context of its own and solved on a
+        worker thread while this thread builds and translates the next ones (at
+        most one waits ahead of the workers, so memory stays a few contexts).
+        ``budget_of()`` gives the seconds left when a query starts (it may raise
+        to end the run); ``cap`` bounds each query further, and an answer cut
+        short by it is UNKNOWN, for the caller to ask again its own way.  Only
+        unsat answers are emitted (their queries prove something); a caller
+        asks the others again, and that emits them.
+
+        Why: the re-proof of a scouted plan is hundreds of independent one-step
+        queries; one at a time they leave all but one core idle."""
+        workers = WORKERS if workers is None else workers
+        asked: list = []
+        answers: dict = {}
+        running: dict = {}   # future -> (index, context, solver, start)
+
+        def reap(done):
+            for f in done:
+                i, ctx, sv, start = running.pop(f)
+                try:
+                    r, note = f.result(), ""
+                except z3.Z3Exception as e:   # interrupted
+                    r, note = z3.unknown, str(e)
+                secs = time.monotonic() - start
+                self.queries += 1
+                self.solver_seconds += secs
+                if r == z3.sat:
+                    answers[i] = Answer(SAT, secs, sv.model().translate(z3.main_ctx()))
+                elif r == z3.unsat:
+                    answers[i] = Answer(UNSAT, secs)
+                else:
+                    answers[i] = Answer(UNKNOWN, secs, note=note or sv.reason_unknown())
+                del sv, ctx   # dropped in this thread, as they were made here
+
+        pool = ThreadPoolExecutor(max_workers=workers)
+        try:
+            for i, (q, slug) in enumerate(queries):
+                asked.append((q, slug))
+                while len(running) > workers:
+                    reap(wait(list(running), return_when=FIRST_COMPLETED)[0])
+                left = budget_of()
+                limit = left if cap is None else cap if left is None else min(cap, left)
+                ctx = z3.Context()
+                sv = SOLVERS[solver](ctx)
+                if limit is not None:
+                    sv.set("timeout", self._ms(limit))
+                for _, e in q.parts:
+                    sv.add(e.translate(ctx))
+                running[pool.submit(sv.check)] = (i, ctx, sv, time.monotonic())
+                del sv, ctx
+            while running:
+                reap(wait(list(running), return_when=FIRST_COMPLETED)[0])
+        finally:
+            # stopped early: interrupt what still runs, again until it stops (a
+            # query whose check had not begun yet misses the first interrupt)
+            while running and not all(f.done() for f in running):
+                for _, ctx, _, _ in running.values():
+                    ctx.interrupt()
+                wait(list(running), timeout=0.05)
+            pool.shutdown(wait=True)
+            running.clear()
+        for i, (q, slug) in enumerate(asked):
+            if answers[i].result == UNSAT:
+                self._emit(q, slug)
+        return [answers[i] for i in range(len(asked))]
 
     def _unsat(self, parts, budget: float | None, solver: str = "pipeline") -> bool | None:
         r = self._check(parts, budget, solver)[0]

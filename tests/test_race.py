@@ -57,3 +57,52 @@ def test_the_race_takes_the_first_unsat_and_emits_that_query(tmp_path, monkeypat
     # nothing unsat among the raced queries: no proof, whatever the first said
     ans, won = sym.first_unsat([_query("s", ("a", x)), _query("t")], "none")
     assert ans.result != S.UNSAT and won is None
+
+
+def test_solve_all_answers_in_order_and_emits_only_the_unsat_queries(tmp_path):
+    """Queries decided several at a time still answer in the order given, a sat
+    answer carries a model of this thread's context, and only the queries that
+    proved something (unsat) are written out."""
+    sym = _sym(tmp_path)
+    x, y = z3.Bool("x"), z3.Bool("y")
+    queries = [(_query("first", ("a", x), ("b", z3.Not(x))), "first"),
+               (_query("second", ("a", x), ("b", y)), "second"),
+               (_query("third", *_hard_pigeonhole(7)), "third"),
+               (_query("fourth", ("a", z3.Not(y))), "fourth")]
+    asked = []
+
+    def lazily():
+        for q in queries:
+            asked.append(q[1])
+            yield q
+    answers = sym.solve_all(lazily(), lambda: None, workers=2)
+    assert asked == ["first", "second", "third", "fourth"]
+    assert [a.result for a in answers] == [S.UNSAT, S.SAT, S.UNSAT, S.SAT]
+    assert z3.is_true(answers[1].model.eval(z3.And(x, y)))   # usable here
+    assert [open(p).readline().split(": ", 1)[1].strip() for p in sym.emitted] == \
+        ["first", "third"]
+    assert sym.queries == 4
+
+
+def test_solve_all_cap_gives_unknown_and_a_raising_budget_stops_everything(tmp_path):
+    sym = _sym(tmp_path)
+    slow = _query("slow", *_hard_pigeonhole(11))
+    [ans] = sym.solve_all([(slow, "slow")], lambda: None, cap=0.2, workers=1)
+    assert ans.result == S.UNKNOWN and not sym.emitted
+
+    class Stop(Exception):
+        pass
+    calls = []
+
+    def budget():
+        calls.append(1)
+        if len(calls) > 1:
+            raise Stop
+        return None
+    try:
+        sym.solve_all([(slow, "a"), (slow, "b")], budget, workers=2)
+    except Stop:
+        pass
+    else:
+        raise AssertionError("the budget's exception must end solve_all")
+    assert not sym.emitted   # the interrupted query proved nothing
