@@ -404,16 +404,21 @@ class Symbolic:
         workers = WORKERS if workers is None else workers
         asked: list = []
         answers: dict = {}
-        running: dict = {}   # future -> (index, context, solver, start)
+        running: dict = {}   # future -> (index, context, solver)
+
+        def check(sv):
+            """On a worker: the answer and the seconds Z3 took (not the wait for a
+            worker, nor the wait for this thread to collect it)."""
+            start = time.monotonic()
+            try:
+                return sv.check(), "", time.monotonic() - start
+            except z3.Z3Exception as e:   # interrupted
+                return z3.unknown, str(e), time.monotonic() - start
 
         def reap(done):
             for f in done:
-                i, ctx, sv, start = running.pop(f)
-                try:
-                    r, note = f.result(), ""
-                except z3.Z3Exception as e:   # interrupted
-                    r, note = z3.unknown, str(e)
-                secs = time.monotonic() - start
+                i, ctx, sv = running.pop(f)
+                r, note, secs = f.result()
                 self.queries += 1
                 self.solver_seconds += secs
                 if r == z3.sat:
@@ -438,7 +443,7 @@ class Symbolic:
                     sv.set("timeout", self._ms(limit))
                 for _, e in q.parts:
                     sv.add(e.translate(ctx))
-                running[pool.submit(sv.check)] = (i, ctx, sv, time.monotonic())
+                running[pool.submit(check, sv)] = (i, ctx, sv)
                 del sv, ctx
             while running:
                 reap(wait(list(running), return_when=FIRST_COMPLETED)[0])
@@ -446,7 +451,7 @@ class Symbolic:
             # stopped early: interrupt what still runs, again until it stops (a
             # query whose check had not begun yet misses the first interrupt)
             while running and not all(f.done() for f in running):
-                for _, ctx, _, _ in running.values():
+                for _, ctx, _ in running.values():
                     ctx.interrupt()
                 wait(list(running), timeout=0.05)
             pool.shutdown(wait=True)
