@@ -53,6 +53,22 @@ def test_a_scouted_proof_is_proved_again_at_the_real_table():
     assert set(out.used) <= set(ind.proven)
 
 
+@pytest.mark.slow
+def test_the_re_proof_says_the_same_one_query_at_a_time_and_several_at_once(monkeypatch):
+    """Deciding the re-proof's step queries on worker threads changes how long it
+    takes, never what it proves or which rules and invariants it names."""
+    from itcp.model import smt_checks
+    outs = []
+    for workers in (1, 3):
+        monkeypatch.setattr(smt_checks, "WORKERS", workers)
+        ind = SymbolicChecker(real()).inductor
+        out = ind._replay("FROZEN")
+        assert out is not None and out.proved
+        outs.append((sorted(out.rules), sorted(out.used), sorted(ind.proven),
+                     out.by_frame, out.cores_complete))
+    assert outs[0] == outs[1]
+
+
 def test_a_scouted_invariant_refuted_here_sends_the_proof_back_to_the_search(monkeypatch):
     ch = SymbolicChecker(real())
     ind = ch.inductor
