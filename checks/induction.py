@@ -46,7 +46,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from itcp.model.smt_checks import SAT, UNSAT, Query
+from itcp.model.smt_checks import SAT, UNKNOWN, UNSAT, Query
 from itcp.spec import ast as A
 
 #: at most this many candidates are added per counterexample to induction
@@ -322,9 +322,10 @@ class Inductor:
                                                   cap=PARALLEL_CAP)))
         for t, a, q, labels in jobs:
             ans = answers.get((t, a))
-            if ans is not None and ans.result != UNSAT:
+            if ans is not None and ans.result == UNKNOWN:
                 # not settled on its own in time: raced with the cut without the
-                # state's well-formedness, as a single query is
+                # state's well-formedness, as a single query is (a sat cut is
+                # too small here: the whole query is asked next)
                 ch.progress(f"{pid}: does {a} break {t}? (scouted core, raced)")
                 cut = self._restricted(q, labels)
                 ans, _ = ch.first_unsat([cut, _ill_formed(cut)], f"proof-{t}-{a}",

@@ -688,11 +688,9 @@ class SmtSpec:
 
     def op_push(self, v, n):
         pile, c = v
-        w = self.n_cards
         return Pile(pile.length + 1,
                     tuple(_If(pile.length == i, c, x) for i, x in enumerate(pile.slots)),
-                    pile.cards | _If(self.in_range(c, w), self.single(c, w),
-                                     z3.BitVecVal(0, w)))
+                    pile.cards | self._card_bit(c))
 
     def op_pop(self, v, n):
         # the top card leaves the set unless it lies lower in the pile too (a pile
@@ -710,13 +708,16 @@ class SmtSpec:
 
     def _slot_union(self, length, slots):
         """The set of the cards in ``slots`` below ``length``."""
-        w = self.n_cards
-        zero = z3.BitVecVal(0, w)
+        zero = z3.BitVecVal(0, self.n_cards)
         out = zero
         for i, x in enumerate(slots):
-            out = out | _If(_And(z3.ULT(i, length), self.in_range(x, w)),
-                              self.single(x, w), zero)
+            out = out | _If(z3.ULT(i, length), self._card_bit(x), zero)
         return out
+
+    def _card_bit(self, c):
+        """The set holding card ``c``, or no card when ``c`` is none (NOCARD)."""
+        w = self.n_cards
+        return _If(self.in_range(c, w), self.single(c, w), z3.BitVecVal(0, w))
 
     def op_pile_cards(self, v, n):
         return v[0].cards
@@ -745,7 +746,7 @@ class SmtSpec:
         neg = z3.BitVecVal(-1, ELEM_WIDTH)
         return Pile(_If(c >= 0, z3.BitVecVal(1, ELEM_WIDTH), z3.BitVecVal(0, ELEM_WIDTH)),
                     tuple([_If(c >= 0, c, neg)] + [neg] * (w - 1)),
-                    _If(self.in_range(c, w), self.single(c, w), z3.BitVecVal(0, w)))
+                    self._card_bit(c))
 
     def op_get(self, v, n):
         m, k = v

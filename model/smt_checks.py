@@ -116,6 +116,15 @@ WORKERS = max(1, os.cpu_count() or 1)
 SOLVERS = {"pipeline": _fast_solver, "qf_bv": _qfbv_solver}
 
 
+def _stop(ctxs, running) -> None:
+    """Interrupt the checks in ``ctxs`` until ``running()`` says none still runs:
+    again and again, since a check that had not begun yet misses an interrupt."""
+    while running():
+        for ctx in ctxs:
+            ctx.interrupt()
+        time.sleep(0.02)
+
+
 class Symbolic:
     """The SMT side of the symbolic checks for one elaborated spec."""
 
@@ -335,18 +344,8 @@ class Symbolic:
             return Answer(first.result, time.monotonic() - start, note=first.note), (
                 0 if first.result == UNSAT else None)
         ctxs = [z3.Context() for _ in variants]
-        solvers = []
-        for seed, (ctx, q) in enumerate(zip(ctxs, variants), start=1):
-            sv = SOLVERS[solver](ctx)
-            try:
-                sv.set("random_seed", seed)
-            except z3.Z3Exception:   # a tactic pipeline without the parameter
-                pass
-            if left is not None:
-                sv.set("timeout", self._ms(left))
-            for _, e in q.parts:
-                sv.add(e.translate(ctx))
-            solvers.append(sv)
+        solvers = [self._solver_in(ctx, q, solver, left, seed)
+                   for seed, (ctx, q) in enumerate(zip(ctxs, variants), start=1)]
         results: list = [None] * len(variants)
         won = threading.Event()
 
@@ -371,8 +370,7 @@ class Symbolic:
                 if all(not t.is_alive() for t in threads):
                     break
         finally:
-            for ctx in ctxs:
-                ctx.interrupt()
+            _stop(ctxs, lambda: any(t.is_alive() for t in threads))
             for t in threads:
                 t.join()
         secs = time.monotonic() - start
@@ -384,6 +382,21 @@ class Symbolic:
             return Answer(UNSAT, secs), winner
         r0 = results[0] or (UNKNOWN, "interrupted")
         return Answer(r0[0], secs, note=r0[1]), None
+
+    def _solver_in(self, ctx, q: Query, solver: str, budget: float | None, seed=None):
+        """A solver in ``ctx`` (a context of its own, made in this thread) holding
+        ``q`` translated there, with the time limit and, if given, the seed."""
+        sv = SOLVERS[solver](ctx)
+        if seed is not None:
+            try:
+                sv.set("random_seed", seed)
+            except z3.Z3Exception:   # a tactic pipeline without the parameter
+                pass
+        if budget is not None:
+            sv.set("timeout", self._ms(budget))
+        for _, e in q.parts:
+            sv.add(e.translate(ctx))
+        return sv
 
     def solve_all(self, queries, budget_of, solver: str = "pipeline", cap: float | None = None,
                   workers: int | None = None) -> list[Answer]:
@@ -438,22 +451,14 @@ class Symbolic:
                 left = budget_of()
                 limit = left if cap is None else cap if left is None else min(cap, left)
                 ctx = z3.Context()
-                sv = SOLVERS[solver](ctx)
-                if limit is not None:
-                    sv.set("timeout", self._ms(limit))
-                for _, e in q.parts:
-                    sv.add(e.translate(ctx))
+                sv = self._solver_in(ctx, q, solver, limit)
                 running[pool.submit(check, sv)] = (i, ctx, sv)
                 del sv, ctx
             while running:
                 reap(wait(list(running), return_when=FIRST_COMPLETED)[0])
         finally:
-            # stopped early: interrupt what still runs, again until it stops (a
-            # query whose check had not begun yet misses the first interrupt)
-            while running and not all(f.done() for f in running):
-                for _, ctx, _ in running.values():
-                    ctx.interrupt()
-                wait(list(running), timeout=0.05)
+            _stop([ctx for _, ctx, _ in running.values()],
+                  lambda: not all(f.done() for f in running))
             pool.shutdown(wait=True)
             running.clear()
         for i, (q, slug) in enumerate(asked):
