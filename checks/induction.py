@@ -315,11 +315,25 @@ class Inductor:
                     jobs.append((t, a, q, labels))
                     if labels is not None:
                         ch.progress(f"{pid}: does {a} break {t}? (scouted core)")
+                        cut = self._restricted(q, labels)
+                        light = sym.abstracted(cut)
                         cut_jobs.append((t, a))
-                        yield self._restricted(q, labels), f"proof-{t}-{a}"
+                        if light is not None:
+                            abstract.append((t, a))
+                        yield light or cut, f"proof-{t}-{a}"
 
+        abstract: list = []   # the cuts first asked with their sums as free values
         answers = dict(zip(cut_jobs, ch.solve_all(scouted_cuts(), self.solver,
                                                   cap=PARALLEL_CAP)))
+        # an abstraction not unsat proves nothing: its cut is asked as it is
+        again = [ta for ta in abstract if answers[ta].result != UNSAT]
+        if again:
+            cuts = {(t, a): self._restricted(q, labels) for t, a, q, labels in jobs
+                    if (t, a) in again}
+            ch.progress(f"{pid}: {len(again)} scouted core(s) need their sums")
+            answers.update(zip(again, ch.solve_all(
+                ((cuts[ta], f"proof-{ta[0]}-{ta[1]}") for ta in again), self.solver,
+                cap=PARALLEL_CAP)))
         for t, a, q, labels in jobs:
             ans = answers.get((t, a))
             if ans is not None and ans.result == UNKNOWN:

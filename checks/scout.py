@@ -192,6 +192,13 @@ class Scout:
                       f"step(s) in {plan.seconds:.1f} s")
         return plan
 
+    @staticmethod
+    def _still_holds(labels, believed, pid) -> bool:
+        """A step's core ``labels`` (None: not asked yet) still proves it: every
+        invariant it uses is still believed."""
+        return labels is not None and all(lab[4:] in believed or lab[4:] == pid
+                                          for lab in labels if lab.startswith("inv:"))
+
     def _closure(self, pid, believed, state_prop):
         """The formulas the property's proof reaches through the step queries'
         cores, each step unsat; None if a step breaks the property itself."""
@@ -201,39 +208,41 @@ class Scout:
             restart = False
             while need and not restart:
                 t = need.pop()
-                for a in sym.actions:
-                    if not ind.affects(a, t):
-                        continue
-                    labels = self.steps.get((t, a))
-                    if labels is None or not all(
-                            lab[4:] in believed or lab[4:] == pid
-                            for lab in labels if lab.startswith("inv:")):
-                        assume = [m for m in believed if m != t] + \
-                            ([t] if t != pid or state_prop else [])
-                        q = ind._step(a, assume, t, f"{a} breaks {t}", "")
-                        removable = {lab for lab, _ in q.parts if lab not in STRUCTURE}
-                        ans = sym.tracked(q, removable, self._budget())
-                        if ans.result == SAT:
-                            if t == pid:
-                                return None
-                            believed.remove(t)
-                            self.broken.add(t)
-                            restart = True
-                            break
-                        if ans.result != UNSAT:
-                            raise TimeoutError
-                        # the property's own cores are minimised (the rules they name
-                        # are what a proof reports); an invariant's are Z3's cores as
-                        # they come: minimising them costs more here than it saves at
-                        # the real table, where fewer assumptions can even be slower
-                        labels = sorted(ans.core)
+                acts = [a for a in sym.actions if ind.affects(a, t)]
+                todo = [a for a in acts if not self._still_holds(self.steps.get((t, a)),
+                                                                   believed, pid)]
+                assume = [m for m in believed if m != t] + \
+                    ([t] if t != pid or state_prop else [])
+                queries = [ind._step(a, assume, t, f"{a} breaks {t}", "") for a in todo]
+                # one target's step queries are independent: decided several at once
+                answers = self.ch.solve_all(
+                    ((q, f"scout-{t}-{a}") for q, a in zip(queries, todo)), ind.solver,
+                    tracked=lambda lab: lab not in STRUCTURE) if todo else []
+                for a, q, ans in zip(todo, queries, answers):
+                    if ans.result == SAT:
                         if t == pid:
-                            labels, _ = sym.minimise(
-                                ind._restricted(q, ans.core),
-                                lambda lab: lab not in STRUCTURE,
-                                min(MINIMISE_SECONDS, self._budget() or MINIMISE_SECONDS))
-                        self.steps[(t, a)] = labels
-                    for lab in labels:
+                            return None
+                        believed.remove(t)
+                        self.broken.add(t)
+                        restart = True
+                        break
+                    if ans.result != UNSAT:
+                        raise TimeoutError
+                    # the property's own cores are minimised (the rules they name
+                    # are what a proof reports); an invariant's are Z3's cores as
+                    # they come: minimising them costs more here than it saves at
+                    # the real table, where fewer assumptions can even be slower
+                    labels = ans.core
+                    if t == pid:
+                        labels, _ = sym.minimise(
+                            ind._restricted(q, ans.core),
+                            lambda lab: lab not in STRUCTURE,
+                            min(MINIMISE_SECONDS, self._budget() or MINIMISE_SECONDS))
+                    self.steps[(t, a)] = labels
+                if restart:
+                    break
+                for a in acts:
+                    for lab in self.steps[(t, a)]:
                         if lab.startswith("inv:") and lab[4:] not in seen:
                             seen.append(lab[4:])
                             need.append(lab[4:])

@@ -285,16 +285,18 @@ class SymbolicChecker:
         ans, won = self.sym.first_unsat(variants, slug, self.budget(), solver)
         return self._settled(ans, slug), won
 
-    def solve_all(self, queries, solver: str = "pipeline", cap: float | None = None):
+    def solve_all(self, queries, solver: str = "pipeline", cap: float | None = None,
+                  tracked=None):
         """``Symbolic.solve_all`` within this run's deadline: the answers, in order
-        (``queries``: (query, slug) pairs, taken lazily)."""
+        (``queries``: (query, slug) pairs, taken lazily; ``tracked``: labels whose
+        part in an unsat answer's core is reported)."""
         slugs: list = []
 
         def taken():
             for q, slug in queries:
                 slugs.append(slug)
                 yield q, slug
-        answers = self.sym.solve_all(taken(), self.budget, solver, cap)
+        answers = self.sym.solve_all(taken(), self.budget, solver, cap, tracked=tracked)
         return [self._settled(ans, slug) for ans, slug in zip(answers, slugs)]
 
     def _settled(self, ans, slug: str):

@@ -216,6 +216,9 @@ class SmtSpec:
         self._attr: dict = {}
         self._inlined: dict = {}
         self._bits: dict = {}
+        #: the point sums and card counts built so far (term id -> term), which
+        #: ``Symbolic.abstracted`` may replace by free values
+        self.aggregates: dict = {}
         missing = [name for name in A.OPS if not hasattr(self, "op_" + name)]
         if missing:
             raise SpecError(f"the Z3 encoding has no case for operator(s) {', '.join(missing)}")
@@ -624,7 +627,13 @@ class SmtSpec:
         return v[0] == 0
 
     def op_count(self, v, n):
-        return self.popcount(v[0], self.set_width(n.args[0].type))
+        return self._aggregate(self.popcount(v[0], self.set_width(n.args[0].type)))
+
+    def _aggregate(self, term):
+        """``term`` (a sum over a card set), recorded as an aggregate."""
+        if not z3.is_bv_value(term):
+            self.aggregates.setdefault(term.get_id(), term)
+        return term
 
     def op_subset(self, v, n):
         return v[0] & ~v[1] == 0
@@ -634,7 +643,7 @@ class SmtSpec:
         zero = z3.BitVecVal(0, self.iw)
         terms = [_If(z3.Extract(i, i, S) == 1, z3.BitVecVal(tab[i], self.iw), zero)
                  for i in range(self.n_cards) if tab[i] != 0]
-        return z3.Sum(terms) if terms else zero
+        return self._aggregate(z3.Sum(terms)) if terms else zero
 
     def op_attr(self, v, n):
         c, tab = v

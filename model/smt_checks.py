@@ -144,6 +144,9 @@ class Symbolic:
         self.B1 = None
         self._can: dict = {}
         self._init = None
+        self._free_values: dict = {}   # aggregate term id -> (term, its free value)
+        self._abstract: dict = {}      # formula id -> (formula, its abstraction)
+        self._wf: dict = {}            # id(state) -> (state, its well-formedness)
 
     # -- building blocks ----------------------------------------------------
     def state(self, prefix: str) -> dict:
@@ -170,6 +173,41 @@ class Symbolic:
         variable nothing else reads."""
         _, guards, defs = self._parts(action)
         return guards + [defs[v] for v in self.smt.var_names if v in keep]
+
+    def abstracted(self, q: Query) -> Query | None:
+        """``q`` with every point sum and card count (``SmtSpec.aggregates``) in it
+        replaced by a free value of its own, or None when ``q`` has none.
+
+        Sound for unsat only: any model of ``q`` is one of the abstraction (give
+        each free value its sum), so unsat here proves ``q`` unsat; sat proves
+        nothing.  Why: a sum over a 72-card hand is a chain of 72 adders once
+        bit-blasted, nine hands of them in one step at eight players, and most
+        one-step proofs (turn order, who may act) never need their values; Z3
+        decides such a query several times faster without them."""
+        aggs = self.smt.aggregates
+        if len(self._free_values) != len(aggs):
+            for i, term in aggs.items():
+                if i not in self._free_values:
+                    self._free_values[i] = (term, z3.Const(f"free_aggregate_{len(self._free_values)}",
+                                                           term.sort()))
+        pairs = list(self._free_values.values())
+        if not pairs:
+            return None
+        parts, changed, memo = [], False, self._abstract
+        if len(memo) > 4096:   # a long run's formulas: keep the recent ones only
+            memo.clear()
+        for lab, e in q.parts:
+            hit = memo.get(e.get_id())
+            if hit is None or len(pairs) != hit[2]:
+                hit = memo[e.get_id()] = (e, z3.substitute(e, *pairs), len(pairs))
+            changed = changed or not hit[1].eq(e)
+            parts.append((lab, hit[1]))
+        if not changed:
+            return None
+        out = Query(f"{q.title} (every point sum and card count a free value: unsat "
+                    "here is unsat with their true values)", q.meaning)
+        out.parts = parts
+        return out
 
     def writes(self, action: str) -> frozenset:
         return self.smt.writes(action)
@@ -273,7 +311,12 @@ class Symbolic:
         return self.smt.prop(pid, s, s2)
 
     def wf(self, s: dict):
-        return z3.And(*self.smt.wf(s))
+        """The well-formedness of ``s`` (built once per state: every step query
+        of an induction asks it of the same template state)."""
+        hit = self._wf.get(id(s))
+        if hit is None or hit[0] is not s:
+            hit = self._wf[id(s)] = (s, z3.And(*self.smt.wf(s)))
+        return hit[1]
 
     def init(self, s: dict):
         return z3.And(*self.smt.init(s))
@@ -399,7 +442,7 @@ class Symbolic:
         return sv
 
     def solve_all(self, queries, budget_of, solver: str = "pipeline", cap: float | None = None,
-                  workers: int | None = None) -> list[Answer]:
+                  workers: int | None = None, tracked=None) -> list[Answer]:
         """Decide independent ``queries`` ((query, slug) pairs, taken lazily), up to
         ``workers`` at a time: the answers, in the order given.
 
@@ -410,7 +453,9 @@ class Symbolic:
         to end the run); ``cap`` bounds each query further, and an answer cut
         short by it is UNKNOWN, for the caller to ask again its own way.  Only
         unsat answers are emitted (their queries prove something); a caller
-        asks the others again, and that emits them.
+        asks the others again, and that emits them.  With ``tracked`` (labels),
+        each query is decided as ``tracked`` decides one, and an unsat answer
+        carries the tracked labels of Z3's core.
 
         Why: the re-proof of a scouted plan is hundreds of independent one-step
         queries; one at a time they leave all but one core idle."""
@@ -419,25 +464,26 @@ class Symbolic:
         answers: dict = {}
         running: dict = {}   # future -> (index, context, solver)
 
-        def check(sv):
+        def check(sv, lits):
             """On a worker: the answer and the seconds Z3 took (not the wait for a
             worker, nor the wait for this thread to collect it)."""
             start = time.monotonic()
             try:
-                return sv.check(), "", time.monotonic() - start
+                return sv.check(*lits), "", time.monotonic() - start
             except z3.Z3Exception as e:   # interrupted
                 return z3.unknown, str(e), time.monotonic() - start
 
         def reap(done):
             for f in done:
-                i, ctx, sv = running.pop(f)
+                i, ctx, sv, names = running.pop(f)
                 r, note, secs = f.result()
                 self.queries += 1
                 self.solver_seconds += secs
                 if r == z3.sat:
                     answers[i] = Answer(SAT, secs, sv.model().translate(z3.main_ctx()))
                 elif r == z3.unsat:
-                    answers[i] = Answer(UNSAT, secs)
+                    answers[i] = Answer(UNSAT, secs, core=None if names is None else sorted(
+                        {names[str(b)] for b in sv.unsat_core()}))
                 else:
                     answers[i] = Answer(UNKNOWN, secs, note=note or sv.reason_unknown())
                 del sv, ctx   # dropped in this thread, as they were made here
@@ -451,13 +497,16 @@ class Symbolic:
                 left = budget_of()
                 limit = left if cap is None else cap if left is None else min(cap, left)
                 ctx = z3.Context()
-                sv = self._solver_in(ctx, q, solver, limit)
-                running[pool.submit(check, sv)] = (i, ctx, sv)
-                del sv, ctx
+                if tracked is None:
+                    sv, lits, names = self._solver_in(ctx, q, solver, limit), (), None
+                else:
+                    sv, lits, names = self._tracking_solver(q, tracked, limit, ctx)
+                running[pool.submit(check, sv, lits)] = (i, ctx, sv, names)
+                del sv, ctx, lits
             while running:
                 reap(wait(list(running), return_when=FIRST_COMPLETED)[0])
         finally:
-            _stop([ctx for _, ctx, _ in running.values()],
+            _stop([ctx for _, ctx, _, _ in running.values()],
                   lambda: not all(f.done() for f in running))
             pool.shutdown(wait=True)
             running.clear()
@@ -477,18 +526,7 @@ class Symbolic:
         only which of them an answer rests on matters (the small-table search of
         ``checks/scout.py``).  Always Z3's QF_BV solver: the bit-blasting pipeline
         answers with an empty core."""
-        s = _qfbv_solver()
-        if budget is not None:
-            s.set("timeout", self._ms(budget))
-        lits, names = [], {}
-        for k, (lab, e) in enumerate(q.parts):
-            if lab in tracked:
-                b = z3.Bool(f"track#{k}")
-                s.add(z3.Implies(b, e))
-                lits.append(b)
-                names[str(b)] = lab
-            else:
-                s.add(e)
+        s, lits, names = self._tracking_solver(q, tracked, budget)
         start = time.monotonic()
         r = s.check(*lits)
         secs = time.monotonic() - start
@@ -499,6 +537,27 @@ class Symbolic:
         if r != z3.unsat:
             return Answer(UNKNOWN, secs, note=s.reason_unknown())
         return Answer(UNSAT, secs, core=sorted({names[str(b)] for b in s.unsat_core()}))
+
+    def _tracking_solver(self, q: Query, tracked, budget: float | None, ctx=None):
+        """Z3's QF_BV solver holding ``q`` (translated into ``ctx`` if given), each
+        part labelled in ``tracked`` behind an assumption literal: (solver, the
+        literals, literal name -> label).  ``tracked``: labels, or a test of one."""
+        s = _qfbv_solver(ctx)
+        if budget is not None:
+            s.set("timeout", self._ms(budget))
+        lits, names = [], {}
+        keep = tracked if callable(tracked) else tracked.__contains__
+        for k, (lab, e) in enumerate(q.parts):
+            if ctx is not None:
+                e = e.translate(ctx)
+            if keep(lab):
+                b = z3.Bool(f"track#{k}", ctx)
+                s.add(z3.Implies(b, e))
+                lits.append(b)
+                names[str(b)] = lab
+            else:
+                s.add(e)
+        return s, lits, names
 
     def minimise(self, q: Query, removable, budget: float | None, solver: str = "pipeline"):
         """A minimal set of the labels ``removable`` (the rest of ``q`` always kept)

@@ -4,7 +4,9 @@ real one (checks/induction.py ``Inductor._replay``).
 The scout only guesses; these tests pin down that a guess is never trusted:
 every scouted invariant is proved again at the real table, a scouted invariant
 the real table refutes sends the proof back to the ordinary search, and a core
-too small for the real table falls back to the whole step query.
+too small for the real table falls back to the whole step query, and a step
+asked first with its point sums as free values (which proves something only
+when unsat) is asked again exactly when that abstraction is not unsat.
 """
 from __future__ import annotations
 
@@ -67,6 +69,41 @@ def test_the_re_proof_says_the_same_one_query_at_a_time_and_several_at_once(monk
         outs.append((sorted(out.rules), sorted(out.used), sorted(ind.proven),
                      out.by_frame, out.cores_complete))
     assert outs[0] == outs[1]
+
+
+@pytest.mark.slow
+def test_the_re_proof_says_the_same_with_free_sums_and_without(monkeypatch):
+    """The scouted re-proof asks each cut with free sums first: that changes how
+    long it takes, never what it proves or which rules and invariants it names."""
+    from itcp.model import smt_checks
+    used, outs = [], []
+    original = smt_checks.Symbolic.abstracted
+
+    def counted(self, q):
+        light = original(self, q)
+        used.append(light is not None)
+        return light
+    for abstract in (counted, lambda self, q: None):
+        monkeypatch.setattr(smt_checks.Symbolic, "abstracted", abstract)
+        ind = SymbolicChecker(real()).inductor
+        out = ind._replay("FROZEN")
+        assert out is not None and out.proved
+        outs.append((sorted(out.rules), sorted(out.used), sorted(ind.proven),
+                     out.by_frame, out.cores_complete))
+    assert any(used)   # the table's steps do read point sums
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.slow
+def test_an_abstraction_that_proves_nothing_sends_the_step_back_to_its_cut(monkeypatch):
+    """Every abstraction made satisfiable (no conjunct at all): the re-proof
+    must still prove FROZEN, each step by its exact cut, with the same cores."""
+    from itcp.model import smt_checks
+    monkeypatch.setattr(smt_checks.Symbolic, "abstracted",
+                        lambda self, q: smt_checks.Query("nothing", ""))
+    ind = SymbolicChecker(real()).inductor
+    out = ind._replay("FROZEN")
+    assert out is not None and out.proved and out.cores_complete
 
 
 def test_a_scouted_invariant_refuted_here_sends_the_proof_back_to_the_search(monkeypatch):
