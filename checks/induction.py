@@ -315,25 +315,40 @@ class Inductor:
                     jobs.append((t, a, q, labels))
                     if labels is not None:
                         ch.progress(f"{pid}: does {a} break {t}? (scouted core)")
-                        cut = self._restricted(q, labels)
-                        light = sym.abstracted(cut)
                         cut_jobs.append((t, a))
-                        if light is not None:
-                            abstract.append((t, a))
-                        yield light or cut, f"proof-{t}-{a}"
+                        yield first_form(self._restricted(q, labels), (t, a)), \
+                            f"proof-{t}-{a}"
 
-        abstract: list = []   # the cuts first asked with their sums as free values
+        #: (formula, action) -> its cut's forms still to ask if need be, each made on
+        #: demand (None: that abstraction does not exist)
+        later: dict = {}
+
+        def first_form(cut, ta):
+            """The cut with its sums as free values if it has sums (then, if need
+            be, as functions of their sets, then as it is), else as it is."""
+            light = sym.abstracted(cut)
+            later[ta] = [] if light is None else [
+                lambda: sym.abstracted(cut, congruent=True), lambda: cut]
+            return light or cut
+
+        def next_form(ta):
+            while True:
+                x = later[ta].pop(0)()
+                if x is not None:
+                    return x
+
         answers = dict(zip(cut_jobs, ch.solve_all(scouted_cuts(), self.solver,
                                                   cap=PARALLEL_CAP)))
-        # an abstraction not unsat proves nothing: its cut is asked as it is
-        again = [ta for ta in abstract if answers[ta].result != UNSAT]
-        if again:
-            cuts = {(t, a): self._restricted(q, labels) for t, a, q, labels in jobs
-                    if (t, a) in again}
-            ch.progress(f"{pid}: {len(again)} scouted core(s) need their sums")
+        # an abstraction that is not unsat proves nothing: the next form is asked
+        while True:
+            again = [ta for ta in cut_jobs if answers[ta].result != UNSAT and later[ta]]
+            if not again:
+                break
+            ch.progress(f"{pid}: {len(again)} scouted core(s) asked again, closer to "
+                        "their sums' values")
             answers.update(zip(again, ch.solve_all(
-                ((cuts[ta], f"proof-{ta[0]}-{ta[1]}") for ta in again), self.solver,
-                cap=PARALLEL_CAP)))
+                ((next_form(ta), f"proof-{ta[0]}-{ta[1]}") for ta in again),
+                self.solver, cap=PARALLEL_CAP)))
         for t, a, q, labels in jobs:
             ans = answers.get((t, a))
             if ans is not None and ans.result == UNKNOWN:

@@ -216,8 +216,8 @@ class SmtSpec:
         self._attr: dict = {}
         self._inlined: dict = {}
         self._bits: dict = {}
-        #: the point sums and card counts built so far (term id -> term), which
-        #: ``Symbolic.abstracted`` may replace by free values
+        #: the point sums and card counts built so far: term id -> (term, which
+        #: sum, the set summed), which ``Symbolic.abstracted`` may abstract
         self.aggregates: dict = {}
         missing = [name for name in A.OPS if not hasattr(self, "op_" + name)]
         if missing:
@@ -627,12 +627,13 @@ class SmtSpec:
         return v[0] == 0
 
     def op_count(self, v, n):
-        return self._aggregate(self.popcount(v[0], self.set_width(n.args[0].type)))
+        width = self.set_width(n.args[0].type)
+        return self._aggregate(self.popcount(v[0], width), ("count", width), v[0])
 
-    def _aggregate(self, term):
-        """``term`` (a sum over a card set), recorded as an aggregate."""
+    def _aggregate(self, term, kind: tuple, S):
+        """``term``, the sum ``kind`` over the set ``S``, recorded as an aggregate."""
         if not z3.is_bv_value(term):
-            self.aggregates.setdefault(term.get_id(), term)
+            self.aggregates.setdefault(term.get_id(), (term, kind, S))
         return term
 
     def op_subset(self, v, n):
@@ -643,7 +644,7 @@ class SmtSpec:
         zero = z3.BitVecVal(0, self.iw)
         terms = [_If(z3.Extract(i, i, S) == 1, z3.BitVecVal(tab[i], self.iw), zero)
                  for i in range(self.n_cards) if tab[i] != 0]
-        return self._aggregate(z3.Sum(terms)) if terms else zero
+        return self._aggregate(z3.Sum(terms), ("tsum", tuple(tab)), S) if terms else zero
 
     def op_attr(self, v, n):
         c, tab = v

@@ -144,9 +144,12 @@ class Symbolic:
         self.B1 = None
         self._can: dict = {}
         self._init = None
-        self._free_values: dict = {}   # aggregate term id -> (term, its free value)
-        self._abstract: dict = {}      # formula id -> (formula, its abstraction)
+        #: per kind of abstraction (congruent or not): aggregate term id -> (term,
+        #: what replaces it)
+        self._free_values: dict = {False: {}, True: {}}
+        self._abstract: dict = {}      # (formula id, kind) -> (formula, its abstraction)
         self._wf: dict = {}            # id(state) -> (state, its well-formedness)
+        self._sum_functions: dict = {}  # kind of sum -> its uninterpreted function
 
     # -- building blocks ----------------------------------------------------
     def state(self, prefix: str) -> dict:
@@ -174,38 +177,52 @@ class Symbolic:
         _, guards, defs = self._parts(action)
         return guards + [defs[v] for v in self.smt.var_names if v in keep]
 
-    def abstracted(self, q: Query) -> Query | None:
-        """``q`` with every point sum and card count (``SmtSpec.aggregates``) in it
-        replaced by a free value of its own, or None when ``q`` has none.
+    def abstracted(self, q: Query, congruent: bool = False) -> Query | None:
+        """``q`` with every point sum and card count in it (``SmtSpec.aggregates``)
+        a free value of its own, or with ``congruent`` an uninterpreted function of
+        the set summed (one function per kind of sum); None when ``q`` has no sum
+        or count.
 
         Sound for unsat only: any model of ``q`` is one of the abstraction (give
-        each free value its sum), so unsat here proves ``q`` unsat; sat proves
-        nothing.  Why: a sum over a 72-card hand is a chain of 72 adders once
-        bit-blasted, nine hands of them in one step at eight players, and most
-        one-step proofs (turn order, who may act) never need their values; Z3
-        decides such a query several times faster without them."""
+        each free value, or function, its sum), so unsat here proves ``q`` unsat;
+        sat proves nothing.  ``congruent`` keeps a little more at some cost: equal
+        sets have equal sums (a hand a step keeps has the points it had).  Why: a
+        sum over a 72-card hand is a chain of 72 adders once bit-blasted, nine
+        hands of them in one step at eight players, and most one-step proofs
+        (turn order, who may act) never need their values; Z3 decides such a
+        query several times faster without them."""
         aggs = self.smt.aggregates
-        if len(self._free_values) != len(aggs):
-            for i, term in aggs.items():
-                if i not in self._free_values:
-                    self._free_values[i] = (term, z3.Const(f"free_aggregate_{len(self._free_values)}",
-                                                           term.sort()))
-        pairs = list(self._free_values.values())
+        frees = self._free_values[congruent]
+        if len(frees) != len(aggs):
+            for i, (term, kind, S) in aggs.items():
+                if i in frees:
+                    continue
+                if congruent:
+                    f = self._sum_functions.get(kind)
+                    if f is None:
+                        f = self._sum_functions[kind] = z3.Function(
+                            f"{kind[0]}_{len(self._sum_functions)}", S.sort(), term.sort())
+                    frees[i] = (term, f(S))
+                else:
+                    frees[i] = (term, z3.Const(f"free_{kind[0]}_{len(frees)}", term.sort()))
+        pairs = list(frees.values())
         if not pairs:
             return None
         parts, changed, memo = [], False, self._abstract
         if len(memo) > 4096:   # a long run's formulas: keep the recent ones only
             memo.clear()
         for lab, e in q.parts:
-            hit = memo.get(e.get_id())
+            key = (e.get_id(), congruent)
+            hit = memo.get(key)
             if hit is None or len(pairs) != hit[2]:
-                hit = memo[e.get_id()] = (e, z3.substitute(e, *pairs), len(pairs))
+                hit = memo[key] = (e, z3.substitute(e, *pairs), len(pairs))
             changed = changed or not hit[1].eq(e)
             parts.append((lab, hit[1]))
         if not changed:
             return None
-        out = Query(f"{q.title} (every point sum and card count a free value: unsat "
-                    "here is unsat with their true values)", q.meaning)
+        what = ("a function of its set alone" if congruent else "a free value")
+        out = Query(f"{q.title} (every point sum and card count {what}: unsat here is "
+                    "unsat with their true values)", q.meaning)
         out.parts = parts
         return out
 

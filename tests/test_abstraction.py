@@ -1,8 +1,9 @@
-"""Point sums and card counts as free values (``Symbolic.abstracted``).
+"""Point sums and card counts as free values, or as functions of the set summed
+(``Symbolic.abstracted``).
 
-The abstraction over-approximates a query: every model of the query is one of
-the abstraction (give each free value its sum), so only an unsat answer of the
-abstraction proves anything.  These tests pin that down on concrete sums, and
+Either abstraction over-approximates a query: every model of the query is one
+of the abstraction (give each free value, or function, its sum), so only an
+unsat answer of the abstraction proves anything.  These tests pin that down on concrete sums, and
 that the same sum is one free value wherever it occurs.  How the re-proof of a
 scouted plan uses it is tested in tests/test_scout.py.
 """
@@ -69,6 +70,23 @@ def test_unsat_without_the_values_stays_unsat_and_one_sum_is_one_value():
     assert len({str(c) for _, e in light.parts for c in _free(e)}) == 2
 
 
+def test_as_functions_of_their_sets_equal_sets_have_equal_sums():
+    sym, hand, total, size = _setup()
+    other = z3.BitVec("other", sym.smt.n_cards)
+    table = tuple(2 + i for i in range(sym.smt.n_cards)) + (0,)
+    total2 = sym.smt.encode_op("tsum", [other, sym.smt.const(table, "table")],
+                               ["cards", "table"], "int")
+    q = _query(("same", hand == other), ("differ", total != total2))
+    assert _result(sym, q) == S.UNSAT
+    assert _result(sym, sym.abstracted(q)) == S.SAT            # two free values
+    congruent = sym.abstracted(q, congruent=True)
+    assert _result(sym, congruent) == S.UNSAT                   # one function of equal sets
+    assert "function of its set" in congruent.title
+    # but still nothing about what a sum is worth
+    q = _query(("empty", hand == 0), ("points", total == 5))
+    assert _result(sym, sym.abstracted(q, congruent=True)) == S.SAT
+
+
 def _free(e):
     out, stack, seen = [], [e], set()
     while stack:
@@ -76,7 +94,7 @@ def _free(e):
         if x.get_id() in seen:
             continue
         seen.add(x.get_id())
-        if z3.is_const(x) and str(x).startswith("free_aggregate_"):
+        if z3.is_const(x) and str(x).startswith("free_"):
             out.append(x)
         stack.extend(x.children())
     return out
@@ -85,9 +103,10 @@ def _free(e):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 7), st.integers(-2, 12), st.integers(-1, 4))
 def test_every_model_of_the_query_is_one_of_the_abstraction(h, points, cards):
-    """Over-approximation: sat with the true sums is sat with free values (so
-    unsat with free values is unsat with the true sums)."""
+    """Over-approximation: sat with the true sums is sat with free values and
+    with functions of the sets (so unsat with either is unsat with the true sums)."""
     sym, hand, total, size = _setup()
     q = _query(("hand", hand == h), ("points", total == points), ("cards", size == cards))
     if _result(sym, q) == S.SAT:
         assert _result(sym, sym.abstracted(q)) == S.SAT
+        assert _result(sym, sym.abstracted(q, congruent=True)) == S.SAT

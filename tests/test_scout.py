@@ -79,11 +79,11 @@ def test_the_re_proof_says_the_same_with_free_sums_and_without(monkeypatch):
     used, outs = [], []
     original = smt_checks.Symbolic.abstracted
 
-    def counted(self, q):
-        light = original(self, q)
+    def counted(self, q, congruent=False):
+        light = original(self, q, congruent)
         used.append(light is not None)
         return light
-    for abstract in (counted, lambda self, q: None):
+    for abstract in (counted, lambda self, q, congruent=False: None):
         monkeypatch.setattr(smt_checks.Symbolic, "abstracted", abstract)
         ind = SymbolicChecker(real()).inductor
         out = ind._replay("FROZEN")
@@ -99,11 +99,16 @@ def test_an_abstraction_that_proves_nothing_sends_the_step_back_to_its_cut(monke
     """Every abstraction made satisfiable (no conjunct at all): the re-proof
     must still prove FROZEN, each step by its exact cut, with the same cores."""
     from itcp.model import smt_checks
-    monkeypatch.setattr(smt_checks.Symbolic, "abstracted",
-                        lambda self, q: smt_checks.Query("nothing", ""))
+    asked = []
+
+    def nothing(self, q, congruent=False):
+        asked.append(congruent)
+        return smt_checks.Query("nothing", "")
+    monkeypatch.setattr(smt_checks.Symbolic, "abstracted", nothing)
     ind = SymbolicChecker(real()).inductor
     out = ind._replay("FROZEN")
     assert out is not None and out.proved and out.cores_complete
+    assert False in asked and True in asked   # both abstractions were tried first
 
 
 def test_a_scouted_invariant_refuted_here_sends_the_proof_back_to_the_search(monkeypatch):
