@@ -479,7 +479,7 @@ class Symbolic:
         workers = WORKERS if workers is None else workers
         asked: list = []
         answers: dict = {}
-        running: dict = {}   # future -> (index, context, solver)
+        running: dict = {}   # future -> (index, context, solver, core literal names)
 
         def check(sv, lits):
             """On a worker: the answer and the seconds Z3 took (not the wait for a
