@@ -154,3 +154,33 @@ def test_cli_symbolic_official_frozen(cli):
     out = json.loads(r.stdout)
     (p,) = out["properties"]
     assert p["verdict"] == "VIOLATED" and p["evidence"]["kind"] == "bmc"
+
+
+@pytest.mark.slow
+def test_abstracted_proof_steps_are_written_out_and_a_fresh_z3_agrees(tmp_path, monkeypatch):
+    """A scouted step proved with its sums as free values, or as functions of the
+    sets summed, is written as SMT-LIB2 like any proof query (its header says
+    which), and a separate z3 process answers it the same."""
+    from itcp.model import smt_checks
+    table = {"players": 2, "suits": 2, "ranks": (2, 4), "hand": 2,
+             "options": (("unbelief", 1), ("pride_cycle", 1))}  # bigger than its scout table
+    g = Game.from_variant(load_with("clarified", table))
+    plain = tmp_path / "free"
+    out = SymbolicChecker(g, emit_dir=str(plain)).inductor._replay("FROZEN")
+    assert out is not None and out.proved
+    free = [f for f in sorted(plain.glob("*.smt2")) if "a free value" in f.read_text()[:600]]
+    # the free-value form made useless (sat): the function form is asked, and written
+    original = smt_checks.Symbolic.abstracted
+
+    def functions_only(self, q, congruent=False):
+        light = original(self, q, congruent)
+        return light if congruent or light is None else smt_checks.Query("nothing", "")
+    monkeypatch.setattr(smt_checks.Symbolic, "abstracted", functions_only)
+    funcs = tmp_path / "functions"
+    out = SymbolicChecker(g, emit_dir=str(funcs)).inductor._replay("FROZEN")
+    assert out is not None and out.proved
+    congruent = [f for f in sorted(funcs.glob("*.smt2"))
+                 if "a function of its set" in f.read_text()[:600]]
+    assert free and congruent
+    for f in free[::8] + congruent[::8]:
+        assert fresh_z3(f) == "unsat", f.name
