@@ -344,6 +344,17 @@ class Inductor:
             again = [ta for ta in cut_jobs if answers[ta].result != UNSAT and later[ta]]
             if not again:
                 break
+            if len(again) == 1:
+                # one left: its exact cut raced against its other abstraction, so
+                # no core waits for the next round (a sat cut still ends the race)
+                ta = again[0]
+                ch.progress(f"{pid}: does {ta[1]} break {ta[0]}? (scouted core, raced "
+                            "with its sums as functions of their sets)")
+                forms = [f() for f in later[ta]][::-1]
+                later[ta] = []
+                answers[ta], _ = ch.first_unsat([f for f in forms if f is not None],
+                                                f"proof-{ta[0]}-{ta[1]}", solver=self.solver)
+                continue
             ch.progress(f"{pid}: {len(again)} scouted core(s) asked again, closer to "
                         "their sums' values")
             answers.update(zip(again, ch.solve_all(
