@@ -294,6 +294,7 @@ class Inductor:
         out = Outcome(True)
         jobs: list = []   # (formula, action, the step query, its scouted core or None)
         cut_jobs: list = []
+        cuts: dict = {}   # (formula, action) -> its step query cut to the scouted core
 
         def scouted_cuts():
             """Each step query, built as it is needed; those with a scouted core
@@ -316,8 +317,8 @@ class Inductor:
                     if labels is not None:
                         ch.progress(f"{pid}: does {a} break {t}? (scouted core)")
                         cut_jobs.append((t, a))
-                        yield first_form(self._restricted(q, labels), (t, a)), \
-                            f"proof-{t}-{a}"
+                        cuts[t, a] = self._restricted(q, labels)
+                        yield first_form(cuts[t, a], (t, a)), f"proof-{t}-{a}"
 
         #: (formula, action) -> its cut's forms still to ask if need be, each made on
         #: demand (None: that abstraction does not exist)
@@ -367,7 +368,7 @@ class Inductor:
                 # state's well-formedness, as a single query is (a sat cut is
                 # too small here: the whole query is asked next)
                 ch.progress(f"{pid}: does {a} break {t}? (scouted core, raced)")
-                cut = self._restricted(q, labels)
+                cut = cuts[t, a]
                 ans, _ = ch.first_unsat([cut, _ill_formed(cut)], f"proof-{t}-{a}",
                                         solver=self.solver)
             if ans is None or ans.result != UNSAT:

@@ -9,7 +9,8 @@ Speed: Next of one action is translated once, on template states, and copied to
 each step of an unrolling by substitution.  Satisfiability is decided by a
 bit-blasting tactic pipeline or Z3's QF_BV solver (``SOLVERS``).  The rules a
 proof used are a core minimised by deletion (``minimise``: far faster here than
-Z3's own core minimisation); ``tracked`` gives Z3's cheap, unminimised cores.
+Z3's own core minimisation); ``solve_all(..., tracked=...)`` gives Z3's cheap,
+unminimised cores.
 Hard queries can race equivalent forms on several cores (``first_unsat``).
 Every query can be written as a self-contained SMT-LIB2 file.
 """
@@ -62,7 +63,7 @@ class Answer:
     result: str                 # sat / unsat / unknown
     seconds: float
     model: object = None        # z3 model when sat
-    core: list | None = None    # tracked labels of the core when unsat (Symbolic.tracked)
+    core: list | None = None    # tracked labels of the core when unsat (solve_all)
     note: str = ""
 
 
@@ -536,29 +537,14 @@ class Symbolic:
         r = self._check(parts, budget, solver)[0]
         return True if r == z3.unsat else False if r == z3.sat else None
 
-    def tracked(self, q: Query, tracked, budget: float | None) -> Answer:
-        """Decide ``q`` with each part whose label is in ``tracked`` behind an
-        assumption literal; an unsat answer carries the tracked labels of Z3's
-        (unminimised, cheap) core.  Used where many queries share assumptions and
-        only which of them an answer rests on matters (the small-table search of
-        ``checks/scout.py``).  Always Z3's QF_BV solver: the bit-blasting pipeline
-        answers with an empty core."""
-        s, lits, names = self._tracking_solver(q, tracked, budget)
-        start = time.monotonic()
-        r = s.check(*lits)
-        secs = time.monotonic() - start
-        self.queries += 1
-        self.solver_seconds += secs
-        if r == z3.sat:
-            return Answer(SAT, secs, s.model())
-        if r != z3.unsat:
-            return Answer(UNKNOWN, secs, note=s.reason_unknown())
-        return Answer(UNSAT, secs, core=sorted({names[str(b)] for b in s.unsat_core()}))
-
     def _tracking_solver(self, q: Query, tracked, budget: float | None, ctx=None):
         """Z3's QF_BV solver holding ``q`` (translated into ``ctx`` if given), each
         part labelled in ``tracked`` behind an assumption literal: (solver, the
-        literals, literal name -> label).  ``tracked``: labels, or a test of one."""
+        literals, literal name -> label).  ``tracked``: labels, or a test of one.
+        Its unsat cores are Z3's (unminimised, cheap): for searches where many
+        queries share assumptions and only which of them an answer rests on
+        matters (the scout table's, ``checks/scout.py``).  Always QF_BV: the
+        bit-blasting pipeline answers with an empty core."""
         s = _qfbv_solver(ctx)
         if budget is not None:
             s.set("timeout", self._ms(budget))
