@@ -67,6 +67,12 @@ BIG_SOLVER, SMALL_SOLVER, BIG_TABLE = "qf_bv", "pipeline", 40
 PARALLEL_CAP = 30.0
 #: labels of query parts that are structure, never reported as rules
 STRUCTURE = ("wf", "phase", "domain", "frame", "goal", "init", "update")
+#: the labels of a step query's pile well-formedness (``SmtSpec.wf_parts``: the
+#: slots and set of cards, the ``distinct`` ties, the top card in the set), apart from the rest of it so a
+#: core says whether a step needs them: at 72 cards they are most of a query that
+#: has them, and most steps do without (a push keeps the set and ``distinct`` in
+#: step with the slots, a pop too, without reading them)
+PILE_WF = {"layout": "wf:pile", "ties": "wf:distinct", "top": "wf:top"}
 
 
 @dataclass
@@ -221,7 +227,9 @@ class Inductor:
     def _step(self, action: str, assume, name: str, title: str, meaning: str) -> Query:
         sym = self.sym
         q = Query(title, meaning)
-        q.add("wf", sym.wf(sym.A0))
+        q.add("wf", sym.wf(sym.A0, "ranges"))
+        for part, label in PILE_WF.items():
+            q.add(label, sym.wf(sym.A0, part))
         for n in assume:
             q.add(f"inv:{n}", self._f(n, 0))
         q.extend(sym.sliced(action, self._post(name)))

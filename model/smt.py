@@ -17,15 +17,20 @@ Representation of a value of each type:
 ``card``       BitVec(8), signed; -1 is NOCARD
 ``cards``      BitVec(n_cards): bit i = card i
 ``players``    BitVec(n_players)
-``pile``       ``Pile(length, slots, cards)``: length a BitVec(8), slots a tuple
-               of n_cards BitVec(8); slots at or beyond the length are -1, so two
-               piles are equal exactly when their terms are.  ``cards`` is the
-               pile's set of cards, BitVec(n_cards), kept beside the slots: a
-               state's well-formedness ties it to the slots, push adds the card,
-               pop takes the top card out unless it lies lower too, so the set
-               after a move is ``cards | {c}`` or ``cards - {top}`` and not a new
-               union over every slot (the term every disjointness test with the
-               pile reads); tests/test_smt.py proves both exact
+``pile``       ``Pile(length, slots, cards, distinct)``: length a BitVec(8), slots
+               a tuple of n_cards BitVec(8); slots at or beyond the length are
+               -1, so two piles are equal exactly when their terms are.  ``cards``
+               is the pile's set of cards, BitVec(n_cards), kept beside the
+               slots: a state's well-formedness ties it to the slots, push adds
+               the card, pop takes the top card out unless it lies lower too, so
+               the set after a move is ``cards | {c}`` or ``cards - {top}`` and
+               not a new union over every slot (the term every disjointness test
+               with the pile reads).  ``distinct`` (a Bool: no card twice) is
+               kept the same way: a state's pile ties it to a ladder over its
+               slots (``SmtSpec.wf_parts``, apart from the rest of the
+               well-formedness), push keeps it while the card is new, pop keeps
+               it, so what a move does to it never reads the slots;
+               tests/test_smt.py proves all of it exact
 ``map[T]``     a tuple of n_players values of type T
 ``table``      the constant Python tuple (tables are always constants)
 =============  ==============================================================
@@ -160,6 +165,7 @@ class Pile:
     length: z3.BitVecRef
     slots: tuple
     cards: z3.BitVecRef   # the set of the cards in slots 0 .. length-1
+    distinct: z3.BoolRef  # no card occurs twice in slots 0 .. length-1
 
 
 class _Env:
@@ -184,7 +190,7 @@ def _term_id(v):
         return v.get_id()
     if isinstance(v, Pile):
         return ("pile", v.length.get_id(), tuple(x.get_id() for x in v.slots),
-                v.cards.get_id())
+                v.cards.get_id(), v.distinct.get_id())
     if isinstance(v, tuple):
         return tuple(_term_id(x) for x in v)
     return ("py", v)
@@ -247,7 +253,8 @@ class SmtSpec:
             return Pile(z3.BitVec(f"{name}_len", ELEM_WIDTH),
                         tuple(z3.BitVec(f"{name}_{i}", ELEM_WIDTH)
                               for i in range(self.n_cards)),
-                        z3.BitVec(f"{name}_cards", self.n_cards))
+                        z3.BitVec(f"{name}_cards", self.n_cards),
+                        z3.Bool(f"{name}_distinct"))
         raise SpecError(f"no Z3 sort for type {t}")
 
     def const(self, value, t: str):
@@ -272,13 +279,20 @@ class SmtSpec:
             return Pile(self.bv(len(value), ELEM_WIDTH),
                         tuple(self.bv(value[i] if i < len(value) else -1, ELEM_WIDTH)
                               for i in range(self.n_cards)),
-                        self.bv(self._card_set(value), self.n_cards))
+                        self.bv(self._card_set(value), self.n_cards),
+                        _B(self._distinct(value)))
         raise SpecError(f"no Z3 constant for type {t}")
 
     def _card_set(self, pile) -> int:
         """The set of a concrete pile's cards (as ``pile_cards``: cards outside the
         deck, such as NOCARD, are no card)."""
         return sum({1 << c for c in pile if 0 <= c < self.n_cards})
+
+    def _distinct(self, pile) -> bool:
+        """A concrete pile's ``distinct`` (as the ladder reads the slots: only
+        cards of the deck count, so NOCARD is no card)."""
+        cards = [c for c in pile if 0 <= c < self.n_cards]
+        return len(set(cards)) == len(cards)
 
     def zero(self, t: str):
         return self.const(zero_of(t), t)
@@ -290,7 +304,7 @@ class SmtSpec:
         if t == PILE:
             return Pile(_If(c, a.length, b.length),
                         tuple(_If(c, x, y) for x, y in zip(a.slots, b.slots)),
-                        _If(c, a.cards, b.cards))
+                        _If(c, a.cards, b.cards), _If(c, a.distinct, b.distinct))
         if t.startswith("table"):
             if a != b:
                 raise SpecError("a conditional choice between two tables")
@@ -303,7 +317,8 @@ class SmtSpec:
             return _And(*[self.eq(x, y, vt) for x, y in zip(a, b)])
         if t == PILE:
             return _And(a.length == b.length,
-                          *[x == y for x, y in zip(a.slots, b.slots)], a.cards == b.cards)
+                          *[x == y for x, y in zip(a.slots, b.slots)], a.cards == b.cards,
+                          _Eq(a.distinct, b.distinct))
         if t.startswith("table"):
             return _B(tuple(a) == tuple(b))
         return _Eq(a, b)
@@ -698,13 +713,18 @@ class SmtSpec:
 
     def op_push(self, v, n):
         pile, c = v
+        bit = self._card_bit(c)
         return Pile(pile.length + 1,
                     tuple(_If(pile.length == i, c, x) for i, x in enumerate(pile.slots)),
-                    pile.cards | self._card_bit(c))
+                    pile.cards | bit,
+                    _And(pile.distinct, (pile.cards & bit) == 0))
 
     def op_pop(self, v, n):
-        # the top card leaves the set unless it lies lower in the pile too (a pile
-        # with a card twice): one comparison per slot, not a new union over them
+        # the top card leaves the set unless it lies lower in the pile too, which
+        # only a pile with a card twice allows: one comparison per slot, not a new
+        # union over them, and none read when the pile is known distinct.  A
+        # distinct pile stays distinct; another one may become distinct (its top
+        # card was the one twice), which only the ladder over the slots left says
         pile = v[0]
         w = self.n_cards
         length = _If(pile.length == 0, pile.length, pile.length - 1)
@@ -713,8 +733,10 @@ class SmtSpec:
         top = self._slot(pile, pile.length - 1)
         lower = _Or(*[_And(z3.ULT(i, pile.length - 1), x == top)
                       for i, x in enumerate(pile.slots[:-1])])
-        stays = _Or(pile.length == 0, _Not(self.in_range(top, w)), lower)
-        return Pile(length, slots, _If(stays, pile.cards, pile.cards & ~self.single(top, w)))
+        stays = _Or(pile.length == 0, _Not(self.in_range(top, w)),
+                    _And(_Not(pile.distinct), lower))
+        return Pile(length, slots, _If(stays, pile.cards, pile.cards & ~self.single(top, w)),
+                    _Or(pile.distinct, self._ladder(slots)))
 
     def _slot_union(self, length, slots):
         """The set of the cards in ``slots`` below ``length``."""
@@ -733,16 +755,20 @@ class SmtSpec:
         return v[0].cards
 
     def op_pile_distinct(self, v, n):
-        # each card is in at most one slot: per card a ladder over the slots ("seen
-        # before" and "here" never both), no arithmetic.  A slot past the length is -1
-        # (the layout every pile term keeps), so it never holds a card.  Why a ladder:
-        # at 72 cards Z3 proves it preserved by pop in seconds, where pairwise slot
-        # comparisons (2,556 of them) did not finish in a minute
-        pile = v[0]
+        return v[0].distinct
+
+    def _ladder(self, slots):
+        """No card in two of ``slots``: per card a ladder over the slots ("seen
+        before" and "here" never both), no arithmetic.  A slot past the length is
+        -1 (the layout every pile term keeps), so it never holds a card.  Why a
+        ladder: at 72 cards Z3 proves it preserved by pop in seconds, where
+        pairwise slot comparisons (2,556 of them) did not finish in a minute; and
+        why only in a state's tie (``wf_parts``): at 72 cards even the ladder is
+        5,184 comparisons a query pays for in every step it asks"""
         out = []
         for c in range(self.n_cards):
             seen = _FALSE
-            for x in pile.slots:
+            for x in slots:
                 here = self.eqi(x, c)
                 if _is_false(here):
                     continue
@@ -756,7 +782,7 @@ class SmtSpec:
         neg = z3.BitVecVal(-1, ELEM_WIDTH)
         return Pile(_If(c >= 0, z3.BitVecVal(1, ELEM_WIDTH), z3.BitVecVal(0, ELEM_WIDTH)),
                     tuple([_If(c >= 0, c, neg)] + [neg] * (w - 1)),
-                    self._card_bit(c))
+                    self._card_bit(c), _TRUE)
 
     def op_get(self, v, n):
         m, k = v
@@ -778,10 +804,34 @@ class SmtSpec:
         return {v: self.fresh(t, f"{prefix}_{v}") for v, t in self.var_types.items()}
 
     def wf(self, s: dict) -> list:
-        """Well-formedness of a symbolic state (ranges, pile layout)."""
-        out = []
+        """Well-formedness of a symbolic state: every part of ``wf_parts``."""
+        return [c for part in self.wf_parts(s).values() for c in part]
+
+    def wf_parts(self, s: dict) -> dict:
+        """The well-formedness of ``s`` in four parts: "ranges" (each value in
+        its type's range), "layout" (each pile's slots, and its set of cards
+        tied to them), "ties" (each pile's ``distinct`` tied to a ladder over its
+        slots) and "top" (a pile's top card is a card of its set: implied by
+        "layout", and all a move taking the top card needs of it).
+
+        Apart because a query may go without the last three and stay sound:
+        without them every state is still a model (its set and ``distinct``
+        what the slots say), so unsat still proves; only a sat answer may then
+        be no state at all.  At 72 cards "layout" and "ties" are most of a
+        one-step query, "top" is one slot lookup."""
+        out: dict = {"ranges": [], "layout": [], "ties": [], "top": []}
         for v in self.spec.variables:
-            out.extend(self._wf(s[v.name], v.type, v.bounds))
+            x, vt = s[v.name], A.map_value_type(v.type)
+            piles = [x] if v.type == PILE else list(x) if vt == PILE else []
+            if not piles:
+                out["ranges"].extend(self._wf(x, v.type, v.bounds))
+            for p in piles:
+                out["layout"].extend(self._wf(p, PILE))
+                out["ties"].append(_Eq(p.distinct, self._ladder(p.slots)))
+                top = self._slot(p, p.length - 1)
+                out["top"].append(z3.Implies(p.length != 0, _And(
+                    self.in_range(top, self.n_cards),
+                    (p.cards & self.single(top, self.n_cards)) != 0)))
         return out
 
     def _wf(self, x, t, bounds=None):
@@ -921,6 +971,7 @@ class SmtSpec:
             out.append(x.length)
             out.extend(x.slots)
             out.append(x.cards)
+            out.append(_If(x.distinct, self.bv(1, 1), self.bv(0, 1)))
         elif t == BOOL:
             out.append(_If(x, self.bv(1, 1), self.bv(0, 1)))
         else:
@@ -937,6 +988,7 @@ class SmtSpec:
             out.extend((value[i] if i < len(value) else -1, ELEM_WIDTH)
                        for i in range(self.n_cards))
             out.append((self._card_set(value), self.n_cards))
+            out.append((int(self._distinct(value)), 1))
         else:
             out.append((int(value), self._width(t)))
 
@@ -947,7 +999,7 @@ class SmtSpec:
         if t == PILE:
             k = self._unpack(bits, PLAYER, pos)
             slots = [self._unpack(bits, CARD, pos) for _ in range(self.n_cards)]
-            pos[0] += self.n_cards   # the set of cards: the slots say it
+            pos[0] += self.n_cards + 1   # the set of cards and ``distinct``: the slots say them
             return tuple(slots[:k])
         w = self._width(t)
         x = bits >> pos[0] & ((1 << w) - 1)

@@ -37,6 +37,7 @@ def _leaves(x, out: list) -> list:
         out.append(x.length)
         out.extend(x.slots)
         out.append(x.cards)
+        out.append(x.distinct)
     elif isinstance(x, (tuple, list)):
         for y in x:
             _leaves(y, out)
@@ -52,7 +53,7 @@ def _subst(x, pairs):
     if isinstance(x, Pile):
         return Pile(z3.substitute(x.length, *pairs),
                     tuple(z3.substitute(c, *pairs) for c in x.slots),
-                    z3.substitute(x.cards, *pairs))
+                    z3.substitute(x.cards, *pairs), z3.substitute(x.distinct, *pairs))
     if isinstance(x, tuple):
         return tuple(_subst(y, pairs) for y in x)
     return z3.substitute(x, *pairs)
@@ -328,12 +329,18 @@ class Symbolic:
     def prop(self, pid: str, s: dict, s2: dict | None = None):
         return self.smt.prop(pid, s, s2)
 
-    def wf(self, s: dict):
-        """The well-formedness of ``s`` (built once per state: every step query
-        of an induction asks it of the same template state)."""
-        hit = self._wf.get(id(s))
+    def wf(self, s: dict, part: str | None = None):
+        """The well-formedness of ``s``, or one part of it (``SmtSpec.wf_parts``),
+        as one term; built once per state: every step query of an induction asks
+        it of the same template state."""
+        key = (id(s), part)
+        hit = self._wf.get(key)
         if hit is None or hit[0] is not s:
-            hit = self._wf[id(s)] = (s, z3.And(*self.smt.wf(s)))
+            if part is None:
+                xs = self.smt.wf(s)
+            else:
+                xs = self.smt.wf_parts(s)[part]
+            hit = self._wf[key] = (s, z3.And(*xs) if xs else z3.BoolVal(True))
         return hit[1]
 
     def init(self, s: dict):

@@ -132,22 +132,44 @@ def test_operator_matches_semantics(name, types, rtype):
     assert checked
 
 
-def test_the_pile_set_stays_exact_through_push_and_pop():
-    """A pile term carries its set of cards beside the slots; ``pile_cards`` reads
-    that set.  For every well-formed pile (a card twice included) and every card,
-    the set after a push and after a pop is exactly the union over the slots left
-    (Z3 proves it at a 5-card table; a push needs a free slot, as the pile of a
-    well-formed state holding a card elsewhere has): so the set never drifts from
-    the slots on any path from a well-formed state."""
+@pytest.mark.parametrize("what", ["cards", "distinct"])
+def test_the_pile_set_and_distinctness_stay_exact_through_push_and_pop(what):
+    """A pile term carries its set of cards and whether no card is in it twice
+    beside the slots; ``pile_cards`` and ``pile_distinct`` read those.  For every
+    well-formed pile (a card twice included) whose ``distinct`` is tied to its
+    slots, and every card (NOCARD too), each after a push and after a pop is
+    exactly what the slots left say (Z3 proves it at a 5-card table; a push needs
+    a free slot, as the pile of a well-formed state holding a card elsewhere
+    has): so neither drifts from the slots on any path from a well-formed state."""
     smt = SmtSpec(build_spec(OPS_CONFIG))
-    p = smt.state("s")["pile"]
+    s = smt.state("s")
+    p = s["pile"]
     c = z3.BitVec("c", 8)
     for after, pre in ((smt.op_push((p, c), None), z3.ULT(p.length, smt.n_cards)),
                        (smt.op_pop((p,), None), z3.BoolVal(True))):
         solver = z3.Solver()
-        solver.add(*smt._wf(p, A.PILE), pre)
-        solver.add(after.cards != smt._slot_union(after.length, after.slots))
+        solver.add(*smt._wf(p, A.PILE), *smt.wf_parts(s)["ties"], pre)
+        if what == "cards":
+            solver.add(after.cards != smt._slot_union(after.length, after.slots))
+        else:
+            solver.add(after.distinct != smt._ladder(after.slots))
         assert solver.check() == z3.unsat, solver.model()
+
+
+def test_without_the_ties_a_pile_may_claim_distinct_falsely():
+    """The ties are what make ``distinct`` mean something: without them a pile
+    holding a card twice can claim to be distinct (so a query without them is a
+    relaxation, whose sat answers prove nothing)."""
+    smt = SmtSpec(build_spec(OPS_CONFIG))
+    s = smt.state("s")
+    p = s["pile"]
+    solver = z3.Solver()
+    parts = smt.wf_parts(s)
+    solver.add(*parts["ranges"], *parts["layout"], p.length == 2, p.slots[0] == p.slots[1],
+               p.distinct)
+    assert solver.check() == z3.sat
+    solver.add(*parts["ties"])
+    assert solver.check() == z3.unsat
 
 
 def test_flat_state_roundtrip():
