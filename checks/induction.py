@@ -46,7 +46,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from itcp.model.smt_checks import SAT, UNKNOWN, UNSAT, Query
+from itcp.model.smt_checks import SAT, UNKNOWN, UNSAT, Answer, Query
 from itcp.spec import ast as A
 
 #: at most this many candidates are added per counterexample to induction
@@ -65,6 +65,10 @@ BIG_SOLVER, SMALL_SOLVER, BIG_TABLE = "qf_bv", "pipeline", 40
 #: seconds one scouted step query may take while the re-proof decides several at
 #: once; one that takes longer is then raced alone (``Symbolic.first_unsat``)
 PARALLEL_CAP = 30.0
+#: seconds a scouted step query whose formula splits by card (``Symbolic.card_cases``)
+#: may take as a whole before it is asked one card at a time (at eight players, full
+#: deck: about 0.2 s per card, where a Pride Cycle's delivery as a whole took over 60 s)
+SPLIT_AFTER = 10.0
 #: labels of query parts that are structure, never reported as rules
 STRUCTURE = ("wf", "phase", "domain", "frame", "goal", "init", "update")
 #: the labels of a step query's pile well-formedness (``SmtSpec.wf_parts``: the
@@ -123,6 +127,7 @@ class Inductor:
         self._sizes: dict = {}
         self._reads: dict = {}
         self._heavies: dict = {}
+        self._split: dict = {}        # name -> its card cases after the step, or None
         self._known: dict = {}        # (name, action) -> assumptions under which it is unsat
         self._identity: dict = {}     # step property -> it holds for a step changing nothing
         self._goals: dict = {}
@@ -326,7 +331,10 @@ class Inductor:
                         ch.progress(f"{pid}: does {a} break {t}? (scouted core)")
                         cut_jobs.append((t, a))
                         cuts[t, a] = self._restricted(q, labels)
-                        yield first_form(cuts[t, a], (t, a)), f"proof-{t}-{a}"
+                        form = first_form(cuts[t, a], (t, a))
+                        if self._cases(t) is not None:
+                            form.cap = SPLIT_AFTER
+                        yield form, f"proof-{t}-{a}"
 
         #: (formula, action) -> its cut's forms still to ask if need be, each made on
         #: demand (None: that abstraction does not exist)
@@ -369,6 +377,7 @@ class Inductor:
             answers.update(zip(again, ch.solve_all(
                 ((next_form(ta), f"proof-{ta[0]}-{ta[1]}") for ta in again),
                 self.solver, cap=PARALLEL_CAP)))
+        self._by_card(pid, answers, cuts)
         for t, a, q, labels in jobs:
             ans = answers.get((t, a))
             if ans is not None and ans.result == UNKNOWN:
@@ -401,6 +410,50 @@ class Inductor:
         out.queries = sym.queries - start_q
         out.scouted = plan.table
         return out
+
+    def _cases(self, name: str):
+        """``name`` after the step, split by card (``Symbolic.card_cases``), or None."""
+        if name not in self._split:
+            self._split[name] = self.sym.card_cases(self._after(name))
+        return self._split[name]
+
+    def _by_card(self, pid: str, answers: dict, cuts: dict) -> None:
+        """Each scouted step still unknown whose formula splits by card
+        (``Symbolic.card_cases``) asked again one card at a time, every case of
+        every such step decided several at once: unsat when every case is."""
+        ch, sym = self.ch, self.sym
+        split: list = []   # ((formula, action), its case queries)
+        for ta, ans in answers.items():
+            if ans.result != UNKNOWN:
+                continue
+            cases = self._cases(ta[0])
+            if cases is None:
+                continue
+            cut = cuts[ta]
+            qs = []
+            for i, case in enumerate(cases):
+                by = f"card {i}" if i < self.ch.spec.config.n_cards else "apart from single cards"
+                cq = Query(f"{cut.title}, case {by}",
+                           f"unsat proves no {ta[1]} step breaks {ta[0]} {by}; "
+                           f"with every case unsat, no {ta[1]} step breaks {ta[0]}")
+                cq.parts = [(lab, e) for lab, e in cut.parts if lab != "goal"]
+                cq.add("goal", sym.Not(case))
+                qs.append(cq)
+            split.append((ta, qs))
+        if not split:
+            return
+        ch.progress(f"{pid}: {len(split)} scouted core(s) asked again one card at a time "
+                    f"({sum(len(qs) for _, qs in split)} queries)")
+        flat = [(cq, f"proof-{ta[0]}-{ta[1]}-case{i}")
+                for ta, qs in split for i, cq in enumerate(qs)]
+        got = iter(ch.solve_all(iter(flat), self.solver, cap=PARALLEL_CAP))
+        for ta, qs in split:
+            mine = [next(got) for _ in qs]
+            secs = sum(x.seconds for x in mine)
+            if all(x.result == UNSAT for x in mine):
+                answers[ta] = Answer(UNSAT, secs)
+            elif any(x.result == SAT for x in mine):   # the cut itself is sat then
+                answers[ta] = Answer(SAT, secs)
 
     def houdini(self, names) -> None:
         """The largest subset of ``names`` that holds after every deal and that every
