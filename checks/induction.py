@@ -72,10 +72,11 @@ SPLIT_AFTER = 10.0
 #: labels of query parts that are structure, never reported as rules
 STRUCTURE = ("wf", "phase", "domain", "frame", "goal", "init", "update")
 #: the labels of a step query's pile well-formedness (``SmtSpec.wf_parts``: the
-#: slots and set of cards, the ``distinct`` ties, the top card in the set), apart from the rest of it so a
-#: core says whether a step needs them: at 72 cards they are most of a query that
-#: has them, and most steps do without (a push keeps the set and ``distinct`` in
-#: step with the slots, a pop too, without reading them)
+#: slots and set of cards, the ``distinct`` ties, the top card in the set), apart
+#: from the rest of it so a core says whether a step needs them: at 72 cards the
+#: first two are most of a query that has them, and most steps do without (a push
+#: keeps the set and ``distinct`` in step with the slots, a pop too, without
+#: reading them; a move taking the top card needs only the third)
 PILE_WF = {"layout": "wf:pile", "ties": "wf:distinct", "top": "wf:top"}
 
 
@@ -422,6 +423,7 @@ class Inductor:
         (``Symbolic.card_cases``) asked again one card at a time, every case of
         every such step decided several at once: unsat when every case is."""
         ch, sym = self.ch, self.sym
+        n_cards = ch.spec.config.n_cards
         split: list = []   # ((formula, action), its case queries)
         for ta, ans in answers.items():
             if ans.result != UNKNOWN:
@@ -432,7 +434,7 @@ class Inductor:
             cut = cuts[ta]
             qs = []
             for i, case in enumerate(cases):
-                by = f"card {i}" if i < self.ch.spec.config.n_cards else "apart from single cards"
+                by = f"card {i}" if i < n_cards else "apart from single cards"
                 cq = Query(f"{cut.title}, case {by}",
                            f"unsat proves no {ta[1]} step breaks {ta[0]} {by}; "
                            f"with every case unsat, no {ta[1]} step breaks {ta[0]}")

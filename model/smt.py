@@ -999,7 +999,7 @@ class SmtSpec:
         if t == PILE:
             k = self._unpack(bits, PLAYER, pos)
             slots = [self._unpack(bits, CARD, pos) for _ in range(self.n_cards)]
-            pos[0] += self.n_cards + 1   # the set of cards and ``distinct``: the slots say them
+            pos[0] += self.n_cards + 1   # the set of cards and ``distinct``: the slots say both
             return tuple(slots[:k])
         w = self._width(t)
         x = bits >> pos[0] & ((1 << w) - 1)
