@@ -44,7 +44,7 @@ No z3 here: the queries are built and asked through ``model/smt_checks.py``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from itcp.model.smt_checks import SAT, UNKNOWN, UNSAT, Answer, Query
 from itcp.spec import ast as A
@@ -333,8 +333,8 @@ class Inductor:
                         cut_jobs.append((t, a))
                         cuts[t, a] = self._restricted(q, labels)
                         form = first_form(cuts[t, a], (t, a))
-                        if self._cases(t) is not None:
-                            form.cap = SPLIT_AFTER
+                        if self._cases(t) is not None:   # a copy: the cut is asked again
+                            form = replace(form, cap=SPLIT_AFTER)
                         yield form, f"proof-{t}-{a}"
 
         #: (formula, action) -> its cut's forms still to ask if need be, each made on

@@ -828,10 +828,8 @@ class SmtSpec:
             for p in piles:
                 out["layout"].extend(self._wf(p, PILE))
                 out["ties"].append(_Eq(p.distinct, self._ladder(p.slots)))
-                top = self._slot(p, p.length - 1)
-                out["top"].append(z3.Implies(p.length != 0, _And(
-                    self.in_range(top, self.n_cards),
-                    (p.cards & self.single(top, self.n_cards)) != 0)))
+                out["top"].append(z3.Implies(p.length != 0, self.has(
+                    p.cards, self.op_top((p,), None), self.n_cards)))
         return out
 
     def _wf(self, x, t, bounds=None):
