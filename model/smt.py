@@ -222,6 +222,7 @@ class SmtSpec:
         self._attr: dict = {}
         self._inlined: dict = {}
         self._bits: dict = {}
+        self._update_labels: dict = {}
         #: the point sums and card counts built so far: term id -> (term, which
         #: sum, the set summed), which ``Symbolic.abstracted`` may abstract
         self.aggregates: dict = {}
@@ -321,7 +322,39 @@ class SmtSpec:
                           _Eq(a.distinct, b.distinct))
         if t.startswith("table"):
             return _B(tuple(a) == tuple(b))
+        if t == INT:
+            empty = self._none_counted(a) if _slit(b) == 0 else \
+                self._none_counted(b) if _slit(a) == 0 else None
+            if empty is not None:
+                return empty
         return _Eq(a, b)
+
+    def _none_counted(self, term):
+        """``term == 0`` for a point sum or card count ``term``, as "the set holds
+        no card that counts": ``S & mask == 0``; None for any other term.
+
+        Exact, not an approximation: every summand is a non-negative value and
+        the largest sum fits in the width without wrapping, so the sum is zero
+        exactly when no card with a non-zero value is in the set.  Why: "a
+        player is at zero points" is asked after every change of a hand; as a
+        sum it is a chain of adders over the whole deck once bit-blasted, one
+        per hand, and at eight players with the full deck Z3 took minutes on a
+        step that reads it, where the mask is one AND."""
+        hit = self.aggregates.get(term.get_id())
+        if hit is None or hit[0].get_id() != term.get_id():
+            return None
+        _, kind, S = hit
+        width = S.size()
+        if kind[0] == "count":
+            values = (1,) * width
+        elif kind[0] == "tsum":
+            values = kind[1][:width]
+        else:
+            return None
+        if min(values) < 0 or sum(values) >= 1 << (self.iw - 1):
+            return None
+        mask = sum(1 << i for i, x in enumerate(values) if x != 0)
+        return (S & self.bv(mask, width)) == 0
 
     def bv(self, value: int, width: int):
         """A cached bit-vector constant."""
@@ -888,14 +921,36 @@ class SmtSpec:
         for var in self.var_names:
             t = self.var_types[var]
             if var in act.values:
-                rids = []
-                for rid, *_ in act.updates.get(var, ()):
-                    if rid not in rids:
-                        rids.append(rid)
-                defs[var] = ("+".join(rids) or "update", self.eq(s2[var], new[var], t))
+                defs[var] = ("+".join(self._update_rules(act, var)) or "update",
+                             self.eq(s2[var], new[var], t))
             else:
                 defs[var] = ("frame", self.eq(s2[var], s[var], t))
         return frags, defs
+
+    def _update_rules(self, act, var: str) -> list:
+        """The ids of the rules that shape ``var``'s new value in ``act``: those
+        updating it, then those updating each variable whose new value it reads
+        (``x'`` in a value is that variable's new value, built into this term).
+
+        Why: a core naming this fragment depends on all of them.  E.g. a round
+        ends (``phase' = OVER``) when ``ended'`` is set, and ``ended'`` is set
+        by the zero rule: the phase fragment holds the zero rule's condition."""
+        key = (act.name, var)
+        hit = self._update_labels.get(key)
+        if hit is None:
+            hit, seen, todo = [], set(), [var]
+            while todo:
+                v = todo.pop(0)
+                if v in seen or v not in act.values:
+                    continue
+                seen.add(v)
+                for rid, *_ in act.updates.get(v, ()):
+                    if rid not in hit:
+                        hit.append(rid)
+                todo.extend(sorted({n.name for n in A.walk(act.values[v])
+                                    if isinstance(n, Primed)}))
+            self._update_labels[key] = hit
+        return hit
 
     def writes(self, action: str) -> frozenset:
         """The variables ``action`` may change (all others are kept by its frame)."""

@@ -31,6 +31,21 @@ def cli():
     return run
 
 
+@pytest.fixture(scope="session")
+def sums_game():
+    """A table whose steps compare point sums: a Secret Combination team keeps the
+    lower-scoring hand (clarified otherwise; 10 cards against its scout table's 8).
+    Elsewhere the only sums are "at zero points", which the encoding states
+    without a sum (``SmtSpec.eq``)."""
+    from itcp.cli.common import load_with
+    from itcp.model.engine import Game
+    from itcp.spec.config import Config
+    readings = dict(load_with("clarified", {}).readings)
+    readings["secret.best"] = "lower_score"
+    return Game.make(Config(players=3, suits=2, ranks=(2, 3), hand=2,
+                            options=(("unbelief", 1), ("secret_combination", 1))), readings)
+
+
 def pytest_collection_modifyitems(config, items):
     """The tests marked slow run first: the two workers start on the long ones and
     fill in with the short ones, so neither is left running one long test at the

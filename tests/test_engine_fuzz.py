@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from itcp.model.engine import Game
@@ -41,6 +41,11 @@ def play(game: Game, seed: int, pass_rate: float, max_steps: int = MAX_STEPS):
     while steps < max_steps:
         assert game.check_property("CONSERVATION", s), (steps, game.describe(s))
         if game.is_terminal(s):
+            break
+        if not game.check_property("TURN_DEFINED", s):
+            # nobody may act (a verdict, as a deadlock is): what a move by nobody
+            # does is outside the rules, e.g. with pass.multiple = allowed once
+            # the first passer is set aside and everyone else has passed
             break
         if game.get(s, "phase") == DEAL:
             a = game.sample_chance(s, rng)
@@ -103,6 +108,9 @@ def _reading_playouts(choice, players, seed, pass_rate):
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(choice=single_readings(), players=st.sampled_from([2, 4]), seed=SEEDS,
        pass_rate=PASS_RATES)
+# found by this test: the third round reaches a turn nobody holds (the first
+# passer set aside by a Secret Combination team, every other player passed)
+@example(choice=("pass.multiple", "allowed"), players=4, seed=917, pass_rate=0.3)
 def test_random_single_reading_playouts_conserve_cards(choice, players, seed, pass_rate):
     _reading_playouts(choice, players, seed, pass_rate)
 

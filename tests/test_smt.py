@@ -331,3 +331,54 @@ def test_properties_match_the_engine():
             if p.kind == "state":
                 got = z3.simplify(smt.prop(p.id, cs))
                 assert z3.is_true(got) == game.check_property(p.id, s), (p.id, s)
+
+
+def _sum_and_count(smt: SmtSpec, S, values):
+    from types import SimpleNamespace
+    node = SimpleNamespace(args=[SimpleNamespace(type=A.CARDS)])
+    return smt.op_tsum((S, values), None), smt.op_count((S,), node)
+
+
+@pytest.mark.parametrize("config", [OPS_CONFIG, Config(players=8, suits=6, ranks=(2, 10),
+                                                       hand=6, options=full_deck_options())],
+                         ids=["ops-table", "full-deck"])
+def test_a_sum_at_zero_is_stated_as_a_mask_and_means_the_same(config):
+    """``points == 0`` and ``count == 0`` are encoded as "no card that counts is in
+    the set" (no adder chain); Z3 proves that equal to the sum being zero, for
+    every set, at the full deck too."""
+    smt = SmtSpec(build_spec(config))
+    values = tuple(c.value for c in config.cards) + (0,)
+    S = z3.BitVec("S", smt.n_cards)
+    for term in _sum_and_count(smt, S, values):
+        encoded = smt.eq(term, smt.bv(0, smt.iw), A.INT)
+        assert "bvadd" not in encoded.sexpr()          # no sum left in it
+        assert smt.eq(smt.bv(0, smt.iw), term, A.INT).eq(encoded)
+        solver = z3.Solver()
+        solver.add(encoded != (term == 0))
+        assert solver.check() == z3.unsat
+
+
+def test_a_sum_that_could_wrap_or_go_negative_stays_a_sum():
+    """The mask is only exact when no summand is negative and the largest sum
+    fits the width: otherwise the equation is left as it is."""
+    smt = SmtSpec(build_spec(OPS_CONFIG))
+    S = z3.BitVec("S", smt.n_cards)
+    n = smt.n_cards
+    for values in ((-1,) + (1,) * n, (1 << (smt.iw - 2),) * (n + 1)):
+        term = smt.op_tsum((S, values), None)
+        assert smt.eq(term, smt.bv(0, smt.iw), A.INT).eq(term == 0)
+
+
+def test_an_update_fragment_names_the_rules_of_the_new_values_it_reads():
+    """A round stops (``phase' = OVER``) when ``ended'`` is set, and after a
+    discard the zero rule sets it: the phase fragment is built from the zero
+    rule's condition, so its label names that rule and a core using it does too."""
+    game = Game.make(Config(players=2, suits=2, ranks=(2, 3), hand=2),
+                     {"zero.when": "every_change"})
+    smt = SmtSpec(game.spec)
+    s, s2 = smt.state("s"), smt.state("t")
+    params = smt.params("discard", "p")
+    _, defs = smt.next_parts(s, "discard", params, s2)
+    label = defs["phase"][0].split("+")
+    assert "round.stop" in label and "zero.when.every_change" in label
+    assert "round.stop" not in defs["ended"][0].split("+")   # ended' reads no phase'

@@ -157,14 +157,13 @@ def test_cli_symbolic_official_frozen(cli):
 
 
 @pytest.mark.slow
-def test_abstracted_proof_steps_are_written_out_and_a_fresh_z3_agrees(tmp_path, monkeypatch):
+def test_abstracted_proof_steps_are_written_out_and_a_fresh_z3_agrees(tmp_path, monkeypatch,
+                                                                       sums_game):
     """A scouted step proved with its sums as free values, or as functions of the
     sets summed, is written as SMT-LIB2 like any proof query (its header says
     which), and a separate z3 process answers it the same."""
     from itcp.model import smt_checks
-    table = {"players": 2, "suits": 2, "ranks": (2, 4), "hand": 2,
-             "options": (("unbelief", 1), ("pride_cycle", 1))}  # bigger than its scout table
-    g = Game.from_variant(load_with("clarified", table))
+    g = sums_game
     plain = tmp_path / "free"
     out = SymbolicChecker(g, emit_dir=str(plain)).inductor._replay("FROZEN")
     assert out is not None and out.proved
