@@ -1,9 +1,10 @@
 """The symbolic engine's speed, three figures (medians of --runs runs, wall-clock).
 
   induction  seconds for ``check clarified --engine symbolic --full-deck
-             --players N --property FROZEN`` (N = 2, 4, 8): building the encoding,
-             finding and proving the strengthening invariants, the minimised cores.
-             A run that does not end with HOLDS within --timeout is printed as such.
+             --players N --property P`` (N = 2, 4, 8; P = FROZEN, or each
+             --property given): building the encoding, finding and proving the
+             strengthening invariants, the minimised cores.  A run that does not
+             end with HOLDS within --timeout is printed as such.
   bmc        the deepest BMC depth after the deal proved free of FROZEN violations
              within 60 s on the default small table (the one bare ``itcp-check``
              uses), for the clarified variant (where FROZEN holds, so BMC goes deep).
@@ -11,6 +12,7 @@
              reachable state of a tiny table (2 players, 1 suit, ranks 2..3, hand 1).
 
     python bench/smt.py [--runs 3] [--timeout 600] [--players 2,4,8] [--only induction]
+                        [--property FROZEN]...
 """
 from __future__ import annotations
 
@@ -27,12 +29,12 @@ from itcp.model.engine import Game
 from itcp.spec.config import Config
 
 
-def induction(players: int, timeout: float) -> tuple[float, str]:
+def induction(players: int, timeout: float, pid: str = "FROZEN") -> tuple[float, str]:
     forget_plans()   # every run a cold proof, as one itcp-check command is
     start = time.monotonic()
     v = load_with("clarified", overrides({"full_deck": True, "players": players}))
     ch = SymbolicChecker(Game.from_variant(v), depth=0, timeout=timeout)
-    verdict = ch.check("FROZEN")
+    verdict = ch.check(pid)
     return time.monotonic() - start, verdict.verdict
 
 
@@ -60,15 +62,22 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=600.0)
     ap.add_argument("--players", default="2,4,8")
     ap.add_argument("--only", choices=["induction", "bmc", "conform"], default=None)
+    ap.add_argument("--property", action="append", default=None,
+                    choices=["FROZEN", "CONSERVATION", "ZERO_STOPS", "TURN_DEFINED",
+                             "SCORE_DEFINED"],
+                    help="the property the induction figure proves (repeatable; "
+                         "default FROZEN)")
     args = ap.parse_args()
     print(f"medians of {args.runs} run(s)")
     if args.only in (None, "induction"):
-        for n in [int(x) for x in args.players.split(",")]:
-            runs = [induction(n, args.timeout) for _ in range(args.runs)]
-            verdicts = sorted({v for _, v in runs})
-            print(f"induction  FROZEN, clarified, full deck, {n} players: "
-                  f"{statistics.median(s for s, _ in runs):7.1f} s  ({'/'.join(verdicts)})",
-                  flush=True)
+        for pid in args.property or ["FROZEN"]:
+            for n in [int(x) for x in args.players.split(",")]:
+                runs = [induction(n, args.timeout, pid) for _ in range(args.runs)]
+                verdicts = sorted({v for _, v in runs})
+                print(f"induction  {pid}, clarified, full deck, {n} players: "
+                      f"{statistics.median(s for s, _ in runs):7.1f} s  "
+                      f"({'/'.join(verdicts)}; runs: "
+                      f"{', '.join(f'{s:.1f}' for s, _ in runs)})", flush=True)
     if args.only in (None, "bmc"):
         depths = [bmc_depth(60.0) for _ in range(args.runs)]
         print(f"bmc        FROZEN, clarified, default table, 60 s: depth "

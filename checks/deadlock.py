@@ -4,6 +4,10 @@ Why a separate step: a deadlock is not a state property the spec can write (it
 quantifies over every action and its arguments), so the query is assembled here
 from each action's guards (``Symbolic.can_move``, arguments enumerated):
 
+0. On a big table (the full deck), first the invariants a scout table's proof
+   of NO_DEADLOCK used (``Inductor.scouted_support``): each is proved here by
+   the re-proof of its own scouted plan, and step 1 assumes those alone; if the
+   scout table has no proof, or step 1 is not unsat with them, on as below.
 1. Ask for a well-formed state satisfying the proved invariants, not terminal,
    where no action can move.  Unsat proves that every reachable live state has a
    legal move (the invariants cover every reachable state).
@@ -47,13 +51,17 @@ def no_deadlock(ch, pid: str) -> Verdict:
     ind = ch.inductor
     stuck, skipped = _stuck(sym, sym.actions)
     witness = None
+    # on a big table, first the invariants a scout table's proof used (each proved
+    # here), and only those assumed: unsat with fewer assumptions is unsat with all
+    scouted = ind.scouted_support(pid)
     for _ in range(ROUNDS):
+        assumed = list(ind.proven) if scouted is None else scouted
         q = Query(f"{pid}: a well-formed state satisfying the proved invariants, not terminal, "
                   "in which no action can move",
                   "unsat proves every reachable live state has a legal move; sat gives a "
                   "candidate deadlock, then checked for reachability")
         q.add("wf", sym.wf(sym.A0))
-        for n in ind.proven:
+        for n in assumed:
             q.add(f"inv:{n}", ind._f(n, 0))
         q.add("live", sym.Not(sym.phase_in(sym.A0, terminal)))
         q.extend(stuck)
@@ -81,6 +89,9 @@ def no_deadlock(ch, pid: str) -> Verdict:
             if not done:
                 ev["core_note"] = "time ran out while minimising the invariants"
             return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
+        if scouted is not None:   # not enough here: every proved invariant next
+            scouted = None
+            continue
         if ans.result != SAT:
             return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                 "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})"})

@@ -405,12 +405,39 @@ class Inductor:
                 labels = [lab for lab, _ in q.parts if lab not in STRUCTURE]
                 out.cores_complete = False
             self._credit(out, pid, labels)
-        for m in members:
+        for m in members + ([pid] if pid in self.pool else []):
             self.proven[m] = self.pool[m]
         out.invariants = {n: self.proven[n][0] for n in self.proven}
         out.queries = sym.queries - start_q
         out.scouted = plan.table
         return out
+
+    def scouted_support(self, pid: str) -> list | None:
+        """The invariants the scout table's NO_DEADLOCK proof (``pid``) rests on,
+        each proved here by the re-proof of its own scouted plan (so with the
+        invariants it rests on); None when there is no such plan or one fails
+        here (the caller then proves invariants its own way).
+
+        Why: the plain Houdini over every candidate asks whole step queries with
+        every member assumed, some of which Z3 does not decide in minutes at the
+        full deck; the re-proof asks only cut ones."""
+        from .scout import Scout
+        if not self.big:
+            return None
+        if self._scout is None:
+            self._scout = Scout(self.ch.spec, self.ch.progress, self.ch.deadline)
+        names = self._scout.deadlock_support(pid)
+        if names is None:
+            return None
+        for n in names:
+            if n in self.proven:
+                continue
+            if n not in self.pool or self._refuted(n):
+                return None
+            self.ch.progress(f"{pid}: proving {n}, which the scouted proof uses")
+            if self._replay(n) is None:
+                return None
+        return names
 
     def _cases(self, name: str):
         """``name`` after the step, split by card (``Symbolic.card_cases``), or None."""

@@ -151,10 +151,13 @@ class Scout:
         the answers whose cores used it are asked again; what is left is closed
         (every core uses only its members), holds after every deal and is preserved
         by every action: an inductive invariant at the scout table."""
-        if self.failed or pid not in self.props:
+        if self.failed:
+            return None
+        formula = self._formula(pid)
+        if formula is None:
             return None
         key = (self.config, tuple(sorted(self.small.readings.items())), self.small.scope,
-               pid, _alpha(self.props[pid].formula))
+               pid, _alpha(formula))
         if key in _PLANS:
             self.progress(f"{pid}: the plan scouted at {self.config.describe()} "
                           "earlier in this run")
@@ -162,28 +165,25 @@ class Scout:
         start = time.monotonic()
         self._checker()
         ind = self.ind
-        believed = [n for n in ind.pool if not ind._refuted(n) and not ind._heavy(n)
-                    and n != pid and n not in self.broken]
         state_prop = not ind._is_step(pid)
         self.progress(f"{pid}: scouting at {self.config.describe()}")
-        try:
-            while True:
-                closure = self._closure(pid, believed, state_prop)
-                if closure is None:
-                    return None
-                members = [m for m in closure if m != pid]
-                failed = ind._ask_base(list(members) + ([pid] if state_prop else []),
-                                       f"scout-{pid}")
-                if pid in failed:
-                    return None
-                if not failed:
-                    break
-                for m in failed:
-                    believed.remove(m)
-                    self.broken.add(m)
-        except (TimeoutError, self._out):
-            self.failed = True
+        # light candidates first (no sums, counts or pile sets: they make slow
+        # queries at the real table); the heavy ones too only if that fails (the
+        # pile holds a card at a turn's start only because no card is in two
+        # places), and then what broke given light ones alone may hold again
+        for light in (True, False):
+            believed = [n for n in ind.pool if not ind._refuted(n) and n != pid
+                        and not (light and (ind._heavy(n) or n in self.broken))]
+            try:
+                closure = self._inductive(pid, believed, state_prop)
+            except (TimeoutError, self._out):
+                self.failed = True
+                return None
+            if closure is not None:
+                break
+        else:
             return None
+        members = [m for m in closure if m != pid]
         plan = Plan(self.config.describe(), members,
                     {k: v for k, v in self.steps.items() if k[0] in closure})
         plan.seconds = time.monotonic() - start
@@ -191,6 +191,62 @@ class Scout:
         self.progress(f"{pid}: scouted {len(plan.members)} invariant(s), {len(plan.steps)} "
                       f"step(s) in {plan.seconds:.1f} s")
         return plan
+
+    def _inductive(self, pid, believed, state_prop) -> list | None:
+        """The closure of ``pid``'s proof over ``believed`` (pruned as steps and
+        deals break members) that holds after every deal; None if ``pid`` breaks."""
+        ind = self.ind
+        while True:
+            closure = self._closure(pid, believed, state_prop)
+            if closure is None:
+                return None
+            members = [m for m in closure if m != pid]
+            failed = ind._ask_base(list(members) + ([pid] if state_prop else []),
+                                   f"scout-{pid}")
+            if pid in failed:
+                return None
+            if not failed:
+                return closure
+            for m in failed:
+                believed.remove(m)
+                self.broken.add(m)
+
+    def _formula(self, name: str):
+        """The formula of a property (with one), or of a candidate invariant (the
+        candidates are the same names at every table), at the scout table."""
+        if name in self.props:
+            return self.props[name].formula
+        if self.failed:
+            return None
+        self._checker()
+        hit = self.ind.pool.get(name)
+        return None if hit is None else hit[1]
+
+    def deadlock_support(self, pid: str) -> list | None:
+        """The invariants the scout table's proof of NO_DEADLOCK (``pid``) rests
+        on, minimised; None when the scout table does not prove it.
+
+        Why: at the full deck the symbolic NO_DEADLOCK proves its invariants by
+        the plain Houdini over every candidate, whole queries with every member
+        assumed, and some of those take Z3 minutes; knowing which few invariants
+        the deadlock query needs, each can be re-proved from its own plan."""
+        if self.failed or pid not in self.props:
+            return None
+        key = (self.config, tuple(sorted(self.small.readings.items())), self.small.scope,
+               pid, "support")
+        if key not in _PLANS:
+            from .deadlock import no_deadlock
+            from .verdicts import HOLDS
+            self._checker()
+            self.progress(f"{pid}: scouting at {self.config.describe()}")
+            try:
+                v = no_deadlock(self.ch, pid)
+            except (TimeoutError, self._out):
+                self.failed = True
+                return None
+            _PLANS[key] = list(v.evidence.get("invariants", ())) \
+                if v.verdict == HOLDS and v.evidence.get("kind") == "inductive" else None
+        return _PLANS[key]
 
     @staticmethod
     def _still_holds(labels, believed, pid) -> bool:

@@ -162,3 +162,22 @@ def test_a_question_is_scouted_at_the_scout_table_too():
     q4 = parse("can P3's hand change while P3 has passed")
     asked4 = big.with_properties(_question_goal(q4, big), partial(_question_goal, q4))
     assert S.Scout(asked4, lambda _: None, None).failed
+
+
+@pytest.mark.slow
+def test_no_deadlock_on_a_big_table_rests_on_the_invariants_the_scout_table_needed(monkeypatch):
+    """On a big table NO_DEADLOCK first proves the invariants the scout table's
+    proof used, each by the re-proof of its own scouted plan, and asks the
+    deadlock query assuming those alone: no plain Houdini over every candidate."""
+    from itcp.checks.verdicts import HOLDS
+
+    def no_houdini(names):
+        raise AssertionError("the plain Houdini was asked at the real table")
+    ch = SymbolicChecker(real(), depth=1)
+    ch.inductor.big = True   # this table counts as big (its solver stays the small one's)
+    monkeypatch.setattr(ch.inductor, "houdini", no_houdini)   # the scout's may use it
+    support = S.Scout(ch.spec, lambda m: None, None).deadlock_support("NO_DEADLOCK")
+    assert support
+    v = ch.check("NO_DEADLOCK")
+    assert v.verdict == HOLDS and v.evidence["kind"] == "inductive", v.evidence
+    assert set(v.evidence["invariants"]) <= set(support) <= set(ch.inductor.proven)
