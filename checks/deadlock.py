@@ -44,7 +44,10 @@ def _stuck(sym, actions, s=None):
     return parts, skipped
 
 
-def no_deadlock(ch, pid: str) -> Verdict:
+def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
+    """NO_DEADLOCK's verdict (see module doc); without ``reachability`` a candidate
+    no invariant excludes is not looked for by BMC (UNKNOWN at once: a scout
+    table wants a proof or nothing)."""
     sym, spec, game = ch.sym, ch.spec, ch.game
     prop = ch.props[pid]
     terminal = [p.value for p in spec.phases if p.terminal]
@@ -112,15 +115,16 @@ def no_deadlock(ch, pid: str) -> Verdict:
         if not any(n in ind.proven for n in new) or len(ind.proven) == before:
             break
     # a candidate no proved invariant excludes: is a deadlock reachable?
-    v = _bmc(ch, pid, terminal, ch.depth)
+    v = _bmc(ch, pid, terminal, ch.depth) if reachability else None
     if v is not None:
         return v
     return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
         "kind": "bounded", "depth": ch._bmc_done.get(pid, -1),
         "candidate": game.describe(witness) if witness is not None else None,
         "note": "a live state without a legal move satisfies every proved invariant, but no "
-                f"deadlock is reachable within {ch.depth} moves after any deal; whether one is "
-                "reachable later is not known"})
+                + (f"deadlock is reachable within {ch.depth} moves after any deal; whether one "
+                   "is reachable later is not known" if reachability else
+                   "search for a reachable one was made")})
 
 
 def _bmc(ch, pid, terminal, depth):

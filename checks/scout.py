@@ -240,7 +240,7 @@ class Scout:
             self._checker()
             self.progress(f"{pid}: scouting at {self.config.describe()}")
             try:
-                v = no_deadlock(self.ch, pid)
+                v = no_deadlock(self.ch, pid, reachability=False)
             except (TimeoutError, self._out):
                 self.failed = True
                 return None
