@@ -202,6 +202,11 @@ def candidates(spec) -> dict:
                                   Implies(in_play, Exists(t.ALLP, lambda p: Not(
                                       t.hands[p].is_empty()), hint="c"))),
     }
+    if RACE in phases and "race_field" in spec.definitions:
+        c["RACE_FIELD_SET"] = ("during Mercy's race someone may win it",
+                               Implies(t.phase.eq(RACE), Not(t.d(
+                                   "race_field", t.hands, t.hand_of, t.passers, t.aside,
+                                   t.resume, t.dir, t.pile).is_empty())))
     # generic facts: a variable that never leaves its initial value, a phase never entered
     for v in spec.variables:
         if v.name != "phase":
