@@ -462,10 +462,9 @@ class Inductor:
             qs = []
             for i, case in enumerate(cases):
                 by = f"card {i}" if i < n_cards else "apart from single cards"
-                cq = Query(f"{cut.title}, case {by}",
-                           f"unsat proves no {ta[1]} step breaks {ta[0]} {by}; "
-                           f"with every case unsat, no {ta[1]} step breaks {ta[0]}")
-                cq.parts = [(lab, e) for lab, e in cut.parts if lab != "goal"]
+                cq = _subset(cut, lambda lab: lab != "goal", f"case {by}")
+                cq.meaning = (f"unsat proves no {ta[1]} step breaks {ta[0]} {by}; "
+                              f"with every case unsat, no {ta[1]} step breaks {ta[0]}")
                 cq.add("goal", sym.Not(case))
                 qs.append(cq)
             split.append((ta, qs))

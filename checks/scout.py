@@ -156,8 +156,7 @@ class Scout:
         formula = self._formula(pid)
         if formula is None:
             return None
-        key = (self.config, tuple(sorted(self.small.readings.items())), self.small.scope,
-               pid, _alpha(formula))
+        key = self._key(pid, _alpha(formula))
         if key in _PLANS:
             self.progress(f"{pid}: the plan scouted at {self.config.describe()} "
                           "earlier in this run")
@@ -211,6 +210,11 @@ class Scout:
                 believed.remove(m)
                 self.broken.add(m)
 
+    def _key(self, pid: str, what: str) -> tuple:
+        """Where ``_PLANS`` keeps an answer about ``pid`` at this scout table."""
+        return (self.config, tuple(sorted(self.small.readings.items())), self.small.scope,
+                pid, what)
+
     def _formula(self, name: str):
         """The formula of a property (with one), or of a candidate invariant (the
         candidates are the same names at every table), at the scout table."""
@@ -232,8 +236,7 @@ class Scout:
         the deadlock query needs, each can be re-proved from its own plan."""
         if self.failed or pid not in self.props:
             return None
-        key = (self.config, tuple(sorted(self.small.readings.items())), self.small.scope,
-               pid, "support")
+        key = self._key(pid, "support")
         if key not in _PLANS:
             from .deadlock import no_deadlock
             from .verdicts import HOLDS

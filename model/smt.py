@@ -341,7 +341,7 @@ class SmtSpec:
         per hand, and at eight players with the full deck Z3 took minutes on a
         step that reads it, where the mask is one AND."""
         hit = self.aggregates.get(term.get_id())
-        if hit is None or hit[0].get_id() != term.get_id():
+        if hit is None:
             return None
         _, kind, S = hit
         width = S.size()

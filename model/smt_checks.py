@@ -121,6 +121,11 @@ WORKERS = max(1, os.cpu_count() or 1)
 SOLVERS = {"pipeline": _fast_solver, "qf_bv": _qfbv_solver}
 
 
+def _tightest(*limits):
+    """The smallest of the time limits given, None (no limit) if none is."""
+    return min((x for x in limits if x is not None), default=None)
+
+
 def _stop(ctxs, running) -> None:
     """Interrupt the checks in ``ctxs`` until ``running()`` says none still runs:
     again and again, since a check that had not begun yet misses an interrupt."""
@@ -552,8 +557,7 @@ class Symbolic:
                 while len(running) > workers:
                     reap(wait(list(running), return_when=FIRST_COMPLETED)[0])
                 left = budget_of()
-                qcap = cap if q.cap is None else q.cap if cap is None else min(cap, q.cap)
-                limit = left if qcap is None else qcap if left is None else min(qcap, left)
+                limit = _tightest(left, cap, q.cap)
                 ctx = z3.Context()
                 if tracked is None:
                     sv, lits, names = self._solver_in(ctx, q, solver, limit), (), None
