@@ -140,6 +140,10 @@ def candidates(spec) -> dict:
         "GIFTS_ONLY_IN_PRIDE": ("mid-round, gifts are pending only in the PRIDE phase",
                                 Implies(And(mid_round, Not(t.phase.eq(PRIDE))), ForAll(
                                     t.ALLP, lambda p: t.gifts[p].eq(t.NOCARD), hint="c"))),
+        "GIFT_IN_GIVER_HAND": ("a pending Pride Cycle gift is still in its giver's own hand",
+                               ForAll(t.ALLP, lambda p: Or(t.gifts[p].eq(t.NOCARD), And(
+                                   t.hand_of[p].eq(p), t.gifts[p].in_(t.hands[p]))),
+                                      hint="c")),
         "GIFT_ONLY_FROM_GIVEN": ("only a giver who has chosen holds a pending gift",
                                  ForAll(t.ALLP, lambda p: Implies(
                                      Not(t.gifts[p].eq(t.NOCARD)),
@@ -161,7 +165,7 @@ def candidates(spec) -> dict:
         "PILE_SET_UNLESS_TAKEN": ("while drawing, the pile holds a card unless one was "
                                   "taken from it this turn",
                                   Implies(And(Or(t.phase.eq(DRAW), t.phase.eq(DECK)),
-                                              t.taken.eq(t.NOCARD)),
+                                              t.taken.is_empty()),
                                           Not(t.top_card.eq(t.NOCARD)))),
         "PILE_SET_IN_EFFECTS": ("while a card's effect is resolved the pile holds a card",
                                 Implies(Or(*[t.phase.eq(p) for p in (REVEAL, RACE, PRIDE, SECRET)
@@ -172,7 +176,7 @@ def candidates(spec) -> dict:
                          Implies(Or(t.phase.eq(DRAW), t.phase.eq(DECK)), t.owed >= 1)),
         "NOTHING_TAKEN_WHILE_DRAWING": ("while drawing, no card has been taken from the pile "
                                         "this turn", Implies(t.phase.eq(DRAW),
-                                                             t.taken.eq(t.NOCARD))),
+                                                             t.taken.is_empty())),
         "DISCARDER_HOLDS_A_CARD": ("whoever must discard holds a card",
                                    Implies(t.phase.eq(DISCARD),
                                            Not(t.hands[t.hand_of[t.actor]].is_empty()))),
@@ -206,7 +210,7 @@ def candidates(spec) -> dict:
         c["RACE_FIELD_SET"] = ("during Mercy's race someone may win it",
                                Implies(t.phase.eq(RACE), Not(t.d(
                                    "race_field", t.hands, t.hand_of, t.passers, t.aside,
-                                   t.resume, t.dir, t.pile).is_empty())))
+                                   t.resume, t.dir, t.pile, t.turn, t.taken).is_empty())))
     # generic facts: a variable that never leaves its initial value, a phase never entered
     for v in spec.variables:
         if v.name != "phase":

@@ -25,12 +25,12 @@ LIVE_PHASES = ("DRAW", "DISCARD", "PRIDE", "SECRET", "REVEAL")
 
 
 def zones(t) -> list:
-    """The places a card can be, as card sets: the deck, the pile, each hand and
-    each pending Pride Cycle gift (a set of at most one card)."""
+    """The places a card can be, as card sets: the deck, the pile and each hand
+    (a Pride Cycle gift chosen under ``pride.timing = simultaneous`` stays in its
+    giver's hand until every card moves)."""
     out = [t.deck, op("pile_cards", t.pile)]
     for p in range(t.n):
-        P = t.player_const(p)
-        out += [t.hands[P], t.NONE.plus(t.gifts[P])]
+        out.append(t.hands[t.player_const(p)])
     return out
 
 
@@ -67,8 +67,8 @@ def build(t) -> tuple[Property, ...]:
         Property("FROZEN", "step",
                  "The passer's hand never changes until the round ends.", frozen),
         Property("CONSERVATION", "state",
-                 "Every card is in exactly one place: a hand, the deck, the pile or "
-                 "in transit as a Pride Cycle gift.", conservation),
+                 "Every card is in exactly one place: a hand, the deck or the pile.",
+                 conservation),
         Property("TURN_DEFINED", "state",
                  "The player to act is always a seated player who has not been set aside.",
                  turn_defined),

@@ -289,7 +289,7 @@ def test_core_of_an_illegal_pass_names_the_rule():
     target = None
     for s in explored_states(game):
         if (s[ix["phase"]] == DRAW and s[ix["passers"]] and s[ix["owed"]] == 1
-                and s[ix["taken"]] == -1 and s[ix["duty"]] == 0
+                and not s[ix["drew"]] and s[ix["duty"]] == 0
                 and not any(a[0] == "pass" for a in game.legal_actions(s))):
             target = s
             break

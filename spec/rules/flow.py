@@ -43,7 +43,8 @@ def ring(t: Table):
 
 
 def race_field(t: Table, e: Effect):
-    return t.d("race_field", t.hands_, t.hand_of, t.passers, t.aside, e.by, t.dir_, t.pile_)
+    return t.d("race_field", t.hands_, t.hand_of, t.passers, t.aside, e.by, t.dir_, t.pile_,
+               t.turn, t.taken)
 
 
 def pride_givers(t: Table):
@@ -82,6 +83,15 @@ def skip(t, e):
                         And(t.is_kind(e.card, "repentance"), t.d("repentance_skips"))))
 
 
+def taken_by(t: Table, p, turn=None, taken=None):
+    """The cards ``p`` took from the pile this turn: the turn player's taken
+    cards, nothing for anyone else (a Mercy race winner drew nothing).  Who may
+    win the race and what the winner may discard both read it, so they agree."""
+    turn = t.turn if turn is None else turn
+    taken = t.taken if taken is None else taken
+    return If(p.eq(turn), taken, t.NONE)
+
+
 def live_seats(t: Table, aside, passers, first_passer):
     """Seats that take turns: not set aside, not frozen (the first passer
     stays, since reaching them ends the round)."""
@@ -90,4 +100,4 @@ def live_seats(t: Table, aside, passers, first_passer):
 
 __all__ = ["Effect", "effect_contexts", "opens", "opens_race", "opens_pride",
            "opens_secret", "forms_team", "skip", "race_field", "pride_givers",
-           "secret_partner", "ring", "live_seats", "FALSE"]
+           "secret_partner", "ring", "live_seats", "taken_by", "FALSE"]

@@ -70,21 +70,24 @@ def mercy_rules(t: Table):
         frags += [Update((e.action,), "phase", num(RACE), when=when, priority=10),
                   Update((e.action,), "resume", e.by, when=when)]
     w = _param(t, "race")
-    def can_race(hands, hand_of, p, pile):
-        """Only a player who can legally discard can be first to discard."""
+    def can_race(hands, hand_of, p, pile, turn, taken):
+        """Only a player who can legally discard can be first to discard: the
+        same test as the winner's discard (``play.discard``'s guard)."""
         hand = hands[hand_of[p]]
-        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, t.NOCARD), hint="rc")
+        mine = flow.taken_by(t, p, turn, taken)
+        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine), hint="rc")
 
     def field(exclude_passers):
-        def body(hands, hand_of, ps, aside, by, d, pile):
+        def body(hands, hand_of, ps, aside, by, d, pile, turn, taken):
             seated = t.ALLP - aside
             pool = seated - ps if exclude_passers else seated
-            return SetOf(pool, lambda p: can_race(hands, hand_of, p, pile), hint="m")
+            return SetOf(pool, lambda p: can_race(hands, hand_of, p, pile, turn, taken),
+                         hint="m")
         return body
 
-    def next_only(hands, hand_of, ps, aside, by, d, pile):
+    def next_only(hands, hand_of, ps, aside, by, d, pile, turn, taken):
         q = op("next_in", by, d, t.ALLP - aside)
-        return If(can_race(hands, hand_of, q, pile), t.NONEP.plus(q), t.NONEP)
+        return If(can_race(hands, hand_of, q, pile, turn, taken), t.NONEP.plus(q), t.NONEP)
 
     return [
         rule("mercy.open", ["mercy.1"],
@@ -92,7 +95,7 @@ def mercy_rules(t: Table):
         rule("mercy.win", ["mercy.1"],
              "The race winner (chance among the eligible) must discard next.",
              Guard(("race",), w.in_(t.d("race_field", t.hands, t.hand_of, t.passers, t.aside,
-                                        t.resume, t.dir, t.pile))),
+                                        t.resume, t.dir, t.pile, t.turn, t.taken))),
              Update(("race",), "actor", w),
              Update(("race",), "racing", TRUE),
              Update(("race",), "phase", num(DISCARD))),
@@ -143,8 +146,7 @@ def justice_rules(t: Table):
                    when=when, priority=1),
             Update((e.action,), "duty_on", t.d("justice_target", q1, t.passers_, t.turn_),
                    when=when, priority=1)]
-    answer_guard = lambda: Guard(("answer",), And(duty_active, ac.in_(jm), t.owed.eq(1),
-                                                  t.taken.eq(t.NOCARD)))
+    answer_guard = lambda: Guard(("answer",), And(duty_active, ac.in_(jm), Not(t.drew)))
     drew = lambda x: (("draw_pile", t.top_card), ("deck_card", _param(t, "deck_card")))
     return [
         rule("justice.duty_set", ["justice.1"],
@@ -248,11 +250,18 @@ def pride_rules(t: Table):
     gifts_after = t.gifts.put(t.actor, gc)
 
     def delivered(hands, gifts):
+        """Every chosen card leaves its giver's hand and reaches its receiver's,
+        all at once: until then no hand has changed."""
         def body(r):
             got = hands[r]
             for g in range(t.n):
-                dest = t.hand_of[t.d("pride_to", t.player_const(g), ring, t.passers, t.dir)]
-                got = got | If(dest.eq(r), t.NONE.plus(gifts[t.player_const(g)]), t.NONE)
+                G = t.player_const(g)
+                gift = t.NONE.plus(gifts[G])
+                got = got - If(t.hand_of[G].eq(r), gift, t.NONE)
+            for g in range(t.n):
+                G = t.player_const(g)
+                dest = t.hand_of[t.d("pride_to", G, ring, t.passers, t.dir)]
+                got = got | If(dest.eq(r), t.NONE.plus(gifts[G]), t.NONE)
             return got
         return MapOf(t.ALLP, body, hint="r")
 
@@ -280,9 +289,10 @@ def pride_rules(t: Table):
              define(t, "pride_to", lambda g, r, ps, d: op("next_in", g, d, r)),
              choice="pride.passer", reading="before_keeps"),
         rule("pride.timing.simultaneous", ["pride.1"],
-             "Everyone chooses a card first; then all cards move at once.",
+             "Everyone chooses a card first; then all cards move at once (no hand "
+             "changes until they do).",
              *order,
-             Update(("give",), "hands", If(done, delivered(removed, gifts_after), removed)),
+             Update(("give",), "hands", delivered(t.hands, gifts_after), when=done),
              Update(("give",), "gifts", If(done, no_gifts, gifts_after)),
              Update(("give_nothing",), "hands", delivered(t.hands, t.gifts), when=done),
              Update(("give_nothing",), "gifts", no_gifts, when=done),

@@ -109,7 +109,8 @@ def draw_rules(t: Table):
              Guard(("draw_pile",), Not(op("pile_len", t.pile).eq(0))),
              Update(("draw_pile",), "hands", t.hands.put(seat, t.hands[seat].plus(top))),
              Update(("draw_pile",), "pile", op("pop", t.pile)),
-             Update(("draw_pile",), "taken", top),
+             Update(("draw_pile",), "taken", t.taken.plus(top)),
+             Update(("draw_pile",), "drew", TRUE),
              Update(("draw_pile",), "owed", t.owed - 1),
              Update(("draw_pile",), "phase", after_draw)),
         rule("play.draw_deck", ["play.1"],
@@ -119,6 +120,7 @@ def draw_rules(t: Table):
              "The card drawn from the deck goes to the drawer's hand.",
              Update(("deck_card",), "hands", t.hands.put(seat, t.hands[seat].plus(c))),
              Update(("deck_card",), "deck", t.deck.minus(c)),
+             Update(("deck_card",), "drew", TRUE),
              Update(("deck_card",), "owed", t.owed - 1),
              Update(("deck_card",), "phase", after_draw)),
         rule("deck.exhausted.nothing", ["play.1"],
@@ -144,11 +146,12 @@ def discard_rules(t: Table):
     dc = next(a for a in t.actions if a.name == "discard").params[0].ref
     ac = next(a for a in t.actions if a.name == "answer").params[0].ref
     hand = t.hands[seat]
-    any_ok = Exists(hand, lambda x: t.d("can_discard", x, t.pile, t.taken), hint="d")
+    mine = flow.taken_by(t, t.actor)
+    any_ok = Exists(hand, lambda x: t.d("can_discard", x, t.pile, mine), hint="d")
     out = [
         rule("play.discard", ["play.2"],
              "Discard a card from the hand onto the pile.",
-             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, t.taken)),
+             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, mine)),
              Update(("discard",), "hands", t.hands.put(seat, hand.minus(dc))),
              Update(("discard",), "pile", op("push", t.pile, dc)),
              Update(("answer",), "hands", t.hands.put(seat, hand.minus(ac))),
@@ -158,12 +161,12 @@ def discard_rules(t: Table):
              define(t, "can_discard", lambda c, pile, taken: And(
                  t.d("desolation_ok", c, pile), t.d("take_back_ok", c, taken)))),
         rule("turn.take_back.allowed", ["play.2"],
-             "\"Any card\": the card just taken from the pile may be discarded again.",
+             "\"Any card\": a card taken from the pile may be discarded again.",
              define(t, "take_back_ok", lambda c, taken: TRUE),
              choice="turn.take_back", reading="allowed"),
         rule("turn.take_back.not_allowed", ["play.2"],
-             "The card just taken from the pile may not be discarded this turn.",
-             define(t, "take_back_ok", lambda c, taken: c.ne(taken)),
+             "No card taken from the pile this turn may be discarded this turn.",
+             define(t, "take_back_ok", lambda c, taken: Not(c.in_(taken))),
              choice="turn.take_back", reading="not_allowed"),
         rule("discard.none.stuck", ["play.2"],
              "The text says nothing: with no legal discard there is no move.",
@@ -190,8 +193,9 @@ def pass_rules(t: Table):
     duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
     return [
         rule("pass.say", ["pass.1", "pass.2"],
-             "Instead of drawing, a player may say Pass; their hand is frozen.",
-             Guard(("pass",), And(t.owed.eq(1), t.taken.eq(t.NOCARD))),
+             "Instead of drawing, a player may say Pass (only before drawing this turn); "
+             "their hand is frozen.",
+             Guard(("pass",), Not(t.drew)),
              Update(("pass",), "passers", t.passers.plus(t.actor)),
              Update(("pass",), "first_passer", t.actor, when=t.first_passer.eq(t.NOBODY))),
         rule("pass.when.any_turn", ["pass.1"], "Pass is allowed on any turn.",
@@ -243,8 +247,10 @@ def advance_rules(t: Table):
             Update((action,), "turn", nxt, when=ends),
             Update((action,), "actor", nxt, when=ends),
             Update((action,), "owed", num(1), when=ends),
-            Update((action,), "taken", t.NOCARD, when=ends),
+            Update((action,), "taken", t.NONE, when=ends),
+            Update((action,), "drew", FALSE, when=ends),
             Update((action,), "racing", FALSE, when=ends),
+            Update((action,), "resume", t.NOBODY, when=ends, priority=-1),
             Update((action,), "duty", num(0), when=ends),
             Update((action,), "duty_on", t.NOBODY, when=ends),
             Update((action,), "phase", num(DRAW), when=ends),
