@@ -55,6 +55,7 @@ def choice_point_record(cp: ChoicePoint, variant: Variant | None = None) -> dict
         "literal": cp.literal,
         "origin": cp.origin,
         "note": cp.note,
+        "why_literal": cp.why,
     }
     if variant is not None:
         rec["reading"] = variant.readings[cp.id]
@@ -188,6 +189,7 @@ def markdown(variant: Variant) -> str:
         if out[-1] == ">":
             out.pop()
         out.append("")
+        out += [f"Why `{cp.literal}` is the literal reading: {_cell(cp.why)}", ""]
         out += ["| reading | meaning | variants | rules |", "|---|---|---|---|"]
         for r in cp.readings:
             name = f"`{r.id}`" + (" (literal)" if r.id == cp.literal else "")
@@ -199,7 +201,7 @@ def markdown(variant: Variant) -> str:
         out.append("")
         extra = []
         if cp.origin != "design":
-            extra.append(f"Origin: {cp.origin} (not in DESIGN.md's table).")
+            extra.append(f"Origin: {cp.origin} (not in the starting design's table).")
         if cp.note:
             extra.append(f"Note: {cp.note}.")
         if extra:

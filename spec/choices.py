@@ -24,9 +24,11 @@ class ChoicePoint:
     question: str
     sentences: tuple[str, ...]
     readings: tuple[Reading, ...]
-    #: where this point came from: "design" (DESIGN.md's table) or "found"
+    #: where this point came from: "design" (the starting design's table) or "found"
     origin: str = "design"
     note: str = ""
+    #: why the first reading is the literal one, argued from the sentences
+    why: str = ""
 
     @property
     def literal(self) -> str:
@@ -37,9 +39,9 @@ class ChoicePoint:
         return tuple(r.id for r in self.readings)
 
 
-def _cp(id, question, sentences, readings, origin="design", note=""):
+def _cp(id, question, sentences, readings, origin="design", note="", why=""):
     return ChoicePoint(id, question, tuple(sentences),
-                       tuple(Reading(r, t) for r, t in readings), origin, note)
+                       tuple(Reading(r, t) for r, t in readings), origin, note, why)
 
 
 CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
@@ -47,124 +49,194 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         ("nothing", "the text says nothing: only the discard pile can be drawn"),
         ("reshuffle", "the discard pile under its top card is shuffled into a new deck"),
         ("round_ends", "drawing from the empty deck ends the round"),
-    ]),
+    ], why=(
+        'play.1 names the deck and the discard pile as the places to draw from and says '
+        'nothing of a deck that runs out: nothing happens, and only the pile is left.')),
     _cp("setup.first_card", "The first face-up card is an option card.", ["setup.1"], [
         ("no_effect", "it has no effect"),
         ("applies", "its effect applies as if the dealer had discarded it"),
-    ]),
+    ], why=(
+        'The option cards act when a player discards them ("when a player discards a '
+        'Pride Cycle card"); setup.1 only says the turned-up card begins the discard '
+        'pile, and turning a card over is not a discard.')),
     _cp("setup.zero_deal", "A hand is dealt worth 0 points.", ["setup.1", "pass.5"], [
         ("ends_at_once", "the round ends at once (\"at any time\")"),
         ("after_actions", "zero is only checked after actions"),
-    ]),
+    ], why=(
+        'pass.5: "if, at any time, a player reaches zero points, the round stops '
+        'immediately"; a hand dealt worth zero is at zero from the deal on.')),
     _cp("turn.take_back", "May a player discard the card just taken from the pile?", ["play.2"], [
         ("allowed", "allowed: any card from their hand"),
         ("not_allowed", "not allowed"),
-    ]),
+    ], why=(
+        'play.2: "discard any card from their hand"; the card just taken is in the hand '
+        'and no sentence excepts it.')),
     _cp("pass.when", "May a player pass on their first turn?", ["pass.1"], [
         ("any_turn", "on any turn"),
         ("after_first_circuit", "not before every player has had a turn"),
-    ]),
+    ], why=(
+        'pass.1 sets no time: "when a player assumes they have a winning hand, they may '
+        'say Pass".')),
     _cp("pass.multiple", "A second player says Pass.", ["pass.1", "pass.3"], [
-        ("not_allowed", "not allowed: once someone has passed nobody else may"),
         ("allowed", "allowed: each passer is frozen; the round ends at the first passer"),
-    ]),
+        ("not_allowed", "not allowed: once someone has passed nobody else may"),
+    ], why=(
+        'pass.1 gives every player the right to say Pass ("they may say Pass") and sets '
+        'no limit; the singular "the passer" of pass.3 says whose turn ends the round, it '
+        'forbids no second Pass.')),
     _cp("pass.reached", "What does \"again reaches the passer\" mean?", ["pass.3", "pass.4"], [
         ("next_turn", "the passer's next turn comes"),
         ("circuit", "every other player has had one turn since the pass"),
-    ]),
+    ], why=(
+        '"The round continues until it again reaches the passer": play reaches a player '
+        "when their turn comes, so the passer's next turn is that moment.")),
     _cp("pass.score", "\"Try for a score of minus 20\": what does the passer score?", ["pass.1"], [
         ("lowest_or_total", "-20 if lowest (ties count), else the hand total"),
         ("strictly_lowest", "-20 only if strictly lowest, else the hand total"),
         ("always", "always -20"),
-    ]),
+    ], why=(
+        'pass.1 passes "to try for a score of minus 20" with "a winning hand", and the '
+        'object is the fewest points (object.1): a hand tied for fewest is not beaten, so '
+        'it wins; a hand that loses is totalled like any other (scoring.1).')),
     _cp("zero.when", "\"If at any time a player reaches zero\": when is it checked?", ["pass.5"], [
         ("every_change", "after every change to a hand, mid-effect too"),
         ("end_of_turn", "at the end of each turn"),
-    ]),
+    ], why=(
+        'pass.5: "if, at any time, a player reaches zero points, the round stops '
+        'immediately": every moment a hand changes is such a time.')),
     _cp("charity.scope", "Which cards does Charity cancel?", ["charity.1"], [
         ("whole_suit", "every card of that suit in the holder's hand, Desolation too"),
         ("numbers_only", "number cards of that suit only"),
-    ]),
+    ], why=(
+        'charity.1: "cancels points of all cards in the same suit": all of them, a '
+        'Desolation of that suit included.')),
     _cp("desolation.target", "\"Only discarded on the same suit\": on what?", ["desolation.1"], [
         ("same_suit", "the top card of the pile has that suit"),
         ("or_mercy", "that, or the top card is a Mercy"),
         ("or_empty", "that, or the pile is empty"),
-    ]),
+    ], why=(
+        'desolation.1: "can only be discarded on the same suit": on a card of its suit, '
+        'which can only be the top of the pile; nothing else is named.')),
     _cp("discard.none", "After drawing, no card in hand may legally be discarded.", ["play.2", "desolation.1"], [
         ("stuck", "the text says nothing: no move, the game is stuck"),
         ("any_card", "then any card may be discarded"),
         ("skip_discard", "the turn ends without a discard"),
-    ]),
+    ], why=(
+        'play.2 requires a discard and no sentence says what a player does who has no '
+        'legal one, so the text leaves no move.')),
     _cp("mercy.race", "Who may win Mercy's race?", ["mercy.1", "pass.2"], [
         ("not_passer", "any player but a passer"),
         ("anyone", "any player, a passer too"),
         ("next_only", "the next player only"),
-    ]),
+    ], why=(
+        'mercy.1 has "all players" race to discard, and pass.2 says the passer\'s hand '
+        '"cannot be altered": racing is not required, so both are obeyed when everyone '
+        'but the passer may race. The other readings drop one of the two sentences.')),
     _cp("mercy.after", "After Mercy's race, where does play go on?", ["mercy.1"], [
         ("from_mercy_player", "from the player who discarded the Mercy"),
         ("from_winner", "from the race winner"),
-    ], note="DESIGN.md's mercy.after, first half; the second half is mercy.effect"),
+    ], note="the starting design's mercy.after, first half; the second half is mercy.effect", why=(
+        'mercy.1 says nothing about the turn order: the race interrupts the Mercy '
+        "player's turn, so play resumes as after any discard, from that player.")),
     _cp("mercy.effect", "Does the card discarded in Mercy's race have its effect?", ["mercy.1"], [
-        ("no_effect", "no: the race discard only lowers points"),
         ("applies", "yes: its effect applies as for any discard"),
-    ], origin="design", note="DESIGN.md's mercy.after, second half"),
+        ("no_effect", "no: the race discard only lowers points"),
+    ], origin="design", note="the starting design's mercy.after, second half", why=(
+        'Each option card acts when it is discarded ("when a player discards a Pride '
+        'Cycle card", "a player who discards a Secret Combination card"); the race is a '
+        'race "to discard" (mercy.1), so the race discard is a discard, and no sentence '
+        'exempts it.')),
     _cp("justice.duty", "\"Must draw or play a Justice or Mercy\": what is the duty?", ["justice.1"], [
         ("no_force", "draw as usual, or play a Justice or Mercy instead of drawing"),
         ("play_or_extra", "play a Justice or Mercy if able, else draw one extra card"),
         ("stacking", "play a Justice or Mercy, or draw one card per Justice stacked"),
         ("until", "draw until a Justice or Mercy is drawn"),
-    ]),
+    ], why=(
+        'justice.1 with "draw" read as the turn\'s usual draw (play.1: "players take turns '
+        'drawing"): the next player must draw, or play a Justice or Mercy instead; the '
+        '"must" has force, since it takes away the only other move at the start of a '
+        'turn, saying Pass (justice.pass). Reading "a Justice or Mercy card" as the '
+        'object of "draw" as well gives take_or_play or until.')),
     _cp("justice.passer", "Justice is played and the next player is the passer.", ["justice.1", "pass.2"], [
         ("stands", "the duty stands (a frozen hand cannot meet it)"),
         ("skips", "the duty skips to the next player after the passer"),
         ("lapses", "the duty lapses"),
-    ]),
+    ], why=(
+        'justice.1 puts the duty on the "next player" with no exception for a passer; '
+        "that a frozen hand cannot meet it is the text's own conflict with pass.2.")),
     _cp("justice.pass", "May a player under a Justice duty say Pass?", ["justice.1", "pass.1"], [
         ("not_allowed", "no: they must draw or play"),
         ("allowed", "yes: Pass is allowed instead of drawing"),
-    ], origin="found"),
+    ], origin="found", why=(
+        '"Must draw or play a Justice or Mercy card" leaves no room for the other move at '
+        'the start of a turn, saying Pass.')),
     _cp("repentance.two", "Repentance with two players.", ["repentance.1"], [
         ("no_effect", "reversing two players changes nothing"),
         ("skip", "it acts as a skip: the same player goes again"),
-    ]),
+    ], why=(
+        'repentance.1: "reverses the direction of play"; with two players either '
+        'direction leads to the same player, so nothing changes.')),
     _cp("unbelief.pass", "Unbelief is played just before the passer.", ["unbelief.1", "unbelief.2"], [
         ("go_around", "as written: the passer is skipped and play goes round again"),
         ("round_ends", "a skip cannot pass over a passer: the round ends"),
-    ]),
+    ], why=(
+        'unbelief.2 says it in so many words: "play skips the passer and continues around '
+        'again until it reaches the passer".')),
     _cp("unbelief.two", "Unbelief with two players skips the only other player.", ["unbelief.1"], [
         ("again", "the discarder takes another turn"),
         ("no_effect", "no effect"),
-    ], origin="found"),
+    ], origin="found", why=(
+        'unbelief.1: "skips the next player"; with two players that is the only other '
+        'player, so play comes back to the discarder.')),
     _cp("pride.passer", "\"A player who has said Pass is not included\" in Pride Cycle.", ["pride.1", "pride.2"], [
         ("gives_not_receives", "the passer gives nothing but still receives"),
         ("skipped", "the passer is skipped both ways"),
         ("before_keeps", "the player before the passer keeps their card"),
-    ]),
+    ], why=(
+        'pride.1 has "all players give any card ... to the player next to them"; pride.2 '
+        'takes the passer out of "all players" (the givers) but not out of "the player '
+        'next to them", so the player before the passer still gives to the passer. That '
+        "this alters a frozen hand (pass.2) is the text's contradiction: both sentences "
+        'cannot be obeyed, and the literal reading follows the sentence about the act. '
+        'Reading pass.2 into pride.2 (skipped) is a clarification.')),
     _cp("pride.timing", "How do Pride Cycle's cards move?", ["pride.1"], [
         ("simultaneous", "simultaneously: everyone chooses before receiving"),
         ("in_turn", "in turn order: a player may pass on what they received"),
-    ]),
+    ], why=(
+        'pride.1: "all players give any card from their hand to the player next to them": '
+        'one act by everyone, with no order among them.')),
     _cp("secret.next", "Secret Combination when the next player is the passer.", ["secret.1", "pass.2"], [
         ("forms", "the team forms and the best hand is kept"),
         ("skip_passer", "the passer is left out: the team forms with the player after"),
         ("no_effect", "no effect"),
-    ]),
+    ], why=(
+        'secret.1: "forms a team with the next player", with no exception for a passer.')),
     _cp("secret.seat", "The set-aside player's seat.", ["secret.2"], [
-        ("leaves", "leaves the turn order; the team plays one hand from one seat"),
         ("both_seats", "both seats keep their turns, playing the one hand"),
-    ]),
+        ("leaves", "leaves the turn order; the team plays one hand from one seat"),
+    ], why=(
+        'secret.2 sets aside a hand ("select the best hand of the two and set the other '
+        'aside"), not a player: both players stay at the table and keep their turns, '
+        'playing the one hand they now share.')),
     _cp("secret.best", "Who chooses the best hand?", ["secret.2"], [
-        ("lower_score", "the lower-scoring hand, automatically (ties keep the discarder's)"),
         ("team_chooses", "the team (the discarder) chooses"),
-    ]),
+        ("lower_score", "the lower-scoring hand, automatically (ties keep the discarder's)"),
+    ], why=(
+        'secret.2: "they select the best hand of the two": selecting is something the '
+        'team does, so the team chooses (the discarder speaking for it); nothing makes '
+        'the lower score automatic.')),
     _cp("secret.two", "Secret Combination when only two teams or players remain.", ["secret.1", "secret.4"], [
         ("applies", "it applies: the table becomes one team"),
         ("no_effect", "no effect"),
-    ]),
+    ], why=(
+        'secret.1 and secret.4 set no minimum: with two players or teams left, the next '
+        'player is still there to team with.')),
     _cp("game.end", "When does the game end?", ["object.1"], [
         ("rounds", "after N rounds (N = players), the dealer rotating left"),
         ("threshold", "when a player's total passes a threshold"),
-    ]),
+    ], why=(
+        'object.1 ("finish the game with the fewest points") names no end; setup.2\'s '
+        'rotating deal suggests the usual one, a round dealt by each player.')),
 ]}
 
 

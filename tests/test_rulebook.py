@@ -83,6 +83,7 @@ def test_choice_points_are_well_formed():
         assert len(cp.readings) >= 2, cid
         assert len(set(cp.reading_ids)) == len(cp.reading_ids), cid
         assert cp.literal == cp.reading_ids[0]
+        assert len(cp.why) > 40, f"{cid}: say why the first reading is the literal one"
         assert all(r.text for r in cp.readings), cid
     assert default_readings() == {c: cp.literal for c, cp in CHOICE_POINTS.items()}
 
