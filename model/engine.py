@@ -169,12 +169,15 @@ class Game:
         return []
 
     def decided(self, s, action: Action, s2) -> list[str]:
-        """The rules on the path the step's evaluation took (``model/steprules.py``):
-        what a story names."""
+        """The rules that decided the step (``model/steprules.py``): what a story
+        names."""
+        return self.step_rules().rules(s, action, s2)
+
+    def step_rules(self):
         if self._step_rules is None:
             from .steprules import StepRules
             self._step_rules = StepRules(self.spec)
-        return self._step_rules.rules(s, action, s2)
+        return self._step_rules
 
     @staticmethod
     def key(s):
