@@ -9,6 +9,7 @@ stays small.
 """
 from __future__ import annotations
 
+import re
 from html import escape
 
 from itcp.spec.config import SUIT_NAMES, Card
@@ -29,7 +30,9 @@ def shade(card: Card) -> str:
 
 
 def symbol_id(card: Card) -> str:
-    return f"card-{card.index}"
+    """The picture's id, from the card's name (unique at a table, and the same card
+    at every table: a page may show traces of several tables)."""
+    return "card-" + re.sub(r"[^A-Za-z0-9]+", "-", card.name).strip("-")
 
 
 def _title(card: Card) -> tuple[str, str]:

@@ -275,10 +275,9 @@ def answer_page(variant, game: Game, answer) -> str:
     evidence (a witness or counterexample as a stepper, or what the proofs rest
     on), and the scope."""
     ev = answer.evidence
-    colour = {"yes": HOLDS, "no": VIOLATED}.get(answer.answer, UNKNOWN)
     body = [variant_header(variant, f"{answer.answer.upper()}: {answer.question}"),
             f'<p class="answer" data-answer="{e(answer.answer)}">'
-            f'<span class="v v-{colour}">{e(answer.answer.upper())}</span> '
+            f'<span class="v v-{e(answer.answer)}">{e(answer.answer.upper())}</span> '
             f"<b>{e(answer.question)}</b></p>",
             f"<p><b>Scope:</b> {e(answer.scope)}</p>"]
     trace = getattr(answer, "trace", None)

@@ -74,7 +74,9 @@ def test_page_is_self_contained(tiny):
     # every card of the table is defined once, and every drawn card uses a defined one
     dom = tiny["dom"]
     symbols = {a["id"] for t, a in dom.tags if t == "symbol"}
-    assert symbols == {f"card-{c.index}" for c in tiny["game"].config.cards}
+    from itcp.report.cards import symbol_id
+    assert symbols == {symbol_id(c) for c in tiny["game"].config.cards}
+    assert len(symbols) == tiny["game"].config.n_cards
     used = {a["href"].lstrip("#") for t, a in dom.tags if t == "use"}
     assert used <= symbols
 
@@ -222,3 +224,40 @@ def test_inductive_proof_names_rules_sentences_and_invariants():
     assert {a["data-sentence"] for a in dom.having("data-sentence")} == cited
     assert [a["data-invariant"] for a in dom.having("data-invariant")] == \
         v.evidence["invariants"]
+
+
+def test_sweep_matrix_cells_link_to_their_traces(tiny):
+    """Four tables: the tiny one (FROZEN violated), the same without option cards,
+    the tiny one again with its traces linked elsewhere, and the tiny one stopped
+    by a state limit (every verdict UNKNOWN, naming the limit)."""
+    from itcp.report.sweep import SweepColumn, cell_anchor, sweep_page
+    cols = [SweepColumn("tiny", tiny["game"], tiny["vs"], note=f"{tiny['ex'].states} states")]
+    plain = Game.from_variant(load_with("official", dict(TINY, options=())))
+    cols.append(SweepColumn("no option cards", plain, verdicts(explore(plain))))
+    cols.append(SweepColumn("tiny, linked", tiny["game"], tiny["vs"],
+                            links={"FROZEN": "saved/official-FROZEN.itf.json"}))
+    cols.append(SweepColumn("tiny, 50 states", tiny["game"],
+                            verdicts(explore(tiny["game"], Limits(max_states=50)))))
+    page = sweep_page(cols, "sweep of official", tiny["variant"])
+    dom = Dom(page)
+    cells = {(a["data-property"], int(a["data-column"])): a.get("data-verdict")
+             for t, a in dom.tags if t == "td" and "data-column" in a}
+    for k, c in enumerate(cols):
+        for v in c.verdicts:
+            assert cells[(v.id, k)] == v.verdict
+    assert cells[("FROZEN", 0)] == VIOLATED and cells[("FROZEN", 3)] == "UNKNOWN"
+    frozen = next(v for v in tiny["vs"] if v.id == "FROZEN")
+    # the violated cell links to the stepper drawn on the page, with the trace's length
+    anchor = cell_anchor("FROZEN", 0)
+    assert f'href="#{anchor}"' in page and dom.having("id", anchor)
+    assert f"{frozen.evidence['length']} moves" in page
+    # a cell with a link elsewhere points there and draws no stepper
+    assert 'href="saved/official-FROZEN.itf.json"' in page
+    assert not dom.having("id", cell_anchor("FROZEN", 2))
+    # an UNKNOWN cell names its limit
+    limited = [a for t, a in dom.tags if t == "td" and a.get("data-column") == "3"]
+    assert len(limited) == len(cols[3].verdicts)
+    assert page.count("--max-states 50") >= len(limited)
+    # every card drawn in any column has its picture
+    symbols = {a["id"] for t, a in dom.tags if t == "symbol"}
+    assert {a["href"].lstrip("#") for t, a in dom.tags if t == "use"} <= symbols
