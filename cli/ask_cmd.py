@@ -25,8 +25,8 @@ from .common import (EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, config_option
                      load_with)
 
 
-def parse_players(text: str) -> tuple[int, ...]:
-    """``2..8``, ``2,3,5`` or ``none``."""
+def parse_players(text: str, option: str = "--proof-players") -> tuple[int, ...]:
+    """``2..8``, ``2,3,5`` or ``none`` (``option`` names the flag in errors)."""
     t = text.strip().lower()
     if t in ("none", "0", ""):
         return ()
@@ -37,10 +37,10 @@ def parse_players(text: str) -> tuple[int, ...]:
         else:
             out = tuple(int(x) for x in t.split(","))
     except ValueError:
-        raise InputError(f"--proof-players: cannot read {text!r}",
+        raise InputError(f"{option}: cannot read {text!r}",
                          hint='use a range "2..8", a list "2,3" or "none"') from None
     if not out or any(not 2 <= n <= 8 for n in out):
-        raise InputError(f"--proof-players: {text!r} is not within 2..8",
+        raise InputError(f"{option}: {text!r} is not within 2..8",
                          hint='use a range "2..8", a list "2,3" or "none"')
     return out
 
