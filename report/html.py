@@ -148,6 +148,33 @@ def proof_html(game: Game, v) -> str:
     return head + "".join(body) + "</div>"
 
 
+def exhaustive_html(vs) -> str:
+    """The properties an exhausted search proves, in one table: the search is the
+    same for all (its scope), what each adds is its own line."""
+    ev = vs[0].evidence
+    rows = []
+    for v in vs:
+        x = v.evidence
+        extra = x.get("method", "")
+        if "min_hand" in x:
+            extra = f"hands hold {x['min_hand']} to {x['max_hand']} cards"
+        other = x.get("other_engine")
+        if other:
+            extra += (f" (the {other['engine']} engine: {other['verdict']}"
+                      + (f", {other['kind']}" if other.get("kind") else "") + ")")
+        rows.append(f'<tr id="proof-{e(v.id)}" class="proof" data-property="{e(v.id)}" '
+                    f'data-kind="exhaustive"><td><code>{e(v.id)}</code></td>'
+                    f"<td>{e(v.statement)}</td><td class=\"sub\">{e(extra)}</td></tr>")
+    return (f"<p><b>Exhaustive search</b> for {len(vs)} "
+            f"propert{'ies' if len(vs) != 1 else 'y'}: {e(ev.get('scope', ''))}"
+            f"{' (symmetry reduction on)' if ev.get('symmetry') else ''}. Every state "
+            "reachable from every deal was visited and the property checked there: a proof "
+            "for this table only, resting on every rule of the variant (none singled "
+            "out).</p>"
+            '<table class="grid"><tr><th>property</th><th>what it says</th><th></th></tr>'
+            + "".join(rows) + "</table>")
+
+
 def _has_rule(game: Game, rid: str) -> bool:
     return any(r.id == rid for r in game.spec.rules)
 
@@ -158,7 +185,10 @@ def proofs_html(game: Game, vs) -> str:
     out = []
     if held:
         out.append("<h2>What each proof rests on</h2>")
-        out += [proof_html(game, v) for v in held]
+        exhausted = [v for v in held if v.evidence.get("kind") == "exhaustive"]
+        if exhausted:
+            out.append(exhaustive_html(exhausted))
+        out += [proof_html(game, v) for v in held if v not in exhausted]
     if unknown:
         out.append("<h2>No verdict</h2><ul>")
         out += [f'<li id="unknown-{e(v.id)}" data-property="{e(v.id)}"><code>{e(v.id)}</code>: '
@@ -323,5 +353,6 @@ def answer_page(variant, game: Game, answer) -> str:
                     game.config.cards)
 
 
-__all__ = ["check_page", "answer_page", "verdict_table", "proof_html", "coverage_html",
+__all__ = ["check_page", "answer_page", "verdict_table", "proof_html", "exhaustive_html",
+           "coverage_html",
            "graph_section", "violations_html", "trace_anchor", "verdict_note"]

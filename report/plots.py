@@ -300,7 +300,8 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
     rows = pass_rows(data)
     f = Figure("pass-wins", "How often a Pass wins",
                "Of the rounds the rules ended in which someone said Pass, the share where the "
-               "first passer finished with the lowest score (alone or tied), per player count.",
+               "first passer finished with the lowest score (alone or tied), per player count; "
+               "the red mark is one seat in n, the share if nobody were favoured.",
                _csv(("players", "rounds", "rounds_with_pass", "passer_lowest_alone",
                      "passer_lowest_tied", "passer_not_lowest", "pass_wins_share"), rows))
     if draw:
@@ -314,13 +315,16 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
                label="not lowest")
         for i, r in enumerate(rows):
             ax.text(i, 1.01, f"{r[6]:.0%}", ha="center", fontsize=8)
+        # a seat's share of the lowest score if nobody were favoured: one in n
+        ax.scatter(range(len(rows)), [1 / r[0] for r in rows], marker="_", s=600,
+                   color="#d32f2f", zorder=3, label="one seat in n")
         ax.set_ylim(0, 1.1)
         ax.set_xlabel("players")
         ax.set_ylabel("share of rounds with a Pass")
-        _suptitle(fig, f"How often a Pass wins (the first passer's score is the lowest): "
+        _suptitle(fig, f"How often a Pass wins (the first passer scores lowest): "
                        f"{data.variant}, {main.report['rounds']:,} rounds per player count, "
                        f"seed {main.report['seed']}")
-        ax.legend(fontsize=8, loc="lower right")
+        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
         fig.tight_layout()
         f.png = _png(fig, plt)
     out.append(f)
@@ -346,7 +350,7 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
 
 
 def _suptitle(fig, text: str) -> None:
-    fig.suptitle("\n".join(textwrap.wrap(text, 110)), fontsize=8.5)
+    fig.suptitle("\n".join(textwrap.wrap(text, 120)), fontsize=8.5)
 
 
 def _ordinal(k: int) -> str:

@@ -202,10 +202,16 @@ def test_coverage_lists_rules_that_never_fired(tiny):
         assert dom.having("data-rule", rid)
 
 
-def test_exhaustive_proof_names_its_scope(tiny):
-    held = next(x for x in tiny["vs"] if x.verdict == HOLDS)
-    html = proof_html(tiny["game"], held)
-    assert "Exhaustive search" in html and f"{tiny['ex'].states:,} states" in html
+def test_exhaustive_proofs_name_their_scope(tiny):
+    held = [x for x in tiny["vs"] if x.verdict == HOLDS]
+    page, dom = tiny["page"], tiny["dom"]
+    assert "Exhaustive search" in page and f"{tiny['ex'].states:,} states" in page
+    assert [a["data-property"] for a in dom.having("data-kind", "exhaustive")] == \
+        [x.id for x in held]
+    # each verdict's link in the table leads to its evidence
+    for x in tiny["vs"]:
+        want = "trace-" + x.id if x.verdict == VIOLATED else "proof-" + x.id
+        assert dom.having("id", want), want
 
 
 @pytest.mark.slow
