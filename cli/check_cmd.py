@@ -143,7 +143,7 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
     if bar is not None:
         bar.close()
     vs = verdicts(ex, list(properties) or None)
-    sym_stats = None
+    sym_stats, svs = None, []
     if engine == "all":
         from itcp.checks.symbolic import symbolic_verdicts
         svs, sym_stats = symbolic_verdicts(game, list(properties) or None, depth, timeout,
@@ -165,7 +165,8 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
     coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
                                                           if r not in ex.fired],
                 "sampled": ex.coverage_sampled}
-    html = _write_html(html_file, force, lambda: check_page(v, game, vs, stats, coverage, ex, engine))
+    html = _write_html(html_file, force,
+                       lambda: check_page(v, game, vs, stats, coverage, ex, engine, svs))
     if as_json:
         emit_json({"variant": v.name, "config": v.config.as_dict(),
                    "readings": dict(v.explicit), "engine": engine,
@@ -243,7 +244,8 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
         _write_itf(itf_dir, v.name, vs)
     saved = _save_scenarios(scenario_dir, v, game, vs)
     stats = st.as_json()
-    html = _write_html(html_file, force, lambda: check_page(v, game, vs, stats, None, None, "symbolic"))
+    html = _write_html(html_file, force,
+                       lambda: check_page(v, game, vs, stats, None, None, "symbolic"))
     if as_json:
         emit_json({"variant": v.name, "config": v.config.as_dict(),
                    "readings": dict(v.explicit), "engine": "symbolic",

@@ -179,7 +179,9 @@ def _has_rule(game: Game, rid: str) -> bool:
     return any(r.id == rid for r in game.spec.rules)
 
 
-def proofs_html(game: Game, vs) -> str:
+def proofs_html(game: Game, vs, also=()) -> str:
+    """Every HOLDS verdict's evidence; ``also`` are the other engine's verdicts
+    (``--engine all``), whose symbolic proofs are shown beside an exhaustion."""
     held = [v for v in vs if v.verdict == HOLDS]
     unknown = [v for v in vs if v.verdict == UNKNOWN]
     out = []
@@ -189,6 +191,13 @@ def proofs_html(game: Game, vs) -> str:
         if exhausted:
             out.append(exhaustive_html(exhausted))
         out += [proof_html(game, v) for v in held if v not in exhausted]
+        shown = {v.id for v in held if v not in exhausted}
+        extra = [v for v in also if v.verdict == HOLDS and v.id not in shown
+                 and v.evidence.get("kind") in ("inductive", "proof")]
+        if extra:
+            out.append("<h3>The symbolic engine's proofs of the same properties</h3>")
+            out += [proof_html(game, v).replace(f'id="proof-{v.id}"', f'id="z3-proof-{v.id}"')
+                    for v in extra]
     if unknown:
         out.append("<h2>No verdict</h2><ul>")
         out += [f'<li id="unknown-{e(v.id)}" data-property="{e(v.id)}"><code>{e(v.id)}</code>: '
@@ -273,8 +282,10 @@ def stats_line(stats: dict) -> str:
 
 
 def check_page(variant, game: Game, vs, stats: dict, coverage: dict | None = None,
-               ex=None, engine: str = "explicit") -> str:
-    """The report of ``itcp-check check``: one self-contained HTML page."""
+               ex=None, engine: str = "explicit", also=()) -> str:
+    """The report of ``itcp-check check``: one self-contained HTML page.  ``also``:
+    with ``--engine all``, the symbolic engine's own verdicts (their proofs are shown
+    too, not only the merged verdict's)."""
     counts = {k: sum(v.verdict == k for v in vs) for k in (HOLDS, VIOLATED, UNKNOWN)}
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
     extra = ""
@@ -291,7 +302,7 @@ def check_page(variant, game: Game, vs, stats: dict, coverage: dict | None = Non
             f'<p class="sub">engine {e(engine)}; {e(stats_line(stats))}{extra}</p>',
             f"<p><b>{e(summary)}</b>. HOLDS only with an exhausted search or a proof; "
             "UNKNOWN names the limit that stopped it.</p>",
-            verdict_table(vs), violations_html(game, vs), proofs_html(game, vs),
+            verdict_table(vs), violations_html(game, vs), proofs_html(game, vs, also),
             graph_section(ex, vs)]
     if coverage is not None:
         body.append(coverage_html(game, coverage))

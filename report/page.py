@@ -31,7 +31,8 @@ table.grid th { background: #f6f6f6; }
 .v { font-weight: bold; padding: 1px 6px; border-radius: 4px; color: #fff; white-space: nowrap; }
 .v-HOLDS { background: var(--ok); } .v-VIOLATED { background: var(--bad); }
 .v-UNKNOWN { background: var(--unk); }
-.v-yes { background: #1565c0; } .v-no { background: #455a64; } .v-unknown { background: var(--unk); }
+.v-yes { background: #1565c0; } .v-no { background: #455a64; }
+.v-unknown { background: var(--unk); }
 td.cell-HOLDS { background: #e8f5e9; } td.cell-VIOLATED { background: #ffebee; }
 td.cell-UNKNOWN { background: #fff8e1; }
 a { color: #1565c0; }

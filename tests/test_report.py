@@ -267,3 +267,9 @@ def test_sweep_matrix_cells_link_to_their_traces(tiny):
     # every card drawn in any column has its picture
     symbols = {a["id"] for t, a in dom.tags if t == "symbol"}
     assert {a["href"].lstrip("#") for t, a in dom.tags if t == "use"} <= symbols
+    # with --engine all the merged verdict is the exhaustion; the Z3 proof is shown too
+    from itcp.report.html import proofs_html
+    explicit = next(x for x in verdicts(explore(game)) if x.id == "SCORE_DEFINED")
+    both = proofs_html(game, [explicit], also=[v])
+    assert 'id="proof-SCORE_DEFINED"' in both and 'id="z3-proof-SCORE_DEFINED"' in both
+    assert both.count('data-rule="') == len(v.evidence["rules"])
