@@ -230,6 +230,12 @@ def test_inductive_proof_names_rules_sentences_and_invariants():
     assert {a["data-sentence"] for a in dom.having("data-sentence")} == cited
     assert [a["data-invariant"] for a in dom.having("data-invariant")] == \
         v.evidence["invariants"]
+    # with --engine all the merged verdict is the exhaustion; the Z3 proof is shown too
+    from itcp.report.html import proofs_html
+    explicit = next(x for x in verdicts(explore(game)) if x.id == "SCORE_DEFINED")
+    both = proofs_html(game, [explicit], also=[v])
+    assert 'id="proof-SCORE_DEFINED"' in both and 'id="z3-proof-SCORE_DEFINED"' in both
+    assert both.count('data-rule="') == len(v.evidence["rules"])
 
 
 def test_sweep_matrix_cells_link_to_their_traces(tiny):
@@ -267,9 +273,3 @@ def test_sweep_matrix_cells_link_to_their_traces(tiny):
     # every card drawn in any column has its picture
     symbols = {a["id"] for t, a in dom.tags if t == "symbol"}
     assert {a["href"].lstrip("#") for t, a in dom.tags if t == "use"} <= symbols
-    # with --engine all the merged verdict is the exhaustion; the Z3 proof is shown too
-    from itcp.report.html import proofs_html
-    explicit = next(x for x in verdicts(explore(game)) if x.id == "SCORE_DEFINED")
-    both = proofs_html(game, [explicit], also=[v])
-    assert 'id="proof-SCORE_DEFINED"' in both and 'id="z3-proof-SCORE_DEFINED"' in both
-    assert both.count('data-rule="') == len(v.evidence["rules"])
