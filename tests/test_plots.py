@@ -83,16 +83,6 @@ def test_csvs_count_what_was_played(data):
         assert r["choice_point"] == (game.spec.rule(r["rule"]).choice or "")
 
 
-def test_pngs_are_drawn(data):
-    d, game = data
-    figs = plots.figures(d, game.spec)
-    for f in figs:
-        assert f.png.startswith(b"\x89PNG\r\n\x1a\n") and len(f.png) > 5000, f.name
-    page = plots.simulation_page(d, figs)
-    assert page.count("data:image/png;base64,") == len(figs)
-    assert "http" not in page.split("<footer>")[0].replace("https://", "x")  # nothing fetched
-
-
 def test_plot_and_html_end_to_end(tmp_path):
     out, html = tmp_path / "plots", tmp_path / "sim.html"
     flags = [x for k, v in SMALL.items() for x in (f"--{k}", str(v))]
@@ -104,7 +94,12 @@ def test_plot_and_html_end_to_end(tmp_path):
     rep = json.loads(r.stdout)
     assert sorted(p.name for p in out.iterdir()) == sorted(plots.file_names())
     assert rep["plot"]["files"] == sorted(plots.file_names()) and rep["html"] == str(html)
-    assert html.read_text().count("data:image/png") == len(plots.FIGURES)
+    page = html.read_text()
+    assert page.count("data:image/png;base64,") == len(plots.FIGURES)
+    assert "<script" not in page and 'src="http' not in page     # nothing fetched
+    for name in plots.FIGURES:
+        png = (out / f"{name}.png").read_bytes()
+        assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000, name
     endings = rows((out / "endings-by-players.csv").read_text())
     assert {r["players"] for r in endings} == {"2", "3"}
     # the same command again: the folder's files are there, so --force is needed
@@ -147,12 +142,8 @@ def test_without_matplotlib_plot_exits_2_naming_the_extra(tmp_path):
 
 
 def test_commands_work_without_matplotlib_or_playwright():
-    """The Quick start's install has neither: importing the CLI loads neither, and a
-    check runs."""
-    r = subprocess.run([sys.executable, "-c", "import sys, itcp.cli.main; "
-                        "print(sorted(m for m in ('matplotlib', 'playwright') "
-                        "if m in sys.modules))"], capture_output=True, text=True, timeout=60)
-    assert r.stdout.strip() == "[]", r.stderr
+    """The Quick start's install has neither: with both made unimportable, a check
+    runs (any import of either would fail it)."""
     r = subprocess.run([sys.executable, "-c", BLOCK, "check", "--suits", "1", "--options",
                         "pride_cycle"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "FROZEN" in r.stdout, r.stderr
