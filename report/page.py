@@ -138,21 +138,26 @@ JS = """
       } else if (to) {
         show(st, Number(to.getAttribute('data-goto')));
       }
+      // keep the keys on this stepper (a button just disabled would drop the focus)
+      if (document.activeElement !== st) { st.focus({preventScroll: true}); }
     });
     st.addEventListener('focus', function () { activate(st); });
     show(st, Number(st.getAttribute('data-start') || '0'));
   });
   document.addEventListener('keydown', function (ev) {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
-    var st = (document.activeElement && document.activeElement.closest
-              && document.activeElement.closest('.stepper')) || last;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) { return; }
+    var focused = document.activeElement && document.activeElement.closest
+                  && document.activeElement.closest('.stepper');
+    var st = focused || last;
     if (!st) { return; }
     var n = st.querySelectorAll('.step').length - 1;
     var k = cur(st);
-    if (ev.key === 'ArrowRight' || ev.key === 'ArrowDown') { show(st, k + 1); }
-    else if (ev.key === 'ArrowLeft' || ev.key === 'ArrowUp') { show(st, k - 1); }
-    else if (ev.key === 'Home') { show(st, 0); }
-    else if (ev.key === 'End') { show(st, n); }
+    // left and right step the stepper in use; Home and End only the one with focus
+    // (up and down keep scrolling the page)
+    if (ev.key === 'ArrowRight') { show(st, k + 1); }
+    else if (ev.key === 'ArrowLeft') { show(st, k - 1); }
+    else if (ev.key === 'Home' && focused) { show(st, 0); }
+    else if (ev.key === 'End' && focused) { show(st, n); }
     else { return; }
     activate(st);
     ev.preventDefault();
