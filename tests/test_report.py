@@ -1,14 +1,10 @@
-"""The HTML report's renderers: what a page shows for a known trace, a proof, a
-sweep, and that every path the report writes is checked first and written all or
-nothing."""
+"""The HTML report's renderers: what a page shows for a known trace (the tables,
+the rules and sentences of each step), a proof, the state graph, coverage and a
+sweep's matrix."""
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
