@@ -53,6 +53,9 @@ class Answer:
     lines: list = field(default_factory=list)  # the answer told for people
     scenario: str | None = None  # the saved witness scenario
     table: str = ""
+    #: the witness or counterexample told as a story (``checks/story.py``, with its
+    #: engine states), for the HTML report; not part of the JSON answer
+    trace: dict | None = None
 
     def as_json(self) -> dict:
         return {"question": self.question, "variant": self.variant, "table": self.table,
@@ -226,7 +229,7 @@ def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> 
         lines += ["  " + x for x in told["story"]]
         if path:
             lines.append(f"  replay it: itcp-check replay {path} --story")
-        return Answer(q.text, variant.name, answer, scope, ev, lines, path, tbl)
+        return Answer(q.text, variant.name, answer, scope, ev, lines, path, tbl, told)
     proofs = symbolic_proofs(q, variant, opts)
     proved = [p["players"] for p in proofs if p["verdict"] == "proved"]
     counter = [p for p in proofs if p["verdict"] == "violated"]
@@ -468,7 +471,7 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
              + (f", saved as {path}" if path else "")]
     lines += ["  " + x for x in told["story"]]
     lines.append(f"  scope: {scope}")
-    return Answer(q.text, variant.name, NO, scope, ev, lines, path, tbl)
+    return Answer(q.text, variant.name, NO, scope, ev, lines, path, tbl, told)
 
 
 __all__ = ["ask", "ask_many", "Answer", "Options", "YES", "NO", "UNKNOWN", "table_scope"]

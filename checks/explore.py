@@ -692,6 +692,28 @@ def state(ex: Exploration, i: int):
     return ex._unpack(ex.keys[i])
 
 
+def number_of(ex: Exploration, s) -> int | None:
+    """The number of the stored state ``s`` stands for (its canonical form under
+    the search's symmetry reduction), or None if the search did not store it."""
+    return ex._index.get(ex._key_of(s))
+
+
+def edges(ex: Exploration) -> list[tuple[int, int]]:
+    """Every transition among the stored states, as (source, target) numbers
+    (each state's successors computed again: for small explorations, such as a
+    picture of the graph)."""
+    game, out = ex.game, []
+    for i in range(ex.states):
+        s = state(ex, i)
+        if game.is_terminal(s):
+            continue
+        for _, s2 in game.successors(s):
+            j = number_of(ex, s2)
+            if j is not None:
+                out.append((i, j))
+    return out
+
+
 def path_to(ex: Exploration, i: int) -> list[int]:
     out = []
     while i >= 0:

@@ -15,15 +15,18 @@ import click
 from itcp.checks.ask import UNKNOWN, Options, ask
 from itcp.checks.explore import Limits
 from itcp.checks.questions import parse
+from itcp.model.engine import Game
+from itcp.report.html import answer_page
 from itcp.spec.errors import InputError
 
 from .check_cmd import start_table
+from .outputs import check_file, write_file
 from .common import (EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, config_options, emit_json,
                      load_with)
 
 
-def parse_players(text: str) -> tuple[int, ...]:
-    """``2..8``, ``2,3,5`` or ``none``."""
+def parse_players(text: str, option: str = "--proof-players") -> tuple[int, ...]:
+    """``2..8``, ``2,3,5`` or ``none`` (``option`` names the flag in errors)."""
     t = text.strip().lower()
     if t in ("none", "0", ""):
         return ()
@@ -34,10 +37,10 @@ def parse_players(text: str) -> tuple[int, ...]:
         else:
             out = tuple(int(x) for x in t.split(","))
     except ValueError:
-        raise InputError(f"--proof-players: cannot read {text!r}",
+        raise InputError(f"{option}: cannot read {text!r}",
                          hint='use a range "2..8", a list "2,3" or "none"') from None
     if not out or any(not 2 <= n <= 8 for n in out):
-        raise InputError(f"--proof-players: {text!r} is not within 2..8",
+        raise InputError(f"{option}: {text!r} is not within 2..8",
                          hint='use a range "2..8", a list "2,3" or "none"')
     return out
 
@@ -69,8 +72,14 @@ def parse_players(text: str) -> tuple[int, ...]:
 @click.option("--proof-at", type=click.Choice(["full-deck", "table"]), default="full-deck",
               show_default=True,
               help="The deck of the Z3 proofs: the full deck, or this command's table.")
+@click.option("--html", "html_file", metavar="FILE", default=None,
+              help="Write the answer as one self-contained HTML page (the witness or "
+                   "counterexample as a stepper, or what the proofs rest on).")
+@click.option("--force", is_flag=True, help="Overwrite the --html file if it exists.")
 def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, depth, timeout,
-            no_symmetry, proof_players, proof_timeout, proof_at):
+            no_symmetry, proof_players, proof_timeout, proof_at, html_file, force):
+    if html_file is not None:
+        check_file(html_file, "--html", force)
     q = parse(question)
     sizes = parse_players(proof_players)
     if proof_timeout is not None and proof_timeout <= 0:
@@ -86,10 +95,13 @@ def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, dept
     if proof_at == "table":
         opts.proof_table = {k: v for k, v in table.items() if k != "players"}
     a = ask(q, v, opts)
+    if html_file is not None:
+        write_file(html_file, answer_page(v, Game.from_variant(v), a), "--html", force)
     if as_json:
-        emit_json(a.as_json())
+        emit_json(a.as_json() | ({"html": str(html_file)} if html_file else {}))
     else:
-        click.echo("\n".join(a.lines))
+        click.echo("\n".join(a.lines)
+                   + (f"\n\nHTML report written to {html_file}" if html_file else ""))
     sys.exit(EXIT_UNKNOWN if a.answer == UNKNOWN else EXIT_OK)
 
 

@@ -17,8 +17,10 @@ from itcp.checks.explore import Limits, explore
 from itcp.checks.verdicts import HOLDS, VIOLATED, exit_code, verdicts
 from itcp.model.engine import Game
 from itcp.spec.config import Config
+from itcp.report.html import check_page
 from itcp.spec.errors import InputError, nearest, valid_names
 
+from .outputs import check_file, write_file
 from .common import (VARIANT_HELP, Command, config_options, emit_json, load_with, overrides,
                      variant_argument)
 
@@ -116,8 +118,15 @@ def _write_graph(ex, path: str):
 @click.option("--save-scenarios", "scenario_dir", type=click.Path(file_okay=False), default=None,
               help="Save each violation's trace as a scenario file (<variant>-<PROPERTY>.toml) "
                    "in this folder; each replays to the same verdict (itcp-check replay).")
+@click.option("--html", "html_file", metavar="FILE", default=None,
+              help="Write the report as one self-contained HTML page: readings, verdicts, "
+                   "each violation as a stepper, what each proof rests on, rule coverage "
+                   "(and the state graph of a small run).")
+@click.option("--force", is_flag=True, help="Overwrite the --html file if it exists.")
 def check(variant, config_flags, engine, properties, max_states, depth, timeout, emit_smt2,
-          no_symmetry, as_json, itf_dir, graph_file, scenario_dir):
+          no_symmetry, as_json, itf_dir, graph_file, scenario_dir, html_file, force):
+    if html_file is not None:
+        check_file(html_file, "--html", force)
     for p in properties:
         if p not in PROPERTY_IDS:
             best = nearest(p, PROPERTY_IDS)
@@ -127,14 +136,14 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
     game = Game.from_variant(v)
     if engine == "symbolic":
         return _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf_dir,
-                               scenario_dir)
+                               scenario_dir, html_file, force)
     update, bar = _progress()
     ex = explore(game, Limits(max_states, depth, timeout), symmetry=not no_symmetry,
                  progress=update)
     if bar is not None:
         bar.close()
     vs = verdicts(ex, list(properties) or None)
-    sym_stats = None
+    sym_stats, svs = None, []
     if engine == "all":
         from itcp.checks.symbolic import symbolic_verdicts
         svs, sym_stats = symbolic_verdicts(game, list(properties) or None, depth, timeout,
@@ -156,14 +165,28 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
     coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
                                                           if r not in ex.fired],
                 "sampled": ex.coverage_sampled}
+    html = _write_html(html_file, force,
+                       lambda: check_page(v, game, vs, stats, coverage, ex, engine, svs))
     if as_json:
         emit_json({"variant": v.name, "config": v.config.as_dict(),
                    "readings": dict(v.explicit), "engine": engine,
                    "properties": [x.as_json() for x in vs], "stats": stats,
-                   "coverage": coverage, **_saved_json(saved)})
+                   "coverage": coverage, **_saved_json(saved), **html})
     else:
-        click.echo(text_report(v, vs, stats, coverage) + _saved_text(saved))
+        click.echo(text_report(v, vs, stats, coverage) + _saved_text(saved) + _html_text(html))
     sys.exit(exit_code(vs))
+
+
+def _write_html(path, force, page) -> dict:
+    """Write the report page ``page()`` (if asked for); what to say of it in JSON."""
+    if path is None:
+        return {}
+    write_file(path, page(), "--html", force)
+    return {"html": str(path)}
+
+
+def _html_text(html: dict) -> str:
+    return f"\n\nHTML report written to {html['html']}" if html else ""
 
 
 def _save_scenarios(folder, v, game, vs):
@@ -208,7 +231,7 @@ def merge(explicit: list, symbolic: list) -> list:
 
 
 def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf_dir,
-                    scenario_dir=None):
+                    scenario_dir=None, html_file=None, force=False):
     from itcp.checks.symbolic import symbolic_verdicts
     progress = None
     if sys.stderr.isatty() and not as_json:
@@ -221,11 +244,13 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
         _write_itf(itf_dir, v.name, vs)
     saved = _save_scenarios(scenario_dir, v, game, vs)
     stats = st.as_json()
+    html = _write_html(html_file, force,
+                       lambda: check_page(v, game, vs, stats, None, None, "symbolic"))
     if as_json:
         emit_json({"variant": v.name, "config": v.config.as_dict(),
                    "readings": dict(v.explicit), "engine": "symbolic",
                    "properties": [x.as_json() for x in vs], "stats": stats,
-                   **_saved_json(saved)})
+                   **_saved_json(saved), **html})
     else:
         lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
                  f"symbolic (Z3): {stats['queries']} queries, {stats['seconds']:.1f} s"
@@ -248,7 +273,7 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
         lines += violation_stories(vs)
         if stats["smt2_files"]:
             lines += ["", f"{stats['smt2_files']} SMT-LIB2 file(s) written to {emit_smt2}"]
-        click.echo("\n".join(lines) + _saved_text(saved))
+        click.echo("\n".join(lines) + _saved_text(saved) + _html_text(html))
     sys.exit(exit_code(vs))
 
 

@@ -14,6 +14,7 @@ from .check_cmd import check
 from .diff_cmd import diff_cmd
 from .disputes_cmd import disputes_cmd
 from .conformance_cmd import conformance
+from .play_cmd import play_cmd
 from .replay_cmd import replay
 from .rules_cmd import rules
 from .scenarios_cmd import scenarios
@@ -62,6 +63,7 @@ main.add_command(ask_cmd, "ask")
 main.add_command(diff_cmd, "diff")
 main.add_command(disputes_cmd, "disputes")
 main.add_command(scenarios)
+main.add_command(play_cmd, "play")
 main.add_command(CHECK, "check")
 
 
