@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from html import escape
 
 #: Explorations with more states than this are not drawn (the page says so).
-GRAPH_MAX_STATES = 400
+GRAPH_MAX_STATES = 500
 
 #: Colours of the highlighted paths, in order.
 PATH_COLOURS = ("#d32f2f", "#1565c0", "#ef6c00", "#6a1b9a", "#00838f", "#558b2f")
