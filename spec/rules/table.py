@@ -55,6 +55,20 @@ VARIABLES = (
 )
 V = {v.name: v for v in VARIABLES}
 
+#: A seat's score: the ``score`` definition (the scoring rules give its body),
+#: over the state variables of ``SCORE_INPUTS`` and then the player.
+SCORE = DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, INT, PLAYER), INT)
+SCORE_INPUTS = ("hands", "hand_of", "passers", "ended")
+
+
+def score_of(p, primed=False):
+    """Player ``p``'s score in the current state (the next one with ``primed``),
+    as an expression: the ``score`` definition applied to the state variables
+    it reads.  Every backend, checker and rule that scores a player asks this,
+    so a reading that scores from more of the state changes ``SCORE`` and
+    ``SCORE_INPUTS`` here, and nothing that calls it."""
+    return SCORE(*(V[n].new if primed else V[n].cur for n in SCORE_INPUTS), p)
+
 
 class Table:
     """One configuration's constants and the shared vocabulary of the rules."""
@@ -176,7 +190,7 @@ class Table:
         return {s.name: s for s in (
             DefSig("points_of", (CARDS,), INT),
             DefSig("cancelled", (CARDS,), CARDS),
-            DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYER), INT),
+            SCORE,
             DefSig("desolation_ok", (CARD, PILE), BOOL),
             DefSig("take_back_ok", (CARD, CARDS), BOOL),
             DefSig("can_discard", (CARD, PILE, CARDS), BOOL),

@@ -292,7 +292,7 @@ def zero_rules(t: Table):
 
 def scoring_rules(t: Table):
     def score(passer_bonus):
-        def body(hands, hand_of, ps, p):
+        def body(hands, hand_of, ps, ended, p):
             own = t.points(hands, hand_of, p)
             return If(p.in_(ps), If(passer_bonus(hands, hand_of, p, own), num(-20), own), own)
         return body
