@@ -132,7 +132,13 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
     _cp("zero.when", "\"If at any time a player reaches zero\": when is it checked?", ["pass.5"], [
         ("every_change", "after every change to a hand, mid-effect too"),
         ("end_of_turn", "at the end of each turn"),
-    ], why=(
+        ("after_move", "after each whole move: a draw, or a discard once the effects it "
+                       "opened (a race, a Pride exchange, a team's choice) are over"),
+    ], note=(
+        "after_move counts each draw of a Justice duty as a move; the deal is "
+        "setup.zero_deal's question under every reading. Under end_of_turn and after_move "
+        "a hand can be at zero while an effect plays out, so ZERO_STOPS does not hold"),
+    why=(
         'pass.5: "if, at any time, a player reaches zero points, the round stops '
         'immediately": every moment a hand changes is such a time.')),
     _cp("charity.scope", "Which cards does Charity cancel?", ["charity.1"], [

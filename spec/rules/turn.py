@@ -287,6 +287,15 @@ def zero_rules(t: Table):
              *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=50)
                for a, ends, _, _ in endings(t)],
              choice="zero.when", reading="end_of_turn"),
+        rule("zero.when.after_move", ["pass.5"],
+             "After each whole move: a draw, or a discard once every effect it opened (a "
+             "race and its discard, a Pride exchange, a team's choice) is over; a player at "
+             "zero points then stops the round.",
+             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=50)
+               for a, ends, _, _ in endings(t)],
+             *[Update((a,), "ended", num(ZERO), when=zero_now, priority=50)
+               for a in ("draw_pile", "deck_card")],
+             choice="zero.when", reading="after_move"),
     ]
 
 
