@@ -71,6 +71,22 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
     ], why=(
         'play.2: "discard any card from their hand"; the card just taken is in the hand '
         'and no sentence excepts it.')),
+    _cp("discard.lower", "\"Discard any card from their hand to lower their points\": a purpose "
+        "or a constraint?", ["play.2"], [
+        ("purpose", "a purpose: any card may be discarded"),
+        ("constraint", "a constraint: a discard may not leave the hand's points higher than "
+                       "before the turn's draw"),
+    ], origin="found", note=(
+        "constraint: the turn player's points are remembered at the turn's first draw (one "
+        "number, forgotten at the discard); in Mercy's race, where no draw came first, a "
+        "discard may not raise the racer's points (only a Charity's can). Discarding the "
+        "card just drawn always meets it, unless the take-back ban forbids that or a "
+        "Justice duty made the player draw twice: then no card may meet it, and "
+        "discard.none decides"), why=(
+        'play.2: "they then discard any card from their hand to lower their points": "any '
+        'card" grants the choice, and "to lower their points" says what discarding is for, '
+        'as object.1 says what the game is for ("finish the game with the fewest points"); '
+        'read as a condition it would take back the "any".')),
     _cp("pass.when", "May a player pass on their first turn?", ["pass.1"], [
         ("any_turn", "on any turn"),
         ("after_first_circuit", "not before every player has had a turn"),

@@ -48,6 +48,9 @@ VARIABLES = (
     StateVar("hand_of", map_of(PLAYER), "the seat whose hand each player plays and scores"),
     StateVar("aside", PLAYERS, "seats set aside by a Secret Combination (out of the rotation)"),
     StateVar("ended", INT, "why the round ended: 0 live, 1 pass reached, 2 zero, 3 deck", bounds=(0, 7)),
+    StateVar("before_draw", INT, "one more than the turn player's points before this turn's "
+             "first draw; 0: none recorded (always, unless discard.lower = constraint)",
+             bounds=(0, 2047)),
     StateVar("dealer", PLAYER, "the dealer of this round"),
     StateVar("totals", map_of(INT), "each player's running total", scope="game",
              bounds=(-4096, 65535)),
@@ -119,7 +122,7 @@ class Table:
             "duty": num(0), "duty_on": t.NOBODY, "racing": FALSE, "resume": t.NOBODY,
             "pride_left": t.NONEP, "gifts": MapOf(t.ALLP, lambda p: t.NOCARD),
             "partner": t.NOBODY, "hand_of": MapOf(t.ALLP, lambda p: p),
-            "aside": t.NONEP, "ended": num(LIVE), "dealer": player(0),
+            "aside": t.NONEP, "ended": num(LIVE), "before_draw": num(0), "dealer": player(0),
             "totals": MapOf(t.ALLP, lambda p: num(0)), "round_no": num(0),
         }
 
@@ -199,8 +202,9 @@ class Table:
             DefSig("pass_failed", (INT,), INT),
             DefSig("desolation_ok", (CARD, PILE), BOOL),
             DefSig("take_back_ok", (CARD, CARDS), BOOL),
-            DefSig("can_discard", (CARD, PILE, CARDS), BOOL),
-            DefSig("discard_ok", (CARD, CARDS, PILE, CARDS), BOOL),
+            DefSig("lowers_ok", (CARD, CARDS, INT), BOOL),
+            DefSig("can_discard", (CARD, CARDS, PILE, CARDS, INT), BOOL),
+            DefSig("discard_ok", (CARD, CARDS, PILE, CARDS, INT), BOOL),
             DefSig("race_field", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYERS, PLAYER, INT, PILE,
                                   PLAYER, CARDS), PLAYERS),
             DefSig("race_effects", (), BOOL),

@@ -147,19 +147,24 @@ def discard_rules(t: Table):
     ac = next(a for a in t.actions if a.name == "answer").params[0].ref
     hand = t.hands[seat]
     mine = flow.taken_by(t, t.actor)
-    any_ok = Exists(hand, lambda x: t.d("can_discard", x, t.pile, mine), hint="d")
+    limit = flow.points_before(t, hand)
+    any_ok = Exists(hand, lambda x: t.d("can_discard", x, hand, t.pile, mine, limit), hint="d")
+    first_draw = [Update((a,), "before_draw", t.d("points_of", hand) + 1, when=Not(t.drew))
+                  for a in ("draw_pile", "deck_card")]
     out = [
         rule("play.discard", ["play.2"],
              "Discard a card from the hand onto the pile.",
-             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, mine)),
+             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, mine, limit)),
              Update(("discard",), "hands", t.hands.put(seat, hand.minus(dc))),
              Update(("discard",), "pile", op("push", t.pile, dc)),
              Update(("answer",), "hands", t.hands.put(seat, hand.minus(ac))),
              Update(("answer",), "pile", op("push", t.pile, ac))),
         rule("play.can_discard", ["play.2", "desolation.1"],
-             "A card may be discarded when Desolation's and the take-back rule allow it.",
-             define(t, "can_discard", lambda c, pile, taken: And(
-                 t.d("desolation_ok", c, pile), t.d("take_back_ok", c, taken)))),
+             "A card may be discarded when Desolation's rule, the take-back rule and the "
+             "reading of \"to lower their points\" allow it.",
+             define(t, "can_discard", lambda c, h, pile, taken, lim: And(
+                 t.d("desolation_ok", c, pile), t.d("take_back_ok", c, taken),
+                 t.d("lowers_ok", c, h, lim)))),
         rule("turn.take_back.allowed", ["play.2"],
              "\"Any card\": a card taken from the pile may be discarded again.",
              define(t, "take_back_ok", lambda c, taken: TRUE),
@@ -168,22 +173,38 @@ def discard_rules(t: Table):
              "No card taken from the pile this turn may be discarded this turn.",
              define(t, "take_back_ok", lambda c, taken: Not(c.in_(taken))),
              choice="turn.take_back", reading="not_allowed"),
+        rule("discard.lower.purpose", ["play.2"],
+             "\"To lower their points\" says why a player discards: any card may be "
+             "discarded.",
+             define(t, "lowers_ok", lambda c, h, lim: TRUE),
+             choice="discard.lower", reading="purpose"),
+        rule("discard.lower.constraint", ["play.2"],
+             "A discard may not leave the hand's points higher than they were before the "
+             "turn's first draw (in Mercy's race, than before the discard).",
+             define(t, "lowers_ok", lambda c, h, lim: Or(
+                 lim.eq(0), t.d("points_of", h.minus(c)) < lim)),
+             *first_draw,
+             Update(("discard", "skip_discard"), "before_draw", num(0)),
+             choice="discard.lower", reading="constraint"),
         rule("discard.none.stuck", ["play.2"],
              "The text says nothing: with no legal discard there is no move.",
              Guard(("skip_discard",), FALSE),
-             define(t, "discard_ok", lambda c, h, pile, taken: t.d("can_discard", c, pile, taken)),
+             define(t, "discard_ok", lambda c, h, pile, taken, lim: t.d(
+                 "can_discard", c, h, pile, taken, lim)),
              choice="discard.none", reading="stuck"),
         rule("discard.none.any_card", ["play.2"],
              "With no legal discard, any card may be discarded.",
              Guard(("skip_discard",), FALSE),
-             define(t, "discard_ok", lambda c, h, pile, taken: Or(
-                 t.d("can_discard", c, pile, taken),
-                 Not(Exists(h, lambda x: t.d("can_discard", x, pile, taken), hint="d")))),
+             define(t, "discard_ok", lambda c, h, pile, taken, lim: Or(
+                 t.d("can_discard", c, h, pile, taken, lim),
+                 Not(Exists(h, lambda x: t.d("can_discard", x, h, pile, taken, lim),
+                            hint="d")))),
              choice="discard.none", reading="any_card"),
         rule("discard.none.skip_discard", ["play.2"],
              "With no legal discard, the turn ends without one.",
              Guard(("skip_discard",), Not(any_ok)),
-             define(t, "discard_ok", lambda c, h, pile, taken: t.d("can_discard", c, pile, taken)),
+             define(t, "discard_ok", lambda c, h, pile, taken, lim: t.d(
+                 "can_discard", c, h, pile, taken, lim)),
              choice="discard.none", reading="skip_discard"),
     ]
     return out
