@@ -7,7 +7,6 @@ hide.  It offers the same entry points as a generated engine module.
 """
 from __future__ import annotations
 
-from itcp.spec import ast as A
 from itcp.spec.ast import Bound, Call, Const, Ite, Let, Op, Param, Primed, Quant, Var
 from itcp.spec.errors import SpecError
 from itcp.spec.lang import Inliner, Spec
