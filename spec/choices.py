@@ -141,7 +141,12 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         ("any_end", "yes: the try counts however the round stops"),
         ("reached_only", "no: only a round stopped by reaching the passer gives -20 (on zero, "
                          "or an exhausted deck, the passer totals their hand)"),
-    ], origin="found", why=(
+    ], origin="found", note=(
+        "under pass.score = lowest_or_total a round stopped on zero leaves the passer "
+        "lowest only if their own hand is at zero too, which the text's other readings "
+        "rarely allow (no difference in an exhausted search at 2 players, 2 suits, ranks "
+        "2..2, hand 1, with and without Pride Cycle); the library's scenario takes "
+        "pass.score = always"), why=(
         'pass.4 and pass.5 stop the round alike ("the round stops ... and scores are '
         'totaled"), and pass.1 ties the try for minus 20 to saying Pass, not to the way '
         'the round stops: the try counts either way.')),
