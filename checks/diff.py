@@ -44,6 +44,8 @@ def cp_tables(cp: str) -> list[dict]:
         opts = (("justice", 2), ("mercy", 1))
     if cp == "justice.passer" or cp == "justice.pass":
         opts = (("justice", 1),)
+    if cp == "pass.team":  # a Pass said within a team
+        opts = (("secret_combination", 1),)
     base = {"suits": 2, "ranks": (2, 2), "hand": 1, "options": opts}
     if cp in ("charity.scope",):
         base.update(ranks=(2, 3), hand=2)

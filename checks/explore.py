@@ -32,6 +32,8 @@ from itcp.model.engine import Game
 from itcp.model.packed import compile_packed
 from itcp.model.packing import Layout, compile_packer
 from itcp.model.symmetry import canonicalizer, orbit_size, packed_canonicalizer
+from itcp.spec.lang import Inliner
+from itcp.spec.rules.table import score_of
 
 
 #: Pending post-Pass edge targets are resolved in chunks of up to
@@ -678,11 +680,8 @@ class _Search:
                                   for a, q in self.quiet.items())
         if ex.terminal and self.track_rules:
             # scoring rules act at the end of a round, through scores()
-            from itcp.spec import ast as A
-            from itcp.spec.lang import Inliner
             inline = Inliner(game.spec.definitions)
-            inline(A.Call("score", (A.Var("hands", "map[cards]"), A.Var("hand_of", "map[player]"),
-                                    A.Var("passers", A.PLAYERS), A.Const(0, A.PLAYER)), A.INT))
+            inline(score_of(0))
             ex.fired |= inline.used
         ex.depth = max(ex.depth, ex.depth_of.deepest())
 

@@ -35,7 +35,7 @@ from itcp.spec.config import OPTION_TITLES, SUIT_NAMES
 from itcp.spec.errors import InputError, did_you_mean, nearest
 from itcp.spec.lang import And, Exists, ForAll, Not, Or, num
 from itcp.spec.properties import Property
-from itcp.spec.rules.table import PHASE_NAMES, Table
+from itcp.spec.rules.table import PHASE_NAMES, Table, score_of
 
 FORMS = ("can", "always", "never", "after", "differs")
 
@@ -778,7 +778,7 @@ class Compiler:
             "holds_kind": lambda q: Not((self.hand(q) & self.kind_mask(a[1])).is_empty()),
             "holds_only": lambda q: And(Not(self.hand(q).is_empty()),
                                         A.op("subset", self.hand(q), self.kind_mask(a[1]))),
-            "score": lambda q: self.compare(t.d("score", t.hands, t.hand_of, t.passers, q),
+            "score": lambda q: self.compare(score_of(q),
                                             a[1], a[2]),
             "points": lambda q: self.compare(t.points(t.hands, t.hand_of, q), a[1], a[2]),
             "aside": lambda q: q.in_(t.aside),

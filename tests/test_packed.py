@@ -73,6 +73,28 @@ def test_packed_successors_match_the_engine_on_every_reachable_state(variant, cf
         assert_agrees(game, mod, pack, unpack, unpack(k))
 
 
+#: readings with a memory (discard.lower's points before the draw) or a check of
+#: their own (zero.when after each whole move), and the scoring readings
+MEMORY_READINGS = {"discard.lower": "constraint", "zero.when": "after_move",
+                   "secret.score": "own_hand", "pass.team": "team",
+                   "pass.zero": "reached_only", "pass.fail": "penalty",
+                   "discard.none": "skip_discard"}
+
+
+def test_packed_successors_match_under_readings_with_memory():
+    cfg = Config(players=2, suits=1, ranks=(2, 2), hand=1, desolation=False,
+                 options=(("mercy", 1), ("secret_combination", 1)))
+    game = Game.make(cfg, dict(load_variant("official").readings) | MEMORY_READINGS)
+    mod = packed_successors(game, with_actions=True)
+    pack, unpack = compile_packer(game.spec)
+    ex = explore(game, symmetry=False, track_rules=False, fast=False)
+    assert ex.complete
+    before = [v.name for v in game.spec.variables].index("before_draw")
+    assert any(unpack(k)[before] for k in ex.keys)  # the memory is kept
+    for k in ex.keys:
+        assert_agrees(game, mod, pack, unpack, unpack(k))
+
+
 def test_packed_successors_match_with_every_option_card():
     game = _game("official", EVERY_OPTION)
     mod = packed_successors(game, with_actions=True)

@@ -75,7 +75,8 @@ def mercy_rules(t: Table):
         same test as the winner's discard (``play.discard``'s guard)."""
         hand = hands[hand_of[p]]
         mine = flow.taken_by(t, p, turn, taken)
-        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine), hint="rc")
+        limit = flow.points_before(t, hand, racing=TRUE)
+        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine, limit), hint="rc")
 
     def field(exclude_passers):
         def body(hands, hand_of, ps, aside, by, d, pile, turn, taken):

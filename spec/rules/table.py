@@ -48,12 +48,29 @@ VARIABLES = (
     StateVar("hand_of", map_of(PLAYER), "the seat whose hand each player plays and scores"),
     StateVar("aside", PLAYERS, "seats set aside by a Secret Combination (out of the rotation)"),
     StateVar("ended", INT, "why the round ended: 0 live, 1 pass reached, 2 zero, 3 deck", bounds=(0, 7)),
+    StateVar("before_draw", INT, "one more than the turn player's points before this turn's "
+             "first draw; 0: none recorded (always, unless discard.lower = constraint)",
+             bounds=(0, 2047)),
     StateVar("dealer", PLAYER, "the dealer of this round"),
     StateVar("totals", map_of(INT), "each player's running total", scope="game",
              bounds=(-4096, 65535)),
     StateVar("round_no", INT, "rounds completed", scope="game", bounds=(0, 255)),
 )
 V = {v.name: v for v in VARIABLES}
+
+#: A seat's score: the ``score`` definition (the scoring rules give its body),
+#: over the state variables of ``SCORE_INPUTS`` and then the player.
+SCORE = DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, INT, PLAYER), INT)
+SCORE_INPUTS = ("hands", "hand_of", "passers", "ended")
+
+
+def score_of(p, primed=False):
+    """Player ``p``'s score in the current state (the next one with ``primed``),
+    as an expression: the ``score`` definition applied to the state variables
+    it reads.  Every backend, checker and rule that scores a player asks this,
+    so a reading that scores from more of the state changes ``SCORE`` and
+    ``SCORE_INPUTS`` here, and nothing that calls it."""
+    return SCORE(*(V[n].new if primed else V[n].cur for n in SCORE_INPUTS), p)
 
 
 class Table:
@@ -105,7 +122,7 @@ class Table:
             "duty": num(0), "duty_on": t.NOBODY, "racing": FALSE, "resume": t.NOBODY,
             "pride_left": t.NONEP, "gifts": MapOf(t.ALLP, lambda p: t.NOCARD),
             "partner": t.NOBODY, "hand_of": MapOf(t.ALLP, lambda p: p),
-            "aside": t.NONEP, "ended": num(LIVE), "dealer": player(0),
+            "aside": t.NONEP, "ended": num(LIVE), "before_draw": num(0), "dealer": player(0),
             "totals": MapOf(t.ALLP, lambda p: num(0)), "round_no": num(0),
         }
 
@@ -176,11 +193,18 @@ class Table:
         return {s.name: s for s in (
             DefSig("points_of", (CARDS,), INT),
             DefSig("cancelled", (CARDS,), CARDS),
-            DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYER), INT),
+            SCORE,
+            DefSig("seat_points", (map_of(CARDS), map_of(PLAYER), PLAYER), INT),
+            DefSig("seat_scored", (map_of(PLAYER), PLAYER), BOOL),
+            DefSig("pass_for", (map_of(PLAYER), PLAYERS, PLAYER), BOOL),
+            DefSig("pass_tested", (INT,), BOOL),
+            DefSig("pass_wins", (map_of(CARDS), map_of(PLAYER), PLAYER), BOOL),
+            DefSig("pass_failed", (INT,), INT),
             DefSig("desolation_ok", (CARD, PILE), BOOL),
             DefSig("take_back_ok", (CARD, CARDS), BOOL),
-            DefSig("can_discard", (CARD, PILE, CARDS), BOOL),
-            DefSig("discard_ok", (CARD, CARDS, PILE, CARDS), BOOL),
+            DefSig("lowers_ok", (CARD, CARDS, INT), BOOL),
+            DefSig("can_discard", (CARD, CARDS, PILE, CARDS, INT), BOOL),
+            DefSig("discard_ok", (CARD, CARDS, PILE, CARDS, INT), BOOL),
             DefSig("race_field", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYERS, PLAYER, INT, PILE,
                                   PLAYER, CARDS), PLAYERS),
             DefSig("race_effects", (), BOOL),
