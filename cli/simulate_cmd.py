@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from .common import (VARIANT_HELP, Command, config_options, emit_json, load, table,
+from .common import (COUNT, SEED, VARIANT_HELP, Command, config_options, emit_json, load, table,
                      variant_argument)
 
 TOP_RULES = 12
@@ -61,10 +61,10 @@ def text_report(variant, report: dict, backend: str = "generated") -> str:
     "no legal move, step cap: too long), engine speed and how often each rule fired. "
     "Deterministic for a seed."))
 @variant_argument
-@click.option("-n", "--rounds", type=click.IntRange(min=0), default=100, show_default=True,
+@click.option("-n", "--rounds", type=COUNT, default=100, show_default=True,
               help="Rounds to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("--max-steps", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
+@click.option("--max-steps", type=COUNT, default=2000, show_default=True,
               help="Moves after which a round counts as 'step cap'.")
 @click.option("--backend", type=click.Choice(["generated", "reference"]), default="generated",
               show_default=True,
