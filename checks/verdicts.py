@@ -129,6 +129,13 @@ def verdicts(ex: Exploration, wanted: list[str] | None = None, stopped=None) -> 
     return out
 
 
+def search_verdicts(ex: Exploration, wanted: list[str] | None, reason: str) -> list[Verdict]:
+    """The verdicts the search alone gives, the analysis after it having been
+    stopped by ``reason`` before it began (see ``verdicts``)."""
+    return [_cut_short(ex, p.id, p, reason) for p in ex.game.spec.properties
+            if not wanted or p.id in wanted]
+
+
 def _cut_short(ex: Exploration, pid: str, prop, reason: str) -> Verdict:
     """The verdict the search alone gives ``pid`` when the analysis after it
     was stopped by ``reason``."""

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from itcp.checks.ask import UNKNOWN, Options, ask, slug
+from itcp.checks.ask import UNKNOWN, Answer, Options, ask, slug
 from itcp.checks.explore import Limits
 from itcp.checks.questions import parse
 from itcp.spec.errors import InputError
@@ -98,14 +98,25 @@ def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, dept
         if proof_at == "table":
             opts.proof_table = {k: v for k, v in table.items() if k != "players"}
         with budget:
-            a = ask(q, v, opts)
-            with budget.held():
+            try:
+                with budget.interruptible():
+                    a = ask(q, v, opts)
+            except KeyboardInterrupt:  # outside the search, which stops by itself
+                reason = budget.reason or "interrupted (Ctrl-C)"
+                a = Answer(q.text, v.name, UNKNOWN, f"no answer: stopped by {reason}",
+                           {"kind": "bounded", "limit": reason},
+                           [f"UNKNOWN: {q.text}", f"  stopped by {reason}: no answer"], None,
+                           v.config.describe())
+                out.discard()  # nothing of an unfinished answer is saved
+            else:
                 out.commit()
-                if as_json:
-                    emit_json(a.as_json())
-                else:
-                    click.echo("\n".join(a.lines))
+            if as_json:
+                emit_json(a.as_json())
+            else:
+                click.echo("\n".join(a.lines))
     sys.exit(EXIT_UNKNOWN if a.answer == UNKNOWN else EXIT_OK)
 
+
+ask_cmd.uses_budget = True  # a signal while the program starts: UNKNOWN, no answer
 
 __all__ = ["ask_cmd", "parse_players"]

@@ -13,7 +13,8 @@ import sys
 import click
 
 from itcp.checks.explore import Limits, explore
-from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, Verdict, exit_code, verdicts
+from itcp.checks.verdicts import (HOLDS, UNKNOWN, VIOLATED, Verdict, exit_code, search_verdicts,
+                                  verdicts)
 from itcp.model.engine import Game
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
 from itcp.spec.config import Config
@@ -160,9 +161,16 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
 
 
 def _game(v, budget):
-    """The compiled game, or None when a stop came first."""
+    """The compiled game (a stop while it compiles is acted on at the search)."""
+    return Game.from_variant(v)
+
+
+def _interruptible(budget, fn, *args, **kwargs):
+    """``fn(...)`` where a stop may cut it short: its value, or None when a stop
+    reached it (its own handling, if any, having been bypassed)."""
     try:
-        return Game.from_variant(v)
+        with budget.interruptible():
+            return fn(*args, **kwargs)
     except KeyboardInterrupt:
         budget.reason = budget.reason or "interrupted (Ctrl-C)"
         return None
@@ -175,15 +183,14 @@ def _not_started(v, properties, budget, as_json, engine):
                                              "note": f"stopped by {reason} before the search "
                                                      "began"})
           for p in (list(properties) or PROPERTY_IDS)]
-    with budget.held():
-        if as_json:
-            emit_json({"variant": v.name, "config": v.config.as_dict(),
-                       "readings": dict(v.explicit), "engine": engine,
-                       "properties": [x.as_json() for x in vs],
-                       "stats": {"complete": False, "limit": reason}})
-        else:
-            click.echo(f"itcp-check: variant {v.name} at {v.config.describe()}\n"
-                       f"stopped by {reason} before the search began: every verdict UNKNOWN")
+    if as_json:
+        emit_json({"variant": v.name, "config": v.config.as_dict(),
+                   "readings": dict(v.explicit), "engine": engine,
+                   "properties": [x.as_json() for x in vs],
+                   "stats": {"complete": False, "limit": reason, "stopped_by": reason}})
+    else:
+        click.echo(f"itcp-check: variant {v.name} at {v.config.describe()}\n"
+                   f"stopped by {reason} before the search began: every verdict UNKNOWN")
     sys.exit(exit_code(vs))
 
 
@@ -203,53 +210,56 @@ def _relabel(vs, budget):
 def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
                     as_json, itf, graph, saves, out):
     game = _game(v, budget)
-    if game is None:
-        return _not_started(v, properties, budget, as_json, engine)
     update, bar = _progress()
-    ex = explore(game, Limits(max_states, depth, budget.search_timeout()),
-                 symmetry=not no_symmetry, progress=update)
+    ex = _interruptible(budget, explore, game, Limits(max_states, depth, budget.search_timeout()),
+                        symmetry=not no_symmetry, progress=update)
     if bar is not None:
         bar.close()
+    if ex is None:
+        return _not_started(v, properties, budget, as_json, engine)
     ex.limit = budget.limit_text(ex.limit)
-    vs = verdicts(ex, list(properties) or None, stopped=lambda: budget.reason)
+    wanted = list(properties) or None
+    vs = _interruptible(budget, verdicts, ex, wanted, stopped=lambda: budget.reason)
+    if vs is None:  # stopped as the analysis began or ended
+        vs = search_verdicts(ex, wanted, budget.reason)
     sym_stats = None
     if engine == "all":
         from itcp.checks.symbolic import symbolic_verdicts
-        svs, sym_stats = symbolic_verdicts(game, list(properties) or None, depth,
-                                           budget.search_timeout(), smt,
-                                           stopped=lambda: budget.reason)
-        vs = merge(vs, svs)
+        got = _interruptible(budget, symbolic_verdicts, game, wanted, depth,
+                             budget.search_timeout(), smt, stopped=lambda: budget.reason)
+        if got is not None:
+            svs, sym_stats = got
+            vs = merge(vs, svs)
     _relabel(vs, budget)
     saved, not_saved = _scenario_texts(saves, v, game, vs, budget)
-    with budget.held():
-        if itf is not None:
-            for name, text in _itf_files(v.name, vs).items():
-                itf.write(name, text)
-        if graph is not None:
-            _write_graph(ex, graph)
-        paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
-        out.commit()
-        stats = {"states": ex.states, "transitions": ex.transitions, "terminal": ex.terminal,
-                 "deadlocks": len(ex.deadlocks), "depth": ex.depth,
-                 "seconds": round(ex.seconds, 3), "initial_states": ex.initial,
-                 "symmetry": ex.symmetry, "symmetries": ex.permutations,
-                 "states_without_symmetry": ex.unreduced_states,
-                 "complete": ex.complete, "limit": ex.limit}
-        if budget.reason is not None:
-            stats["stopped_by"] = budget.reason
-        if sym_stats is not None:
-            stats["symbolic"] = sym_stats.as_json()
-        rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
-        coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
-                                                              if r not in ex.fired],
-                    "sampled": ex.coverage_sampled}
-        if as_json:
-            emit_json({"variant": v.name, "config": v.config.as_dict(),
-                       "readings": dict(v.explicit), "engine": engine,
-                       "properties": [x.as_json() for x in vs], "stats": stats,
-                       "coverage": coverage, **_saved_json(paths, not_saved)})
-        else:
-            click.echo(text_report(v, vs, stats, coverage) + _saved_text(paths, not_saved))
+    if itf is not None:
+        for name, text in _itf_files(v.name, vs).items():
+            itf.write(name, text)
+    if graph is not None:
+        _write_graph(ex, graph)
+    paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
+    out.commit()
+    stats = {"states": ex.states, "transitions": ex.transitions, "terminal": ex.terminal,
+             "deadlocks": len(ex.deadlocks), "depth": ex.depth,
+             "seconds": round(ex.seconds, 3), "initial_states": ex.initial,
+             "symmetry": ex.symmetry, "symmetries": ex.permutations,
+             "states_without_symmetry": ex.unreduced_states,
+             "complete": ex.complete, "limit": ex.limit}
+    if budget.reason is not None:
+        stats["stopped_by"] = budget.reason
+    if sym_stats is not None:
+        stats["symbolic"] = sym_stats.as_json()
+    rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
+    coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
+                                                          if r not in ex.fired],
+                "sampled": ex.coverage_sampled}
+    if as_json:
+        emit_json({"variant": v.name, "config": v.config.as_dict(),
+                   "readings": dict(v.explicit), "engine": engine,
+                   "properties": [x.as_json() for x in vs], "stats": stats,
+                   "coverage": coverage, **_saved_json(paths, not_saved)})
+    else:
+        click.echo(text_report(v, vs, stats, coverage) + _saved_text(paths, not_saved))
     sys.exit(exit_code(vs))
 
 
@@ -261,10 +271,11 @@ def _scenario_texts(saves, v, game, vs, budget):
         return None, None
     if budget.reason is not None:
         return None, f"not saved: stopped by {budget.reason}"
-    try:
-        return checked_texts(saves.folder, verdict_scenarios(saves.folder, v, game, vs)), None
-    except KeyboardInterrupt:
-        return None, f"not saved: stopped by {budget.reason or 'an interrupt'}"
+    texts = _interruptible(budget, lambda: checked_texts(
+        saves.folder, verdict_scenarios(saves.folder, v, game, vs)))
+    if texts is None:
+        return None, f"not saved: stopped by {budget.reason}"
+    return texts, None
 
 
 def _saved_json(saved, not_saved=None) -> dict:
@@ -308,55 +319,55 @@ def merge(explicit: list, symbolic: list) -> list:
 def _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves, out):
     from itcp.checks.symbolic import symbolic_verdicts
     game = _game(v, budget)
-    if game is None:
-        return _not_started(v, properties, budget, as_json, "symbolic")
     progress = None
     if sys.stderr.isatty() and not as_json:
         progress = lambda msg: click.echo(f"\r  {msg:<70}", err=True, nl=False)
-    vs, st = symbolic_verdicts(game, list(properties) or None, depth, budget.search_timeout(),
-                               smt, progress, stopped=lambda: budget.reason)
+    got = _interruptible(budget, symbolic_verdicts, game, list(properties) or None, depth,
+                         budget.search_timeout(), smt, progress, stopped=lambda: budget.reason)
     if progress is not None:
         click.echo("\r" + " " * 74 + "\r", err=True, nl=False)
+    if got is None:
+        return _not_started(v, properties, budget, as_json, "symbolic")
+    vs, st = got
     _relabel(vs, budget)
     saved, not_saved = _scenario_texts(saves, v, game, vs, budget)
-    with budget.held():
-        if itf is not None:
-            for name, text in _itf_files(v.name, vs).items():
-                itf.write(name, text)
-        paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
-        out.commit()
-        stats = st.as_json()
-        if budget.reason is not None:
-            stats["stopped_by"] = budget.reason
-        if as_json:
-            emit_json({"variant": v.name, "config": v.config.as_dict(),
-                       "readings": dict(v.explicit), "engine": "symbolic",
-                       "properties": [x.as_json() for x in vs], "stats": stats,
-                       **_saved_json(paths, not_saved)})
-        else:
-            lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
-                     f"symbolic (Z3): {stats['queries']} queries, {stats['seconds']:.1f} s"
-                     + (f", BMC to depth {stats['bmc_depth']}" if stats["bmc_depth"] else "")
-                     + (f"; STOPPED by {budget.reason}" if budget.reason else ""), ""]
-            width = max(len(x.id) for x in vs)
-            for x in vs:
-                ev = x.evidence
-                if x.verdict == HOLDS and ev.get("kind") == "proof":
-                    note = f"proved for every state; rules: {', '.join(ev['rules'])}"
-                elif x.verdict == HOLDS:
-                    note = (f"{ev['k']}-inductive; rules: {', '.join(ev['rules'])}"
-                            + (f"; invariants: {', '.join(ev['invariants'])}"
-                               if ev["invariants"] else ""))
-                elif x.verdict == VIOLATED:
-                    note = (f"BMC trace: {ev['length']} move{'s' if ev['length'] != 1 else ''}, "
-                            "replayed by the engine")
-                else:
-                    note = ev.get("note", "")
-                lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
-            lines += violation_stories(vs)
-            if stats["smt2_files"]:
-                lines += ["", f"{stats['smt2_files']} SMT-LIB2 file(s) written to {smt.path}"]
-            click.echo("\n".join(lines) + _saved_text(paths, not_saved))
+    if itf is not None:
+        for name, text in _itf_files(v.name, vs).items():
+            itf.write(name, text)
+    paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
+    out.commit()
+    stats = st.as_json()
+    if budget.reason is not None:
+        stats["stopped_by"] = budget.reason
+    if as_json:
+        emit_json({"variant": v.name, "config": v.config.as_dict(),
+                   "readings": dict(v.explicit), "engine": "symbolic",
+                   "properties": [x.as_json() for x in vs], "stats": stats,
+                   **_saved_json(paths, not_saved)})
+    else:
+        lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
+                 f"symbolic (Z3): {stats['queries']} queries, {stats['seconds']:.1f} s"
+                 + (f", BMC to depth {stats['bmc_depth']}" if stats["bmc_depth"] else "")
+                 + (f"; STOPPED by {budget.reason}" if budget.reason else ""), ""]
+        width = max(len(x.id) for x in vs)
+        for x in vs:
+            ev = x.evidence
+            if x.verdict == HOLDS and ev.get("kind") == "proof":
+                note = f"proved for every state; rules: {', '.join(ev['rules'])}"
+            elif x.verdict == HOLDS:
+                note = (f"{ev['k']}-inductive; rules: {', '.join(ev['rules'])}"
+                        + (f"; invariants: {', '.join(ev['invariants'])}"
+                           if ev["invariants"] else ""))
+            elif x.verdict == VIOLATED:
+                note = (f"BMC trace: {ev['length']} move{'s' if ev['length'] != 1 else ''}, "
+                        "replayed by the engine")
+            else:
+                note = ev.get("note", "")
+            lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
+        lines += violation_stories(vs)
+        if stats["smt2_files"]:
+            lines += ["", f"{stats['smt2_files']} SMT-LIB2 file(s) written to {smt.path}"]
+        click.echo("\n".join(lines) + _saved_text(paths, not_saved))
     sys.exit(exit_code(vs))
 
 
@@ -406,3 +417,6 @@ def text_report(v, vs, stats, coverage) -> str:
         lines += textwrap.wrap(", ".join(never), 100, initial_indent="  ",
                                subsequent_indent="  ")
     return "\n".join(lines)
+
+
+check.uses_budget = True  # a signal while the program starts: a report, all UNKNOWN

@@ -20,7 +20,8 @@ from itcp.spec.errors import ConfigError, InputError, clip
 from itcp.spec.variants import (FULL_DECK_OVERRIDES, Variant, list_variants, load_variant,
                                 parse_options, parse_ranks)
 
-from .limits import command_started, parse_size
+from .entry import PENDING
+from .limits import command_started, interrupted_text, parse_size, signals_interrupt
 
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 #: The shell's convention for "interrupted by Ctrl-C" (not 1: that means violated).
@@ -36,10 +37,18 @@ def report_input_error(e: InputError) -> None:
 
 
 class _Guarded:
-    """Turns the program's own input errors into exit code 2 with a message."""
+    """Turns the program's own input errors into exit code 2 with a message,
+    and an interrupt (Ctrl-C, SIGTERM, SIGHUP) into "interrupted"."""
+
+    #: the command runs its work inside a ``Budget`` (limits.py), which acts on
+    #: a signal that came while the program started; any other command stops
+    uses_budget = False
 
     def invoke(self, ctx: click.Context):
         try:
+            if PENDING and not self.uses_budget and isinstance(self, click.Command) \
+                    and not isinstance(self, click.Group):
+                raise KeyboardInterrupt
             return super().invoke(ctx)
         except InputError as e:
             report_input_error(e)
@@ -49,8 +58,9 @@ class _Guarded:
             click.echo("error: the input is nested too deeply to read", err=True)
             ctx.exit(EXIT_USAGE)
         except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
+            text, code = interrupted_text()
+            click.echo(text, err=True)
+            ctx.exit(code)
 
 
 class Command(_Guarded, click.Command):
@@ -71,7 +81,8 @@ class Group(_Guarded, click.Group):
         kwargs["standalone_mode"] = False
         command_started()
         try:
-            rv = super().main(*args, **kwargs)
+            with signals_interrupt():
+                rv = super().main(*args, **kwargs)
         except click.exceptions.Exit as e:
             raise SystemExit(e.exit_code) from None
         except click.ClickException as e:
@@ -82,8 +93,9 @@ class Group(_Guarded, click.Group):
             click.echo("Aborted!", err=True)
             raise SystemExit(1) from None
         except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            raise SystemExit(EXIT_INTERRUPTED) from None
+            text, code = interrupted_text()
+            click.echo(text, err=True)
+            raise SystemExit(code) from None
         raise SystemExit(rv if isinstance(rv, int) else 0)
 
 

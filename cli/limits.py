@@ -16,8 +16,10 @@ A long command (``check``; ``ask``'s search) runs inside a ``Budget``:
 - **Signals.** SIGTERM, SIGHUP and SIGINT (Ctrl-C) take the path Ctrl-C
   always took: the search stops, the report is printed (every undecided
   property UNKNOWN naming the signal) and written; the analysis after a
-  signal gets ``GRACE`` seconds.  While the report is printed and its files
-  moved into place, signals are held: the output is complete, never cut.
+  signal gets ``GRACE`` seconds.  Outside the parts that may be cut short
+  (``interruptible``: the search, the analysis, building the scenarios) a
+  stop is only recorded: the report is printed and its files moved into
+  place whole, never cut.
 
 Every stop arrives in the main thread as a ``KeyboardInterrupt`` (a watchdog
 thread interrupts it for time and memory), so the search's own Ctrl-C
@@ -37,6 +39,8 @@ from contextlib import contextmanager
 
 from itcp.spec.errors import InputError
 
+from .entry import PENDING
+
 #: when the process started (this module is imported first thing)
 PROCESS_START = time.monotonic()
 _started = [None]
@@ -51,6 +55,41 @@ def command_started() -> None:
 
 def command_start() -> float:
     return PROCESS_START if _started[0] is None else _started[0]
+
+
+#: the signal that interrupted the last command outside a Budget, if any
+last_signal: list[int] = []
+
+
+def _interrupt(signum, frame):
+    last_signal[:] = [signum]
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def signals_interrupt():
+    """While a command runs: SIGTERM and SIGHUP interrupt it as Ctrl-C does
+    (a ``Budget`` takes them over where a search runs); the handlers before
+    are restored after."""
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in SIGNALS:
+            try:
+                old[sig] = signal.signal(sig, _interrupt)
+            except (OSError, ValueError):
+                pass
+    try:
+        yield
+    finally:
+        for sig, h in old.items():
+            signal.signal(sig, h)
+
+
+def interrupted_text() -> tuple[str, int]:
+    """("interrupted (SIGTERM)", exit code 128 + the signal) for the last
+    interrupt outside a Budget (Ctrl-C: 130)."""
+    signum = (last_signal or PENDING or [signal.SIGINT])[0]
+    return f"interrupted ({SIGNALS.get(signum, f'signal {signum}')})", 128 + signum
 
 #: the share of ``--timeout`` the search may use; the analysis after it has the rest
 SEARCH_SHARE = 0.9
@@ -186,6 +225,12 @@ class Budget:
 
     # -- the machinery --------------------------------------------------------------
     def __enter__(self) -> "Budget":
+        """Installs the signal handlers and starts the watchdog.  Stops are
+        *held* (recorded, not raised) except inside ``interruptible()``."""
+        self._held = list(PENDING)  # signals that came while the program started
+        PENDING.clear()
+        if self._held:
+            self._record(self._held[0])
         if threading.current_thread() is threading.main_thread():
             for sig in SIGNALS:
                 try:
@@ -209,25 +254,44 @@ class Budget:
         self._old = {}
         return False
 
-    def _on_signal(self, signum, frame):
-        if self._held is not None:  # printing the report: finish it first
-            self._held.append(signum)
-            return
+    @contextmanager
+    def interruptible(self):
+        """A stop (a signal, the time or memory limit) raises KeyboardInterrupt
+        in here; outside, it is only recorded.  The caller catches the
+        KeyboardInterrupt around this block too: one can arrive as it ends."""
+        held = self._held or []
+        self._held = None
+        try:
+            if held:  # a signal came while stops were held: act on it now
+                raise KeyboardInterrupt
+            yield
+        finally:
+            self._held = []
+
+    def _record(self, signum):
         if self.reason is None:
             self.reason = SIGNALS.get(signum, f"signal {signum}")
         self._grace()
+
+    def _on_signal(self, signum, frame):
+        if self._held is not None:  # not in an interruptible part: noted, acted on later
+            self._record(signum)
+            self._held.append(signum)
+            return
+        self._record(signum)
         raise KeyboardInterrupt
 
     def _grace(self):
         end = time.monotonic() + GRACE
         self._deadline = end if self._deadline is None else min(self._deadline, end)
 
-    def _fire(self, reason: str):
+    def _fire(self, reason: str) -> bool:
         if not self._armed or self._held is not None:
-            return
+            return False
         if self.reason is None:
             self.reason = reason
         _thread.interrupt_main()  # runs the SIGINT handler in the main thread
+        return True
 
     def _watch(self):
         timeout_text = None if self.timeout is None else f"--timeout {self.timeout:g}"
@@ -235,24 +299,11 @@ class Budget:
             if not self._armed or self._held is not None:
                 continue
             if self._deadline is not None and time.monotonic() >= self._deadline:
-                self._deadline = None
-                self._fire(timeout_text or "interrupted")
+                if self._fire(timeout_text or self.reason or "interrupted"):
+                    self._deadline = None
             if self._mem_at is not None and resident() > self._mem_at:
-                self._mem_at = int(resident() + HEADROOM * self.memory)
-                self._fire(self.memory_text())
-
-    @contextmanager
-    def held(self):
-        """Signals are held (and the watchdog quiet) while the report is
-        printed and written; a signal that came meanwhile ends the command
-        right after (exit code 130 unless it had a report to print)."""
-        self._held = []
-        try:
-            yield
-        finally:
-            held, self._held = self._held, None
-            if held and self.reason is None:
-                self.reason = SIGNALS.get(held[0], f"signal {held[0]}")
+                if self._fire(self.memory_text()):
+                    self._mem_at = int(resident() + HEADROOM * self.memory)
 
 
 def memory_option_value(n: int | None) -> int | None:
@@ -267,5 +318,5 @@ def memory_option_value(n: int | None) -> int | None:
     return n
 
 
-__all__ = ["Budget", "command_started", "parse_size", "show_size", "resident", "default_memory_limit",
+__all__ = ["Budget", "command_started", "signals_interrupt", "interrupted_text", "parse_size", "show_size", "resident", "default_memory_limit",
            "memory_option_value", "SEARCH_SHARE", "GRACE"]

@@ -23,6 +23,7 @@ The rules (docs/reliability.md):
    when the command has produced all of it.  An error or an interrupt leaves
    nothing behind: no temporary file, no half-filled folder, and no parent
    folder created for the output.  Signals are held back while the renames run.
+   A folder of outputs is made only when a file goes in it.
 4. **Names from input are made safe.**  A name taken from input (a variant's,
    a question's, a dispute's) that becomes part of a path is reduced to one
    plain path component (``component``), never a path of its own.
@@ -287,7 +288,10 @@ class FolderOut(_Target):
         return [str(self.path / n) for n in self.names if os.path.lexists(self.path / n)]
 
     def _commit(self):
-        folder = self._stage()  # an empty folder is still made
+        if not self.whole and not self.names:
+            self._discard()  # a folder of outputs is made only when a file goes in it
+            return
+        folder = self._stage()  # a folder written as a whole: made even when empty
         if self.existed and not self.whole:
             for n in self.names:
                 os.replace(folder / n, self.path / n)
