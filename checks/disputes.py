@@ -256,6 +256,8 @@ def _anchor(title: str) -> str:
 
 def rulings_paths(out_file) -> tuple[Path, Path]:
     """(the document, its scenario folder: the document's path without ``.md``)."""
+    if not str(out_file).strip():
+        raise InputError("--out '': an empty path", hint="e.g. --out docs/rulings.md")
     out = Path(out_file)
     if out.suffix.lower() != ".md" or not out.stem:
         raise InputError(f"--out {out_file}: the rulings document must be a .md file",

@@ -390,8 +390,8 @@ class Outputs:
         clash = [c for t in self.targets for c in t._conflicts()]
         if clash:
             self.discard()
-            raise OutputError(f"{_short(clash[0])} exists now (it did not when the command "
-                              "started)", hint=FORCE_HINT)
+            raise OutputError(f"{_short(clash[0])} exists: nothing was written",
+                              hint=FORCE_HINT)
         held = _hold_signals()
         try:
             for t in self.targets:

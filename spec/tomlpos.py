@@ -10,6 +10,7 @@ files find their line by scanning the raw text for section headers and
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -173,7 +174,9 @@ def read_input(location, what: str, error=None, missing=None) -> str:
     except (FileNotFoundError, NotADirectoryError):
         raise (missing or error(f"no {what} {label!r}", label)) from None
     except OSError as e:
-        raise error(f"cannot read the {what}: {e.strerror or e}", label) from None
+        hint = ("use a shorter path" if e.errno == errno.ENAMETOOLONG else
+                "check the file's permissions" if e.errno == errno.EACCES else None)
+        raise error(f"cannot read the {what}: {e.strerror or e}", label, hint) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
