@@ -161,8 +161,9 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
 
 
 def _game(v, budget):
-    """The compiled game (a stop while it compiles is acted on at the search)."""
-    return Game.from_variant(v)
+    """The compiled game, or None when a stop came first (the compile may be cut
+    short: it can take seconds at a big table, and --timeout counts it)."""
+    return _interruptible(budget, Game.from_variant, v)
 
 
 def _interruptible(budget, fn, *args, **kwargs):
@@ -210,6 +211,8 @@ def _relabel(vs, budget):
 def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
                     as_json, itf, graph, saves, out):
     game = _game(v, budget)
+    if game is None:
+        return _not_started(v, properties, budget, as_json, engine)
     update, bar = _progress()
     ex = _interruptible(budget, explore, game, Limits(max_states, depth, budget.search_timeout()),
                         symmetry=not no_symmetry, progress=update)
@@ -319,6 +322,8 @@ def merge(explicit: list, symbolic: list) -> list:
 def _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves, out):
     from itcp.checks.symbolic import symbolic_verdicts
     game = _game(v, budget)
+    if game is None:
+        return _not_started(v, properties, budget, as_json, "symbolic")
     progress = None
     if sys.stderr.isatty() and not as_json:
         progress = lambda msg: click.echo(f"\r  {msg:<70}", err=True, nl=False)

@@ -10,9 +10,13 @@ command stops with "interrupted").
 from __future__ import annotations
 
 import signal
+import time
 
 #: signals that came before the command could act on them
 PENDING: list[int] = []
+#: when the program started (its first line), for ``--timeout``; None when the
+#: commands run another way (``python -m itcp.cli.main``, tests)
+STARTED: list[float] = []
 EARLY = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
@@ -21,6 +25,7 @@ def _note(signum, frame):
 
 
 def main():
+    STARTED.append(time.monotonic())
     for sig in EARLY:
         try:
             signal.signal(sig, _note)

@@ -39,22 +39,20 @@ from contextlib import contextmanager
 
 from itcp.spec.errors import InputError
 
-from .entry import PENDING
+from .entry import PENDING, STARTED
 
-#: when the process started (this module is imported first thing)
-PROCESS_START = time.monotonic()
-_started = [None]
+_started = [time.monotonic()]
 
 
 def command_started() -> None:
     """The root command calls this as it starts: ``--timeout`` counts from the
-    start of the process for its first command, from the call for any later
-    one (commands run in one process, as tests do)."""
-    _started[0] = PROCESS_START if _started[0] is None else time.monotonic()
+    program's first line when it runs as ``itcp-check`` (``cli/entry.py``: the
+    second of imports counts), else from this call."""
+    _started[0] = STARTED.pop() if STARTED else time.monotonic()
 
 
 def command_start() -> float:
-    return PROCESS_START if _started[0] is None else _started[0]
+    return _started[0]
 
 
 #: the signal that interrupted the last command outside a Budget, if any
@@ -151,19 +149,23 @@ def available_memory() -> int | None:
                     found.append(int(line.split()[1]) * 1024)
     except (OSError, ValueError):
         pass
-    try:
-        with open("/sys/fs/cgroup/memory.max") as f:
-            cap = f.read().strip()
-        if cap != "max":
+    for cap_file, used_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                                ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                 "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            with open(cap_file) as f:
+                cap = f.read().strip()
+            if cap == "max" or int(cap) >= 1 << 60:  # no limit (cgroup v2, v1)
+                continue
             used = 0
             try:
-                with open("/sys/fs/cgroup/memory.current") as f:
+                with open(used_file) as f:
                     used = int(f.read())
             except (OSError, ValueError):
                 pass
             found.append(max(0, int(cap) - used))
-    except (OSError, ValueError):
-        pass
+        except (OSError, ValueError):
+            continue
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     if soft != resource.RLIM_INFINITY:
         found.append(soft)
@@ -237,8 +239,9 @@ class Budget:
                     self._old[sig] = signal.signal(sig, self._on_signal)
                 except (OSError, ValueError):
                     pass
-        self._armed = True
-        if self._deadline is not None or self.memory is not None:
+        # the watchdog interrupts the main thread: only a command running there has one
+        self._armed = threading.current_thread() is threading.main_thread()
+        if self._armed and (self._deadline is not None or self.memory is not None):
             self._thread = threading.Thread(target=self._watch, name="itcp-budget",
                                             daemon=True)
             self._thread.start()

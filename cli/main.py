@@ -8,7 +8,6 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from . import limits  # noqa: F401  (first: its clock is the start of the process)
 from .common import Group
 from .ask_cmd import ask_cmd
 from .check_cmd import check
