@@ -50,7 +50,8 @@ class Report:
 
     @property
     def agree(self) -> bool:
-        return not self.disagreements and not self.unknown
+        """Agreement, over at least one (state, action) pair: over nothing it is none."""
+        return bool(self.pairs) and not self.disagreements and not self.unknown
 
     @property
     def queries_per_second(self) -> float:

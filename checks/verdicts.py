@@ -102,80 +102,129 @@ def _state_ending(ex, pid, s):
     return f"{pid} violated in state {d}"
 
 
-def verdicts(ex: Exploration, wanted: list[str] | None = None) -> list[Verdict]:
+def verdicts(ex: Exploration, wanted: list[str] | None = None, stopped=None) -> list[Verdict]:
+    """A verdict per property (those ``wanted``, else all).
+
+    The analysis after the search (each trace told as a story, the cycle
+    search for ROUND_ENDS) can be stopped too: a ``KeyboardInterrupt`` while
+    it runs (Ctrl-C, a signal, the command's time or memory limit;
+    ``stopped()`` names it) ends it, and each property from there on gets
+    what the search alone shows: VIOLATED where it found a violation (the
+    trace then not built), HOLDS where it was exhausted and needs nothing
+    more, else UNKNOWN naming what stopped it."""
     game = ex.game
     props = {p.id: p for p in game.spec.properties}
     out = []
+    reason = None
     for pid, prop in props.items():
         if wanted and pid not in wanted:
             continue
-        v = Verdict(pid, UNKNOWN, "explicit", prop.statement)
-        if pid in ex.violations:
-            w = ex.violations[pid]
-            if w[0] == "step":
-                _, i, a = w
-                nums = path_to(ex, i)
-                _, last = concrete_trace(ex, nums)
-                # the violating step, taken from the concrete (not canonical) last state
-                match = next(b for b, x in game.successors(last)
-                             if not game.check_property(pid, last, x))
-                ending = _frozen_ending(ex, last, match, game.apply(last, match))
-                t = _trace_with_final(ex, nums, match, ending)
-            else:
-                _, i = w
-                t = _trace(ex, path_to(ex, i), lambda s, pid=pid: _state_ending(ex, pid, s))
-            v.verdict, v.trace = VIOLATED, t
-            v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"]}
-        elif pid == "NO_DEADLOCK":
-            if ex.deadlocks:
-                i = ex.deadlocks[0]
-                t = _trace(ex, path_to(ex, i), lambda s: _deadlock_ending(game, s))
-                v.verdict, v.trace = VIOLATED, t
-                v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"],
-                              "deadlocks": len(ex.deadlocks)}
-            elif ex.complete:
-                v.verdict, v.evidence = HOLDS, _exhaustive(ex)
-            else:
-                v.evidence = _unknown(ex)
-        elif pid == "ROUND_ENDS":
-            cycle = find_post_pass_cycle(ex)
-            if cycle:
-                entry = cycle[0]
-                nums = path_to(ex, entry) + cycle[1:] + [entry]
-                ending = (f"the state after step {len(path_to(ex, entry)) - 1} recurs: play can "
-                          "go round this loop forever after the Pass: ROUND_ENDS violated")
-                t = _trace(ex, nums, ending, loop_from=len(path_to(ex, entry)))
-                v.verdict, v.trace = VIOLATED, t
-                v.evidence = {"kind": "trace", "lasso": True, "length": t["length"],
-                              "loop_starts_at_step": len(path_to(ex, entry)),
-                              "story": t["story"]}
-            elif ex.complete:
-                v.verdict = HOLDS
-                v.evidence = _exhaustive(ex, {"post_pass_edges": len(ex.post_pass_edges),
-                                              "method": "no cycle among post-Pass states"})
-            else:
-                v.evidence = _unknown(ex)
-        elif pid == "HAND_BOUNDS":
-            if ex.complete:
-                v.verdict = HOLDS
-                v.evidence = _exhaustive(ex, {"min_hand": ex.hand_min, "max_hand": ex.hand_max})
-            else:
-                v.evidence = _unknown(ex) | {"min_hand_seen": ex.hand_min,
-                                             "max_hand_seen": ex.hand_max}
-        elif pid == "DETERMINED":
-            if ex.complete:
-                v.verdict = HOLDS
-                v.evidence = _exhaustive(ex, {
-                    "method": "every transition explored is the value of the compiled next-state "
-                              "function at (state, choice); elaboration rejects any action where "
-                              "two rules could set one variable at the same priority"})
-            else:
-                v.evidence = _unknown(ex)
-        else:
-            v.verdict = HOLDS if ex.complete else UNKNOWN
-            v.evidence = _exhaustive(ex) if ex.complete else _unknown(ex)
-        out.append(v)
+        if reason is None:
+            try:
+                out.append(_verdict(ex, pid, prop))
+                continue
+            except KeyboardInterrupt:
+                reason = (stopped() if stopped is not None else None) or "interrupted (Ctrl-C)"
+        out.append(_cut_short(ex, pid, prop, reason))
     return out
+
+
+def search_verdicts(ex: Exploration, wanted: list[str] | None, reason: str) -> list[Verdict]:
+    """The verdicts the search alone gives, the analysis after it having been
+    stopped by ``reason`` before it began (see ``verdicts``)."""
+    return [_cut_short(ex, p.id, p, reason) for p in ex.game.spec.properties
+            if not wanted or p.id in wanted]
+
+
+def _cut_short(ex: Exploration, pid: str, prop, reason: str) -> Verdict:
+    """The verdict the search alone gives ``pid`` when the analysis after it
+    was stopped by ``reason``."""
+    v = Verdict(pid, UNKNOWN, "explicit", prop.statement)
+    if pid in ex.violations or (pid == "NO_DEADLOCK" and ex.deadlocks):
+        v.verdict = VIOLATED
+        v.evidence = {"kind": "found", "limit": reason,
+                      "note": f"the search found a violation; its trace was not built "
+                              f"(stopped by {reason})"}
+    elif pid == "ROUND_ENDS":
+        v.evidence = {"kind": "bounded", "limit": reason, "states": ex.states, "depth": ex.depth,
+                      "note": f"the cycle search among post-Pass states was stopped by {reason}"}
+    elif ex.complete:
+        extra = ({"min_hand": ex.hand_min, "max_hand": ex.hand_max} if pid == "HAND_BOUNDS"
+                 else None)
+        v.verdict, v.evidence = HOLDS, _exhaustive(ex, extra)
+    else:
+        v.evidence = _unknown(ex)
+    return v
+
+
+def _verdict(ex: Exploration, pid: str, prop) -> Verdict:
+    game = ex.game
+    v = Verdict(pid, UNKNOWN, "explicit", prop.statement)
+    if pid in ex.violations:
+        w = ex.violations[pid]
+        if w[0] == "step":
+            _, i, a = w
+            nums = path_to(ex, i)
+            _, last = concrete_trace(ex, nums)
+            # the violating step, taken from the concrete (not canonical) last state
+            match = next(b for b, x in game.successors(last)
+                         if not game.check_property(pid, last, x))
+            ending = _frozen_ending(ex, last, match, game.apply(last, match))
+            t = _trace_with_final(ex, nums, match, ending)
+        else:
+            _, i = w
+            t = _trace(ex, path_to(ex, i), lambda s, pid=pid: _state_ending(ex, pid, s))
+        v.verdict, v.trace = VIOLATED, t
+        v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"]}
+    elif pid == "NO_DEADLOCK":
+        if ex.deadlocks:
+            i = ex.deadlocks[0]
+            t = _trace(ex, path_to(ex, i), lambda s: _deadlock_ending(game, s))
+            v.verdict, v.trace = VIOLATED, t
+            v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"],
+                          "deadlocks": len(ex.deadlocks)}
+        elif ex.complete:
+            v.verdict, v.evidence = HOLDS, _exhaustive(ex)
+        else:
+            v.evidence = _unknown(ex)
+    elif pid == "ROUND_ENDS":
+        cycle = find_post_pass_cycle(ex)
+        if cycle:
+            entry = cycle[0]
+            nums = path_to(ex, entry) + cycle[1:] + [entry]
+            ending = (f"the state after step {len(path_to(ex, entry)) - 1} recurs: play can "
+                      "go round this loop forever after the Pass: ROUND_ENDS violated")
+            t = _trace(ex, nums, ending, loop_from=len(path_to(ex, entry)))
+            v.verdict, v.trace = VIOLATED, t
+            v.evidence = {"kind": "trace", "lasso": True, "length": t["length"],
+                          "loop_starts_at_step": len(path_to(ex, entry)),
+                          "story": t["story"]}
+        elif ex.complete:
+            v.verdict = HOLDS
+            v.evidence = _exhaustive(ex, {"post_pass_edges": len(ex.post_pass_edges),
+                                          "method": "no cycle among post-Pass states"})
+        else:
+            v.evidence = _unknown(ex)
+    elif pid == "HAND_BOUNDS":
+        if ex.complete:
+            v.verdict = HOLDS
+            v.evidence = _exhaustive(ex, {"min_hand": ex.hand_min, "max_hand": ex.hand_max})
+        else:
+            v.evidence = _unknown(ex) | {"min_hand_seen": ex.hand_min,
+                                         "max_hand_seen": ex.hand_max}
+    elif pid == "DETERMINED":
+        if ex.complete:
+            v.verdict = HOLDS
+            v.evidence = _exhaustive(ex, {
+                "method": "every transition explored is the value of the compiled next-state "
+                          "function at (state, choice); elaboration rejects any action where "
+                          "two rules could set one variable at the same priority"})
+        else:
+            v.evidence = _unknown(ex)
+    else:
+        v.verdict = HOLDS if ex.complete else UNKNOWN
+        v.evidence = _exhaustive(ex) if ex.complete else _unknown(ex)
+    return v
 
 
 def _trace_with_final(ex, numbers, final_action, ending):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from .common import (Group)
+from .common import Group
 from .ask_cmd import ask_cmd
 from .check_cmd import check
 from .diff_cmd import diff_cmd

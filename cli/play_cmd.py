@@ -25,7 +25,8 @@ from itcp.scenarios.save import variant_ref
 from itcp.spec.errors import InputError
 
 from .check_cmd import start_table
-from .common import VARIANT_HELP, Command, config_options, load, load_with, variant_argument
+from .common import (NATURAL, SEED, VARIANT_HELP, Command, config_options, load, load_with,
+                     variant_argument)
 
 #: Limits of a question asked at the play table (an answer within seconds).
 ASK_MAX_STATES = 300_000
@@ -45,7 +46,7 @@ def asker(variant_name: str):
         except InputError as e:
             return [f"error: {e.render()}"]
         opts = Options(limits=Limits(ASK_MAX_STATES, None, ASK_TIMEOUT), proof_sizes=(2,),
-                       proof_timeout=ASK_PROOF_TIMEOUT, save_dir=None,
+                       proof_timeout=ASK_PROOF_TIMEOUT, save=None,
                        proof_table={k: x for k, x in table.items() if k != "players"})
         head = (f"(asked of {v.name} at {v.config.describe()}, the check command's table, not "
                 f"this one; search up to {ASK_MAX_STATES:,} states or {ASK_TIMEOUT:g} s, "
@@ -68,12 +69,12 @@ def asker(variant_name: str):
     "input, 3 stuck (no legal move) or the move cap, 130 quit."))
 @variant_argument
 @config_options
-@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seat", type=NATURAL, default=0, show_default=True,
               help="Your seat (P0 is the dealer; the next seat plays first).")
 @click.option("--bots", type=click.Choice(BOTS), default="greedy", show_default=True,
               help="How the other seats play: uniformly random legal moves, or greedy (the "
                    "move that leaves their own hand worth the fewest points).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the deal, the deck and the bots (default: a fresh one, printed).")
 @click.option("--game", "whole_game", is_flag=True,
               help="Play a whole game (rounds until the variant's game end), not one round.")

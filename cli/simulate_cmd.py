@@ -9,9 +9,9 @@ from itcp.report import plots
 from itcp.spec.errors import InputError
 
 from .ask_cmd import parse_players
-from .outputs import check_file, check_folder, write_file, write_folder
-from .common import (VARIANT_HELP, Command, config_options, emit_json, load, table,
-                     variant_argument)
+from .common import (COUNT, SEED, VARIANT_HELP, Command, config_options, emit_json,
+                     force_option, load, table, variant_argument)
+from .output import Outputs
 
 TOP_RULES = 12
 
@@ -68,10 +68,10 @@ def text_report(variant, report: dict, backend: str = "generated") -> str:
     "no legal move, step cap: too long), engine speed and how often each rule fired. "
     "Deterministic for a seed."))
 @variant_argument
-@click.option("-n", "--rounds", type=click.IntRange(min=0), default=100, show_default=True,
+@click.option("-n", "--rounds", type=COUNT, default=100, show_default=True,
               help="Rounds to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("--max-steps", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
+@click.option("--max-steps", type=COUNT, default=2000, show_default=True,
               help="Moves after which a round counts as 'step cap'.")
 @click.option("--backend", type=click.Choice(["generated", "reference"]), default="generated",
               show_default=True,
@@ -88,21 +88,28 @@ def text_report(variant, report: dict, backend: str = "generated") -> str:
               help='With --plot/--html: the player counts of the "by player count" plots '
                    '("2..8", "2,4" or "none"); each other count plays the same number of '
                    "rounds with the same seed (counts whose deal does not fit are skipped).")
-@click.option("--force", is_flag=True,
-              help="Overwrite the --html file, and the --plot folder's files of the same names.")
+@force_option
 def simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json, plot_dir,
              html_file, plot_players, force):
+    counts: tuple = ()
+    if plot_dir is not None or html_file is not None:
+        plots.require()   # before any round: exit 2 naming the extra to install
+        counts = parse_players(plot_players, "--plot-players")
+    with Outputs(force) as out:
+        # every output path is checked before the rounds are played
+        folder = out.folder(plot_dir, "--plot", names=plots.file_names()) \
+            if plot_dir is not None else None
+        page = out.file(html_file, "--html") if html_file is not None else None
+        _simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json,
+                  plot_dir, html_file, counts, folder, page, out)
+
+
+def _simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json, plot_dir,
+              html_file, counts, folder, page, out):
     from itcp.model.engine import Game
     from itcp.model.simulate import simulate as run
 
-    plotting = plot_dir is not None or html_file is not None
-    if plotting:
-        plots.require()   # before any round: exit 2 naming the extra to install
-        counts = parse_players(plot_players, "--plot-players")
-        if plot_dir is not None:
-            check_folder(plot_dir, "--plot", force, plots.file_names())
-        if html_file is not None:
-            check_file(html_file, "--html", force)
+    plotting = folder is not None or page is not None
     v = load(variant, config_flags)
     game = Game.from_variant(v, backend=backend)
     records = [] if plotting else None
@@ -112,12 +119,14 @@ def simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json, p
         data = by_players(v, variant, config_flags, backend, report, records, counts,
                            rounds, seed, max_steps, as_json)
         figs = plots.figures(data, game.spec)
-        if plot_dir is not None:
-            write_folder(plot_dir, plots.files(figs), "--plot", force)
+        if folder is not None:
+            for name, blob in plots.files(figs).items():
+                folder.write(name, blob)
             written.append(f"{len(figs)} plots (PNG and CSV) written to {plot_dir}")
-        if html_file is not None:
-            write_file(html_file, plots.simulation_page(data, figs), "--html", force)
+        if page is not None:
+            page.write(plots.simulation_page(data, figs))
             written.append(f"HTML report written to {html_file}")
+    out.commit()
     if as_json:
         extra = {}
         if plot_dir is not None:

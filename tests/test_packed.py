@@ -246,3 +246,28 @@ def test_ctrl_c_while_resolving_pending_targets_drops_the_unresolved_edges():
     ex._edges_resolved, ex._resolving = 1, True
     _drop_half_stored(ex)
     assert list(ex.post_pass_edges) == [(0, 1)] and not ex._pending and not ex._resolving
+
+
+def test_the_dump_covers_every_dispatch_class_a_search_meets():
+    """``rules --dump-successors`` builds a function for each dispatch class a
+    reachable state may have.  With Repentance at 2-4 players the direction of
+    play is a dispatch field whose two bits also hold 2, a value no state has:
+    the dump used to generate a function for it and fail (IndexError in the
+    ``next_in`` table); the search never met that class, so no verdict was
+    affected.  The dump must compile, skip only classes no state has, and
+    cover every class the search meets."""
+    from itcp.model.engine import build_spec
+    from itcp.model.packed import PackedSource
+    cfg = Config(players=2, suits=1, ranks=(2, 2), hand=1, options=(("repentance", 1),))
+    v = load_variant("official")
+    src = PackedSource(build_spec(cfg, dict(v.readings)), store=True)
+    compile(src.build(), "<dump>", "exec")
+    dumped = {src.dispatch_class(x) for x in src.all_indices()}
+    assert all(dict(zip([n for n, _ in src.dispatch], c))["dir"] in (-1, 0, 1) for c in dumped)
+    ex = explore(_game("official", cfg), symmetry=False, track_rules=False)
+    assert ex.complete
+    over = {p.value for p in src.spec.phases if p.terminal}  # no function: -1
+    met = {src.dispatch_class(k & src.dispatch_mask) for k in ex.keys}
+    met = {c for c in met if c[0] not in over}
+    assert met <= dumped
+    assert any(dict(zip([n for n, _ in src.dispatch], c))["dir"] == -1 for c in met)

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from itcp.cli import outputs
 from itcp.spec.errors import InputError
 
 EXE = Path(sys.executable).with_name("itcp-check")
@@ -105,43 +104,3 @@ def test_bad_path_in_a_subprocess_exits_2_before_the_search(tmp_path):
                        timeout=120)
     assert r.returncode == 2 and "error: --html:" in r.stderr and "Traceback" not in r.stderr
     assert "explicit-state search" not in r.stdout   # refused before any work
-
-
-# -- the writers ----------------------------------------------------------------------------
-
-def test_write_file_failure_leaves_nothing(tmp_path, monkeypatch):
-    def boom(src, dst):
-        raise OSError(28, "No space left on device")
-    monkeypatch.setattr(outputs.os, "replace", boom)
-    with pytest.raises(InputError, match="No space left"):
-        outputs.write_file(tmp_path / "r.html", "<html>", "--html")
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_write_folder_new_and_existing(tmp_path):
-    out = tmp_path / "plots"
-    outputs.write_folder(out, {"a.csv": "x\n", "a.png": b"\x89PNG"}, "--plot")
-    assert sorted(p.name for p in out.iterdir()) == ["a.csv", "a.png"]
-    # an existing folder: the user's other files stay; ours need --force
-    (out / "mine.txt").write_text("mine")
-    with pytest.raises(InputError, match="already holds a.csv"):
-        outputs.write_folder(out, {"a.csv": "y\n"}, "--plot")
-    assert (out / "a.csv").read_text() == "x\n"
-    outputs.write_folder(out, {"a.csv": "y\n"}, "--plot", force=True)
-    assert (out / "a.csv").read_text() == "y\n" and (out / "mine.txt").read_text() == "mine"
-    assert leftovers(tmp_path) == []
-
-
-def test_write_folder_refuses_a_file_and_cleans_up(tmp_path, monkeypatch):
-    (tmp_path / "f").write_text("mine")
-    with pytest.raises(InputError, match="is a file"):
-        outputs.write_folder(tmp_path / "f", {"a.csv": "x"}, "--plot")
-    with pytest.raises(InputError, match="is a file, not a folder"):
-        outputs.write_folder(tmp_path / "f" / "plots", {"a.csv": "x"}, "--plot")
-
-    def boom(src, dst):
-        raise OSError(5, "Input/output error")
-    monkeypatch.setattr(outputs.os, "replace", boom)
-    with pytest.raises(InputError, match="Input/output error"):
-        outputs.write_folder(tmp_path / "plots", {"a.csv": "x", "b.csv": "y"}, "--plot")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]
