@@ -120,6 +120,9 @@ class StepRules:
         for r in spec.rules:
             if r.choice:
                 self.reading_rule.setdefault(r.choice, r.id)
+        #: what a swap compares: the table after the step, not the rules' records
+        #: of it (discard.lower's record of the points before the draw)
+        self.compared = {v.name for v in spec.variables if not v.record}
 
     @staticmethod
     def _fragments(rules, name: str):
@@ -178,7 +181,7 @@ class StepRules:
                 kept = [(r, e) for r, e in guards if r.choice != choice] + alt_guards
                 if not all(self.ev.value(e, env) for _, e in kept):
                     return True
-                for var in set(updates) | set(alt_updates):
+                for var in (set(updates) | set(alt_updates)) & self.compared:
                     ups = [u for u in updates.get(var, []) if u[2].choice != choice]
                     ups += alt_updates.get(var, [])
                     if self._value(self._new_value(ups, env), var, env) != env["next"][var]:

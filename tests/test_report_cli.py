@@ -59,7 +59,7 @@ def test_ask_html_shows_the_witness(cli, tmp_path):
 
 # -- bad paths: exit 2, a message naming the option and the path, nothing written ----------
 
-@pytest.mark.parametrize("command", [["check", *TINY], ["ask", "can a pass happen",
+@pytest.mark.parametrize("command", [["check", *TINY], ["ask", "can the passer's hand change",
                                                         "official", *TINY]])
 def test_directory_given_as_file(cli, tmp_path, command):
     r = cli(*command, "--html", str(tmp_path))
