@@ -52,7 +52,7 @@ def spec_type(spec, name: str) -> str:
 MAX_VALUES = 16
 
 
-def reachable_values(spec) -> dict:
+def reachable_values(spec, live: dict | None = None, canonical: dict | None = None) -> dict:
     """Variable name -> a set of values covering every reachable state's, or None.
 
     A non-relational abstract interpretation over finite value sets: start
@@ -62,8 +62,14 @@ def reachable_values(spec) -> dict:
     value may take (the leaves of an if-then-else of constants; anything else
     makes the variable unknown).  The result over-approximates every
     reachable state, so a variable with one value is constant.
+
+    With ``live`` (phase value -> the variables live there, ``liveness.py``)
+    the states are the explorer's, each variable dead at a state's phase reset
+    to its ``canonical`` value: a new value goes to the phases the move may
+    lead to, and counts only if the variable is live at one of them.
     """
     values: dict = {name: {c.value} for name, c in initial_constants(spec).items()}
+    types = {v.name: v.type for v in spec.variables}
     changed = True
     while changed:
         changed = False
@@ -71,24 +77,56 @@ def reachable_values(spec) -> dict:
             phases = values.get("phase")
             if phases is not None and act.phase.value not in phases:
                 continue
-            env = {v: Const(next(iter(s)), spec_type(spec, v))
+            env = {v: Const(next(iter(s)), types[v])
                    for v, s in values.items() if s is not None and len(s) == 1}
-            env["phase"] = Const(act.phase.value, spec_type(spec, "phase"))
+            env["phase"] = Const(act.phase.value, types["phase"])
+            if live is not None and act.phase.value in live:
+                for v in types:  # a variable dead here holds its canonical value
+                    if v not in live[act.phase.value] and v in canonical and v not in env:
+                        env[v] = canonical[v]
             if specialise(act.guard, env, spec) == Const(False, A.BOOL):
                 continue  # never enabled where the action's phase is reached
             news = {}
             for var in act.order:
-                value = specialise(act.values[var], env, spec, news)
-                news[var] = value
+                news[var] = specialise(act.values[var], env, spec, news)
+            after = _leaves(news["phase"]) if "phase" in news else {act.phase.value}
+            for var in act.order:
                 old = values[var]
                 if old is None:
                     continue
-                got = _leaves(value)
+                got = _leaves(news[var])
+                if live is not None and after is not None and any(
+                        var not in live.get(q, ()) for q in after):
+                    got = _kept(spec, act, env, news, var, got, live, canonical[var])
                 grown = None if got is None or len(old | got) > MAX_VALUES else old | got
                 if grown != old:
                     values[var] = grown
                     changed = True
     return values
+
+
+def _kept(spec, act, env, news, var, got, live, canonical):
+    """The values of ``var`` a move stores: a value after which every phase the
+    move may lead to has ``var`` dead is stored as ``canonical``.  The phase
+    reached is worked out for each value on its own (a round that ends because
+    of the value stores it nowhere)."""
+    if got is None:
+        after = _leaves(news["phase"]) if "phase" in news else {act.phase.value}
+        dead = after is not None and all(var not in live.get(q, ()) for q in after)
+        return {canonical.value} if dead else None
+    if "phase" not in news:
+        after = {act.phase.value}
+        return got if any(var in live.get(q, ()) for q in after) else {canonical.value}
+    out = set()
+    for x in got:
+        phase = specialise(act.values["phase"], env, spec,
+                           {**news, var: Const(x, news[var].type)})
+        after = _leaves(phase)
+        if after is None or any(var in live.get(q, ()) for q in after):
+            out.add(x)
+        else:
+            out.add(canonical.value)
+    return out
 
 
 def _leaves(node):
