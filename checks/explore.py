@@ -462,26 +462,22 @@ class BatchBackend(_Backend):
             if not any(unseen[a] and quiet[a] < COVERAGE_PATIENCE for a in names):
                 continue
             sub = words if rows is None else [w[rows] for w in words]
-            per: dict = {}
-            for ids, where in self.mod.cover(x)(*sub):
+            per: dict = {}   # action -> the rules some move of it took part in
+            moves: dict = {}  # action -> its moves in the batch
+            for name, ids, where in self.mod.cover(x)(*sub):
                 n = int(where.sum()) if where.dtype == bool else len(where)
+                if where.dtype != bool:
+                    moves[name] = max(moves.get(name, 0), n)
                 if n:
-                    per.setdefault(ids[0], set()).update(ids)
-            _credit(self.game, names, per, sub, fired, quiet, unseen, self.mod, x)
-
-
-def _credit(game, names, per, sub, fired, quiet, unseen, mod, x):
-    """Count the batch's moves of each action toward its patience."""
-    seen_now = set().union(*per.values()) if per else set()
-    for a in names:
-        rules = unseen[a]
-        new = rules & seen_now
-        if new:
-            rules -= new
-            fired |= new
-            quiet[a] = 0
-        else:
-            quiet[a] += len(sub[0])
+                    per.setdefault(name, set()).update(ids)
+            for a in names:
+                new = unseen[a] & per.get(a, set())
+                if new:
+                    unseen[a] -= new
+                    fired |= new
+                    quiet[a] = 0
+                else:
+                    quiet[a] += moves.get(a, 0)
 
 
 class GenericBackend(_Backend):
@@ -715,12 +711,14 @@ class _Search:
         nums, new = self.store.insert(words)
         k = int(new.sum())
         if k:
-            ex.parent.frombytes(src[new].astype(np.int32).tobytes())
+            rows = np.flatnonzero(new)
+            rows = rows[np.argsort(nums[rows], kind="stable")]  # in the order numbered
+            ex.parent.frombytes(src[rows].astype(np.int32).tobytes())
             ex.depth_of.add(depth, k)
             if deal is not None:
-                ex.deal_action.frombytes(deal[new].astype(np.int32).tobytes())
-            nw = [w[new] for w in words]
-            fresh = nums[new]
+                ex.deal_action.frombytes(deal[rows].astype(np.int32).tobytes())
+            nw = [w[rows] for w in words]
+            fresh = nums[rows]
             for p, bad in b.state_bad(nw):
                 pid = b.state_ids[p]
                 if pid not in ex.violations and bad.any():
@@ -821,6 +819,8 @@ class _Search:
         """The outcomes of the chance nodes ``m`` (rows of the outcome moves'
         ``src``), and which nodes fold into the moves that open them."""
         b = self.b
+        if self.track_rules:
+            self.cover(m.words)
         foldable = np.ones(len(m), dtype=bool)
         for _, bad in b.state_bad(m.words):
             foldable &= ~bad

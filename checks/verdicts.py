@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
+import numpy as np
 
 from itcp.spec.rules.table import PHASE_NAMES
 
@@ -142,12 +142,13 @@ def verdicts(ex: Exploration, wanted: list[str] | None = None) -> list[Verdict]:
             if cycle:
                 entry = cycle[0]
                 nums = path_to(ex, entry) + cycle[1:] + [entry]
-                ending = (f"the state after step {len(path_to(ex, entry)) - 1} recurs: play can "
+                steps = ex.depth_of[entry]  # moves of the game to the entry
+                ending = (f"the state after step {steps} recurs: play can "
                           "go round this loop forever after the Pass: ROUND_ENDS violated")
-                t = _trace(ex, nums, ending, loop_from=len(path_to(ex, entry)))
+                t = _trace(ex, nums, ending, loop_from=steps + 1)
                 v.verdict, v.trace = VIOLATED, t
                 v.evidence = {"kind": "trace", "lasso": True, "length": t["length"],
-                              "loop_starts_at_step": len(path_to(ex, entry)),
+                              "loop_starts_at_step": steps + 1,
                               "story": t["story"]}
             elif ex.complete:
                 v.verdict = HOLDS
@@ -192,19 +193,63 @@ def _trace_with_final(ex, numbers, final_action, ending):
 
 
 def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
-    """A cycle among post-Pass states, as state numbers (first = entry), or None."""
-    if not ex.post_pass_edges:
+    """A cycle among post-Pass states, as state numbers (first = entry), or None.
+
+    Every edge one level deeper or more means no cycle.  Otherwise the states
+    no remaining edge enters are peeled off, then those no remaining edge
+    leaves, until what is left is nothing (no cycle) or the states on cycles
+    and between them.  The entry is the shallowest state left that lies on a
+    cycle, and the loop the shortest way round from it back to itself, so
+    the lasso (the shortest path to the entry, then the loop) is short."""
+    src, dst = ex.post_pass_edges.arrays()
+    if not len(src):
         return None
-    g = nx.DiGraph()
-    g.add_edges_from(ex.post_pass_edges)
-    try:
-        edges = nx.find_cycle(g)
-    except nx.NetworkXNoCycle:
+    if np.all(ex.depth_of.of(dst) > ex.depth_of.of(src)):
         return None
-    nodes = [u for u, _ in edges]
-    # enter the loop at the node closest to a deal, so the lasso's stem is shortest
-    k = min(range(len(nodes)), key=lambda i: ex.depth_of[nodes[i]])
-    return nodes[k:] + nodes[:k]
+    nodes = np.unique(np.concatenate([src, dst]))
+    s, t = np.searchsorted(nodes, src), np.searchsorted(nodes, dst)
+    alive = np.ones(len(nodes), dtype=bool)
+    while True:
+        live_e = alive[s] & alive[t]
+        indeg = np.bincount(t[live_e], minlength=len(nodes))
+        outdeg = np.bincount(s[live_e], minlength=len(nodes))
+        drop = alive & ((indeg == 0) | (outdeg == 0))
+        if not drop.any():
+            break
+        alive &= ~drop
+    if not alive.any():
+        return None
+    live_e = alive[s] & alive[t]
+    succ: dict = {}
+    for u, v in zip(nodes[s[live_e]].tolist(), nodes[t[live_e]].tolist()):
+        succ.setdefault(u, []).append(v)
+    left = nodes[alive]
+    for entry in left[np.argsort(ex.depth_of.of(left), kind="stable")].tolist():
+        back = _shortest_return(succ, entry)
+        if back is not None:
+            return [entry] + back
+    return None  # pragma: no cover - what is left holds a cycle
+
+
+def _shortest_return(succ: dict, entry: int) -> list[int] | None:
+    """The states after ``entry`` on a shortest path from it back to itself."""
+    parent = {entry: None}
+    frontier = [entry]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in sorted(succ.get(u, ())):
+                if v == entry:
+                    path = []
+                    while u != entry:
+                        path.append(u)
+                        u = parent[u]
+                    return path[::-1]
+                if v not in parent:
+                    parent[v] = u
+                    nxt.append(v)
+        frontier = nxt
+    return None
 
 
 def replayed_bmc_verdict(game, pid: str, statement: str, states, actions, ending: str,

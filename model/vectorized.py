@@ -697,7 +697,7 @@ class VectorSource:
     def emit_cover(self, em: VEmitter, act, known):
         """The rules whose update applied in some move (as ``fired_<a>``)."""
         always = sorted({rid for rid, _ in act.guards} | set(act.used_defs))
-        em.line(f"out.append(({always!r}, {em.ix}))")
+        em.line(f"out.append(({act.name!r}, {always!r}, {em.ix}))")
         primed = {v: c for v, c in self.red.invariant.items() if v in act.values}
         for var, ups in act.updates.items():
             for rid, when, _, _ in ups:
@@ -705,9 +705,9 @@ class VectorSource:
                 w = em.expr(specialise(when, known, self.spec, {**primed, **em.values}))
                 if w.ctx == "c":
                     if w.code == "True":
-                        em.line(f"out.append(({ids!r}, {em.ix}))")
+                        em.line(f"out.append(({act.name!r}, {ids!r}, {em.ix}))")
                     continue
-                em.line(f"out.append(({ids!r}, {em.lift(w, 'M')}))")
+                em.line(f"out.append(({act.name!r}, {ids!r}, {em.lift(w, 'M')}))")
 
     def successor_words(self, em: VEmitter, act, values) -> list[str]:
         """The successor's words: the parent's, each written field replaced,
