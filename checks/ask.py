@@ -181,7 +181,8 @@ def ask_many(questions, variant: Variant, opts: Options | None = None,
         sym = opts.symmetry and not any(
             mentions_cards(qs[i].pred) or (qs[i].event and mentions_cards(qs[i].event))
             for i in rest)
-        ex = explore(game, opts.limits, symmetry=sym, track_rules=False)
+        # every chance node a state of its own: the liveness graph's edges are moves
+        ex = explore(game, opts.limits, symmetry=sym, track_rules=False, fold=False)
         for i in rest:
             if qs[i].form == "after":
                 out[i] = _liveness(qs[i], variant, game, ex, opts, pids[i],

@@ -47,9 +47,9 @@ from itertools import repeat
 import numpy as np
 
 from itcp.model.engine import Game
-from itcp.model.liveness import Reduction, compile_observations, reduction
+from itcp.model.liveness import Reduction, compile_observations
 from itcp.model.packed import compile_packed
-from itcp.model.searchkey import KeyLayout
+from itcp.model.searchkey import KeyLayout, search_keys
 from itcp.model.vectorized import BatchModule, Unsupported
 
 from .statestore import StateStore
@@ -594,21 +594,13 @@ class GenericBackend(_Backend):
 # -- the search --------------------------------------------------------------------------
 
 def search_setup(game: Game, symmetry: bool):
-    """(reduction, layout, key_of, permutations) of a search of ``game`` (cached
-    per game: the analysis reads the whole spec)."""
-    cache = game.__dict__.setdefault("_search_setup", {})
-    if "red" not in cache:
-        red = reduction(game.spec)
-        cache["red"] = red
-        cache["layout"] = KeyLayout(game.spec, red)
-    if symmetry not in cache:
-        cache[symmetry] = cache["layout"].key_function(symmetry)
-    key_of, nperms = cache[symmetry]
-    return cache["red"], cache["layout"], key_of, nperms
+    """(reduction, layout, key_of, permutations) of a search of ``game``."""
+    return search_keys(game, symmetry)
 
 
 def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
-            progress=None, track_rules: bool = True, fast: bool = True) -> Exploration:
+            progress=None, track_rules: bool = True, fast: bool = True,
+            fold: bool = True) -> Exploration:
     """Breadth-first search of every round reachable from every deal.
 
     ``fast`` (the default) expands states with the batch successor code
@@ -616,6 +608,8 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     (unpack, ``legal``, ``apply``, pack), one state at a time.  Both store the
     same states under the same numbers; the generic path is kept to test the
     batch one against, and for decks the batch code does not handle.
+    ``fold=False`` stores every chance node as a state of its own (a search
+    whose every edge is one move of the game).
     """
     limits = limits or Limits()
     red, layout, key_of, nperms = search_setup(game, symmetry)
@@ -634,6 +628,7 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
         backend = GenericBackend(game, red, layout, symmetry)
     ex.backend = backend.name
     search = _Search(ex, game, limits, backend, progress, track_rules)
+    search.folding = fold
     start = time.monotonic()
     search.start = start
     # the search creates no reference cycles, and the cyclic collector would
@@ -675,6 +670,7 @@ class _Search:
                              for a in spec.actions}
         self.quiet = {a.name: 0 for a in spec.actions}
         self.taken: set = set()
+        self.folding = True
 
     # -- limits and interruptions -------------------------------------------------------
     def poll(self) -> bool:
@@ -791,7 +787,7 @@ class _Search:
         if not len(mv):
             return
         pp_src = b.post_pass(words)
-        chance = b.chance(mv.words)
+        chance = b.chance(mv.words) if self.folding else np.zeros(len(mv), dtype=bool)
         keep = ~chance
         if chance.any():
             ci = np.flatnonzero(chance)

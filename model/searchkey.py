@@ -304,3 +304,18 @@ class KeyLayout:
             return min([k] + [self.renamed(k, p) for p in perms])
         key_of.orbit = lambda s: len({pack(s)} | {self.renamed(pack(s), p) for p in perms})
         return key_of, len(perms) + 1
+
+
+def search_keys(game, symmetry: bool = True):
+    """(reduction, layout, key_of, renamings counted with the identity) of the
+    explorer's search of ``game`` (cached on the game: the analysis reads the
+    whole spec).  ``key_of(state)`` is the key a search stores the state under."""
+    from .liveness import reduction
+    cache = game.__dict__.setdefault("_search_keys", {})
+    if "layout" not in cache:
+        red = reduction(game.spec)
+        cache["red"], cache["layout"] = red, KeyLayout(game.spec, red)
+    if symmetry not in cache:
+        cache[symmetry] = cache["layout"].key_function(symmetry)
+    key_of, n = cache[symmetry]
+    return cache["red"], cache["layout"], key_of, n

@@ -688,7 +688,8 @@ class VectorSource:
                 if ok.ctx == "c" and ok.code == "True":
                     continue
                 bad = em.not_(ok)
-                bads.append(f"({n}, {em.lift(bad, 'M') if bad.ctx != 'c' else bad.code})")
+                code = em.lift(bad, "M") if bad.ctx != "c" else f"np.full(len({ix2}), {bad.code})"
+                bads.append(f"({n}, {code})")
             em.line(f"out.append(({ai}, {ix2}, {pcode}, ({', '.join(words)},), "
                     f"[{', '.join(bads)}]))")
         em.leave_moves()
