@@ -378,9 +378,10 @@ class BatchBackend(_Backend):
         return _moves(parts, self.words)
 
     def given_moves(self, ai, x, sub, rows) -> list:
-        """Moves of an action whose parameters the engine lists, state by state."""
+        """Moves of an action whose parameters are listed state by state (the
+        engine's own enumeration), then applied as a batch."""
         act = self.game.spec.actions[ai]
-        enum = getattr(self.game.impl, f"enum_{act.name}")
+        enum = self.mod.enum(ai)
         out = []
         keys = self.keys_of(sub)
         ixs, places, params = [], [], [[] for _ in act.decl.params]
@@ -393,42 +394,42 @@ class BatchBackend(_Backend):
         if not ixs:
             return out
         ix = np.array(ixs, dtype=np.int64)
-        fn = self.mod.apply(ai, x)
-        nw = fn(*sub, ix, *[np.array(p, dtype=np.int64) for p in params])
+        nw, bads = self.mod.apply(ai, x)(*sub, ix, *[np.array(p, dtype=np.int64) for p in params])
         src = ix if rows is None else rows[ix]
-        bad = self.given_bad(ai, keys, ix, params)
-        out.append((src, ai, np.array(places, dtype=np.int64), nw, bad))
+        out.append((src, ai, np.array(places, dtype=np.int64), nw, dict(bads)))
         return out
 
-    def given_bad(self, ai, keys, ix, params) -> dict:
-        game = self.game
-        name = self.action_names[ai]
-        bad = {}
-        for n, pid in enumerate(self.step_ids):
-            fails = []
-            for r, args in zip(ix.tolist(), zip(*params)):
-                s = self.unpack(keys[r])
-                s2 = game._apply[name](s, tuple(args))
-                fails.append(not game.check_property(pid, s, s2))
-            if any(fails):
-                bad[n] = np.array(fails, dtype=bool)
-        return bad
+    def legal(self, s) -> list:
+        return self.mod.legal(s)
 
-    def root(self, legal) -> Moves:
+    def _root_parts(self, legal, cover: bool = False):
         s0 = self.game.initial_state()
-        k0 = self.pack(s0)
-        w0 = self.words_of([k0])
+        w0 = self.words_of([self.pack(s0)])
         x = int(w0[0][0]) & self.dmask
-        parts = []
         by_action: dict = {}
         for place, a in enumerate(legal):
             by_action.setdefault(self.action_index[a[0]], []).append((place, a[1]))
         for ai, items in sorted(by_action.items()):
             ix = np.zeros(len(items), dtype=np.int64)
             params = list(zip(*[args for _, args in items])) if items[0][1] else []
-            nw = self.mod.apply(ai, x)(*w0, ix, *[np.array(p, dtype=np.int64) for p in params])
+            arrays = [np.array(p, dtype=np.int64) for p in params]
+            yield ai, items, self.mod.apply(ai, x, cover)(*w0, ix, *arrays)
+
+    def root(self, legal) -> Moves:
+        parts = []
+        for ai, items, (nw, _) in self._root_parts(legal):
+            ix = np.zeros(len(items), dtype=np.int64)
             parts.append((ix, ai, np.array([p for p, _ in items], dtype=np.int64), nw, {}))
         return _moves(parts, self.words)
+
+    def cover_root(self, legal, fired: set, unseen: dict):
+        for ai, _, out in self._root_parts(legal, cover=True):
+            for name, ids, where in out:
+                n = int(where.sum()) if where.dtype == bool else len(where)
+                if n:
+                    new = unseen[name] & set(ids)
+                    unseen[name] -= new
+                    fired |= new
 
     def state_bad(self, words) -> list:
         return self.state_bad_fn(*words)
@@ -522,6 +523,19 @@ class GenericBackend(_Backend):
         ws = self.words_of(keys) if keys else [arr([])] * self.words
         b = {n: np.array(v, dtype=bool) for n, v in bad.items() if any(v)}
         return Moves(arr(src), arr(aid), arr(prm), ws, b)
+
+    def legal(self, s) -> list:
+        return self.game.impl.legal(s)
+
+    def cover_root(self, legal, fired: set, unseen: dict):
+        game = self.game
+        s0 = game.initial_state()
+        for a in legal:
+            if unseen[a[0]]:
+                for r in game.fired(s0, a, game._apply[a[0]](s0, a[1])):
+                    if r in unseen[a[0]]:
+                        unseen[a[0]].discard(r)
+                        fired.add(r)
 
     def root(self, legal) -> Moves:
         s0 = self.game.initial_state()
@@ -737,9 +751,9 @@ class _Search:
         limits = self.limits
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
         s0 = game.initial_state()
-        legal = game.impl.legal(s0)
+        legal = b.legal(s0)
         if self.track_rules:
-            self.cover_root(s0, legal)
+            b.cover_root(legal, ex.fired, self.unseen_rules)
         mv = b.root(legal)
         words = b.canon(mv.words)
         self.store_batch(words, np.full(len(mv), -1, dtype=np.int64), None, 0, deal=mv.prm)
@@ -852,20 +866,6 @@ class _Search:
                     self.taken.add(a.name)
                     self.ex.fired |= a.cond_defs
         self.b.cover(words, self.ex.fired, quiet, unseen)
-
-    def cover_root(self, s0, legal):
-        game, ex = self.game, self.ex
-        for a in legal:
-            name = a[0]
-            unseen = self.unseen_rules[name]
-            if not unseen or self.quiet[name] >= COVERAGE_PATIENCE:
-                continue
-            self.quiet[name] += 1
-            for r in game.fired(s0, a, game._apply[name](s0, a[1])):
-                if r in unseen:
-                    unseen.discard(r)
-                    ex.fired.add(r)
-                    self.quiet[name] = 0
 
     def finish(self):
         ex, game = self.ex, self.game

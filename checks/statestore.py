@@ -11,11 +11,10 @@ is a few array operations, not a Python-level loop.
 
 Per state this keeps ``8 * words`` bytes of key and 4 bytes of table slot
 per slot (the table is kept at most ``MAX_LOAD`` full, and doubles when it
-would fill past that).  A batch's new states are numbered in the order of
-their first occurrence... within each probing round (ascending batch
-position), which is deterministic; ``rollback(n)`` forgets every state
-numbered ``n`` or above (an interrupted batch), which linear probing allows:
-the slots those states took were empty when every older key was inserted.
+would fill past that).  A batch's new states are numbered round by round of
+the probing, in batch order within a round: deterministic, so the same batch
+always gets the same numbers; ``rollback(n)`` forgets every state
+numbered ``n`` or above (an interrupted batch).
 
 The store is the unit a search partitioned over processes would own: a key's
 owner can be chosen by the same hash, each owner numbering its own states.
@@ -99,50 +98,67 @@ class StateStore:
     def insert(self, words) -> tuple[np.ndarray, np.ndarray]:
         """Look up the keys (``words``: a list of int64 arrays, one row per key)
         and store the new ones: (each key's state number, which rows were new).
-        A key repeated in the batch is new at its first row only."""
+        A key repeated in the batch is new at its first row only.
+
+        Each round, every row still looking probes one slot: a slot holding a
+        number is compared with the row's key (equal: found; else probe on);
+        an empty slot is claimed by the first row that reaches it (a scatter
+        written last-row-first, then read back), the other rows there compare
+        with the new key next round."""
         m = len(words[0])
         nums = np.full(m, -1, dtype=np.int64)
         new = np.zeros(m, dtype=bool)
         if not m:
             return nums, new
         self._reserve(m)
-        keys = np.stack(words, axis=1) if self.words > 1 else words[0].reshape(-1, 1)
-        mask = len(self.table) - 1
+        table = self.table
+        mask = len(table) - 1
         slot = (hash_words(words) & np.uint64(mask)).astype(np.int64)
         pending = np.arange(m, dtype=np.int64)
-        table = self.table
         while len(pending):
             s = slot[pending]
             t = table[s]
             empty = t < 0
-            moving = []
-            occupied = ~empty
-            if occupied.any():
-                po, to = pending[occupied], t[occupied].astype(np.int64)
-                same = np.all(self.gather(to) == keys[po], axis=1)
+            if not empty.all():
+                occ = ~empty
+                po, to = pending[occ], t[occ].astype(np.int64)
+                same = self._equal(to, words, po)
                 nums[po[same]] = to[same]
-                moving.append(po[~same])
-            stay = None
+                other = po[~same]
+                slot[other] = (slot[other] + 1) & mask
             if empty.any():
                 pe, se = pending[empty], s[empty]
-                slots, first = np.unique(se, return_index=True)
-                winners = pe[first]
-                order = np.argsort(winners, kind="stable")
-                winners, slots = winners[order], slots[order]
+                # claim: the first row at each empty slot wins (written last)
+                table[se[::-1]] = -2 - pe[::-1]
+                won = table[se] == -2 - pe
+                winners, wslots = pe[won], se[won]
                 numbers = self.n + np.arange(len(winners), dtype=np.int64)
-                self._append(keys[winners])
-                table[slots] = numbers
+                table[wslots] = numbers
+                self._append_words(words, winners)
                 nums[winners] = numbers
                 new[winners] = True
-                if len(winners) < len(pe):
-                    lost = np.ones(len(pe), dtype=bool)
-                    lost[first] = False
-                    stay = pe[lost]  # same slot, now taken: compared next round
-            if moving and len(moving[0]):
-                slot[moving[0]] = (slot[moving[0]] + 1) & mask
-            parts = moving + ([stay] if stay is not None else [])
-            pending = np.sort(np.concatenate(parts)) if parts else pending[:0]
+            # rows resolved this round leave; the others (a different key at
+            # the slot, or a slot just claimed by another row) go round again
+            pending = pending[nums[pending] < 0]
         return nums, new
+
+    def _equal(self, to: np.ndarray, words, rows: np.ndarray) -> np.ndarray:
+        """Rows whose key equals the stored key of the state numbered ``to``."""
+        if len(self.chunks) == 1:
+            chunk = self.chunks[0]
+            same = chunk[to, 0] == words[0][rows]
+            for j in range(1, self.words):
+                same &= chunk[to, j] == words[j][rows]
+            return same
+        stored = self.gather(to)
+        same = stored[:, 0] == words[0][rows]
+        for j in range(1, self.words):
+            same &= stored[:, j] == words[j][rows]
+        return same
+
+    def _append_words(self, words, rows: np.ndarray):
+        if len(rows):
+            self._append(np.stack([w[rows] for w in words], axis=1))
 
     def _reserve(self, more: int):
         if self.n + more <= MAX_LOAD * len(self.table):
@@ -150,6 +166,8 @@ class StateStore:
         cap = len(self.table)
         while self.n + more > MAX_LOAD * cap:
             cap *= 2
+        if cap < 1 << 24:
+            cap *= 2  # small tables grow faster: fewer rehashes early on
         self._rehash(cap)
 
     def _rehash(self, cap: int):
@@ -160,17 +178,16 @@ class StateStore:
             rows = self.rows(lo, hi)
             slot = (hash_words([rows[:, j] for j in range(self.words)]) & np.uint64(mask)
                     ).astype(np.int64)
-            pending = np.arange(hi - lo, dtype=np.int64)
+            pending = np.arange(lo, hi, dtype=np.int64)
             while len(pending):
-                s = slot[pending]
+                s = slot[pending - lo]
                 free = table[s] < 0
                 pe, se = pending[free], s[free]
-                slots, first = np.unique(se, return_index=True)
-                table[slots] = lo + pe[first]
+                table[se] = pe  # distinct keys: any of them may take a free slot
                 placed = np.zeros(len(pending), dtype=bool)
-                placed[np.flatnonzero(free)[first]] = True
+                placed[np.flatnonzero(free)] = table[se] == pe
                 pending = pending[~placed]
-                slot[pending] = (slot[pending] + 1) & mask
+                slot[pending - lo] = (slot[pending - lo] + 1) & mask
         self.table = table
 
     def lookup(self, words) -> np.ndarray:
@@ -198,13 +215,14 @@ class StateStore:
         return nums
 
     def rollback(self, n: int):
-        """Forget every state numbered ``n`` or above."""
+        """Forget every state numbered ``n`` or above (the table is rebuilt from
+        the keys kept: a rehash places keys in no particular order, so a newer
+        key may sit on an older one's probe sequence)."""
         if n >= self.n:
             return
-        self.table[self.table >= n] = -1
         self.n = n
-        keep = -(-n // CHUNK)
-        del self.chunks[keep:]
+        del self.chunks[-(-n // CHUNK):]
+        self._rehash(len(self.table))
 
     # -- size -------------------------------------------------------------------------
     def nbytes(self) -> dict:

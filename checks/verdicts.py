@@ -206,24 +206,28 @@ def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
         return None
     if np.all(ex.depth_of.of(dst) > ex.depth_of.of(src)):
         return None
-    nodes = np.unique(np.concatenate([src, dst]))
-    s, t = np.searchsorted(nodes, src), np.searchsorted(nodes, dst)
-    alive = np.ones(len(nodes), dtype=bool)
-    while True:
-        live_e = alive[s] & alive[t]
-        indeg = np.bincount(t[live_e], minlength=len(nodes))
-        outdeg = np.bincount(s[live_e], minlength=len(nodes))
-        drop = alive & ((indeg == 0) | (outdeg == 0))
+    src, dst = src.astype(np.int64), dst.astype(np.int64)
+    n = ex.states
+    alive = np.zeros(n, dtype=bool)
+    alive[src] = True
+    alive[dst] = True
+    while True:  # peel states no remaining edge enters, or leaves
+        live_e = alive[src] & alive[dst]
+        held = np.zeros(n, dtype=bool)
+        held[dst[live_e]] = True
+        out = np.zeros(n, dtype=bool)
+        out[src[live_e]] = True
+        drop = alive & ~(held & out)
         if not drop.any():
             break
         alive &= ~drop
     if not alive.any():
         return None
-    live_e = alive[s] & alive[t]
+    live_e = alive[src] & alive[dst]
     succ: dict = {}
-    for u, v in zip(nodes[s[live_e]].tolist(), nodes[t[live_e]].tolist()):
+    for u, v in zip(src[live_e].tolist(), dst[live_e].tolist()):
         succ.setdefault(u, []).append(v)
-    left = nodes[alive]
+    left = np.flatnonzero(alive)
     for entry in left[np.argsort(ex.depth_of.of(left), kind="stable")].tolist():
         back = _shortest_return(succ, entry)
         if back is not None:

@@ -36,7 +36,8 @@ from itcp.spec import ast as A
 from itcp.spec.ast import Const, Op, Primed, Var
 from itcp.spec.lang import Inliner, Spec, _unprime
 
-from .specialise import initial_constants, reachable_values, specialise, spec_type
+from .specialise import (base_action, initial_constants, reachable_values, specialise,
+                         spec_type)
 
 
 def graph_observations(spec: Spec) -> dict:
@@ -119,10 +120,11 @@ class _Action:
         # dead) may take another value within the move, read by other updates
         primed = {v: c for v, c in invariant.items() if v in act.values}
         fold = lambda e: specialise(e, known, spec, primed)  # noqa: E731
-        self.guard = fold(act.guard)
+        guard, values, domains = base_action(spec, act, invariant)
+        self.guard = fold(guard)
         self.enabled = self.guard != Const(False, A.BOOL)
-        self.domains = [fold(inline(p.domain)) for p in act.decl.params]
-        self.values = {v: fold(act.values[v]) for v in act.order if v not in invariant}
+        self.domains = [fold(d) for d in domains]
+        self.values = {v: fold(values[v]) for v in act.order if v not in invariant}
         self.updated = set(act.values)
         nexts = {**primed, **self.values}
         self.steps = [specialise(_unprime(inline(p.formula), self.updated), known, spec, nexts)
@@ -205,7 +207,7 @@ def reduction(spec: Spec, observe: bool = True) -> Reduction:
     constants = dict(invariant)
     while True:
         live = liveness(spec, constants, extra, invariant)
-        values = reachable_values(spec, live=live, canonical=canonical)
+        values = reachable_values(spec, live=live, canonical=canonical, invariant=invariant)
         more = {**_single(spec, values), **constants}
         if more.keys() == constants.keys():
             break

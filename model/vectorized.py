@@ -45,7 +45,7 @@ from .liveness import Reduction, graph_observations
 from .packed import PackedEmitter
 from .packing import Layout
 from .searchkey import WORD, KeyLayout
-from .specialise import specialise
+from .specialise import base_action, specialise
 
 _ORDER = {"c": 0, "S": 1, "M": 2}
 
@@ -553,6 +553,7 @@ class VectorSource:
                 if p.type not in (A.CARD, A.PLAYER, A.CARDS):
                     raise Unsupported(f"parameter {p.name} of type {p.type}")
         self._prelude: list[str] = []
+        self._specialised: dict = {}
 
     # -- module constants --------------------------------------------------------------
     def const_array(self, values, dtype: str, hint: str) -> str:
@@ -621,16 +622,22 @@ class VectorSource:
     def specialised(self, act, known):
         """(guard, domains, values, step checks) of ``act`` under ``known``."""
         spec = self.spec
+        key = (act.name, tuple(sorted((v, c.value) for v, c in known.items())))
+        hit = self._specialised.get(key)
+        if hit is not None:
+            return hit
         primed = {v: c for v, c in self.red.invariant.items() if v in act.values}
         fold = lambda e: specialise(e, known, spec, primed)  # noqa: E731
-        guard = fold(act.guard)
-        domains = [fold(self.inline(p.domain)) for p in act.decl.params]
-        values = {v: fold(act.values[v]) for v in act.order if v not in self.red.invariant}
+        base_guard, base_values, base_domains = base_action(spec, act, self.red.invariant)
+        guard = fold(base_guard)
+        domains = [fold(d) for d in base_domains]
+        values = {v: fold(base_values[v]) for v in act.order if v not in self.red.invariant}
         nexts = {**primed, **values}
         updated = set(act.values)
         steps = [(n, specialise(_unprime(self.inline(p.formula), updated), known, spec, nexts))
                  for n, p in enumerate(self.step_props)]
-        return guard, domains, values, steps
+        hit = self._specialised[key] = (guard, domains, values, steps)
+        return hit
 
     def emit_action(self, em: VEmitter, ai: int, act, known: dict, cover: bool):
         guard, domains, values, steps = self.specialised(act, known)
@@ -773,22 +780,54 @@ class VectorSource:
         return [fn(p) if p in self.layout.keep else default for p in range(self.max_phase + 1)]
 
     # -- actions whose parameters the caller draws (the deal) ---------------------------
-    def apply_source(self, ai: int, x: int) -> tuple[str, str]:
+    def apply_source(self, ai: int, x: int, cover: bool = False) -> tuple[str, str]:
         """(name, source): ``apply_<a>(words, ix, *params)``, the successors of the
-        states ``ix`` picks by the given (legal) parameter values."""
+        states ``ix`` picks by the given (legal) parameter values: (successor
+        words, [(step property index, bad rows)]) (``cover``: the rules that
+        took part, as ``class_source``'s)."""
         act = self.actions[ai]
         known = self.known_at(x)
         guard, domains, values, steps = self.specialised(act, known)
         em = self.emitter(known)
         params = act.decl.params
+        em.line("out = []")
         em.enter_moves("ix")
         for p in params:
             em.env[p.name] = Val(f"p_{p.name}", "M", True)
         em.values = values
-        words = self.successor_words(em, act, values)
-        name = f"apply_{act.name}_{x}"
+        if cover:
+            self.emit_cover(em, act, known)
+            ret = "out"
+        else:
+            words = self.successor_words(em, act, values)
+            bads = []
+            for n, formula in steps:
+                ok = em.expr(formula)
+                if ok.ctx == "c" and ok.code == "True":
+                    continue
+                bad = em.not_(ok)
+                code = em.lift(bad, "M") if bad.ctx != "c" else f"np.full(len(ix), {bad.code})"
+                bads.append(f"({n}, {code})")
+            ret = f"({', '.join(words)},), [{', '.join(bads)}]"
+        name = f"{'cover' if cover else 'apply'}_{act.name}_{x}"
         args = ", ".join(em.words + ["ix"] + [f"p_{p.name}" for p in params])
-        return name, self.function(name, args, em, f"({', '.join(words)},)")
+        return name, self.function(name, args, em, ret)
+
+    def enum_source(self, ai: int) -> tuple[str, str]:
+        """(name, source) of ``enum_<a>(s)``: the legal parameter tuples of the
+        action at a state tuple, in the engine's order (the engine's own code:
+        for actions whose parameters are drawn outside the batch code)."""
+        from .codegen import EngineSource
+        act = self.actions[ai]
+        eng = EngineSource(self.spec)
+        em = eng.emitter()
+        eng.unpack(em)
+        em.line("out = []")
+        eng.emit_enum(em, act)
+        em.line("return out")
+        name = f"enum_{act.name}"
+        code = "\n".join(eng.module.lines) + f"\ndef {name}(s):\n" + "\n".join(em.lines) + "\n"
+        return name, code
 
     # -- over keys of any phase ----------------------------------------------------------
     def helpers_source(self) -> str:
@@ -958,6 +997,7 @@ class BatchModule:
         self._succ: dict = {}
         self._cover: dict = {}
         self._apply: dict = {}
+        self._enum: dict = {}
         self._classes: dict = {}
 
     def _load(self, code: str, where: str):
@@ -994,14 +1034,32 @@ class BatchModule:
             fn = self._cover[x] = self.mod.__dict__[name]
         return fn
 
-    def apply(self, ai: int, x: int):
-        fn = self._apply.get((ai, x))
+    def apply(self, ai: int, x: int, cover: bool = False):
+        fn = self._apply.get((ai, x, cover))
         if fn is None:
-            name, code = self.src.apply_source(ai, x)
+            name, code = self.src.apply_source(ai, x, cover)
             self.source += "\n" + code
             self._load(code, f"{self.filename[:-1]}:{name}>")
-            fn = self._apply[(ai, x)] = self.mod.__dict__[name]
+            fn = self._apply[(ai, x, cover)] = self.mod.__dict__[name]
         return fn
+
+    def enum(self, ai: int):
+        fn = self._enum.get(ai)
+        if fn is None:
+            name, code = self.src.enum_source(ai)
+            env = {"subsets": runtime.subsets, "bits": runtime.bits,
+                   "pile_mask": runtime.pile_mask}
+            exec(compile(code, f"{self.filename[:-1]}:{name}>", "exec"), env)
+            fn = self._enum[ai] = env[name]
+        return fn
+
+    def legal(self, s) -> list:
+        """The legal actions at the state tuple ``s``, as the engine lists them."""
+        out = []
+        for ai, act in enumerate(self.src.actions):
+            if act.phase.value == s[0]:
+                out += self.enum(ai)(s)
+        return out
 
     def given_params(self, ai: int) -> bool:
         """The action's parameters are drawn by the caller (several, or a set of a size)."""
