@@ -46,7 +46,7 @@ def hash_words(words) -> np.ndarray:
 class StateStore:
     """Keys by state number, and the hash table that finds a key's number."""
 
-    def __init__(self, words: int, capacity: int = 1 << 12):
+    def __init__(self, words: int, capacity: int = 1 << 16):
         self.words = words
         self.n = 0
         self.chunks: list[np.ndarray] = []
@@ -166,8 +166,6 @@ class StateStore:
         cap = len(self.table)
         while self.n + more > MAX_LOAD * cap:
             cap *= 2
-        if cap < 1 << 24:
-            cap *= 2  # small tables grow faster: fewer rehashes early on
         self._rehash(cap)
 
     def _rehash(self, cap: int):
