@@ -273,10 +273,12 @@ class Exploration:
 class Moves:
     """The successors of a batch of states, as arrays: ``src`` (the state's row in
     the batch), ``aid`` (the action's index in the spec), ``prm`` (its parameter,
-    or its place among the state's legal moves when the caller drew them; -1
-    without), ``words`` (the successor keys' words), ``bad`` ({step property
-    index: rows where it fails}).  Sorted by (src, aid, prm): the order the
-    engine's ``legal`` lists moves in."""
+    or its place among the action's legal moves when they are listed by the
+    engine's enumeration; -1 without), ``words`` (the successor keys' words),
+    ``bad`` ({step property index: rows where it fails}).  In the order the
+    batch code makes them: by the source state's dispatch class, then action,
+    then state, then parameter (both backends give this order, so a search
+    numbers its states the same on both)."""
 
     def __init__(self, src, aid, prm, words, bad):
         self.src, self.aid, self.prm, self.words, self.bad = src, aid, prm, words, bad
@@ -290,7 +292,7 @@ class Moves:
 
 
 def _moves(parts, words: int) -> Moves:
-    """Concatenate (src, aid, prm, words, bad) parts and sort them."""
+    """Concatenate (src, aid, prm, words, bad) parts."""
     if not parts:
         e = np.empty(0, dtype=np.int64)
         return Moves(e, e, e, [e] * words, {})
@@ -301,11 +303,6 @@ def _moves(parts, words: int) -> Moves:
     props = {k for p in parts for k in p[4]}
     bad = {k: np.concatenate([p[4].get(k, np.zeros(len(p[0]), dtype=bool)) for p in parts])
            for k in props}
-    order = np.lexsort((prm, aid, src))
-    if not np.all(order[1:] > order[:-1]):
-        src, aid, prm = src[order], aid[order], prm[order]
-        ws = [w[order] for w in ws]
-        bad = {k: b[order] for k, b in bad.items()}
     return Moves(src, aid, prm, ws, bad)
 
 
@@ -368,13 +365,15 @@ class BatchBackend(_Backend):
         parts = []
         for x, rows in self.classes(words):
             sub = words if rows is None else [w[rows] for w in words]
+            mine = []
             for ai, ix, p, nw, bads in self.mod.succ(x)(*sub):
                 src = ix if rows is None else rows[ix]
                 prm = p if p is not None else np.full(len(ix), -1, dtype=np.int64)
-                parts.append((src, ai, prm, nw, {k: b for k, b in bads}))
+                mine.append((src, ai, prm, nw, {k: b for k, b in bads}))
             ph = x & self.pmask
             for ai in self.given_phase.get(ph, ()):
-                parts += self.given_moves(ai, x, sub, rows)
+                mine += self.given_moves(ai, x, sub, rows)
+            parts += sorted(mine, key=lambda part: part[1])  # by action
         return _moves(parts, self.words)
 
     def given_moves(self, ai, x, sub, rows) -> list:
@@ -508,12 +507,14 @@ class GenericBackend(_Backend):
         checks = [getattr(game.impl, f"prop_{p}") for p in self.step_ids]
         for r, k in enumerate(self.keys_of(words)):
             s = self.unpack(k)
-            for place, a in enumerate(legal(s)):
+            places: dict = {}  # action -> its moves so far (listed parameters' place)
+            for a in legal(s):
                 s2 = apply[a[0]](s, a[1])
                 src.append(r)
                 ai = self.action_index[a[0]]
                 aid.append(ai)
                 ps = game.spec.actions[ai].decl.params
+                place = places[ai] = places.get(ai, -1) + 1
                 prm.append(a[1][0] if len(ps) == 1 and ps[0].size is None else
                            (-1 if not ps else place))
                 keys.append(pack(s2))
@@ -522,7 +523,10 @@ class GenericBackend(_Backend):
         arr = lambda xs: np.array(xs, dtype=np.int64)  # noqa: E731
         ws = self.words_of(keys) if keys else [arr([])] * self.words
         b = {n: np.array(v, dtype=bool) for n, v in bad.items() if any(v)}
-        return Moves(arr(src), arr(aid), arr(prm), ws, b)
+        mv = Moves(arr(src), arr(aid), arr(prm), ws, b)
+        # the batch code's order: by dispatch class, action, state, parameter
+        disp = words[0][mv.src] & self.layout.dispatch_mask if len(mv) else mv.src
+        return mv.take(np.lexsort((mv.prm, mv.src, mv.aid, disp)))
 
     def legal(self, s) -> list:
         return self.game.impl.legal(s)

@@ -1,8 +1,9 @@
 """The explorer's visited set: packed keys in arrays, not Python objects.
 
 A stored state is a row of ``words`` 64-bit integers (``model/searchkey.py``),
-kept in fixed-size chunks of rows in state-number order, so its number is its
-row.  The visited set is an open-addressing hash table (linear probing) of
+kept in one array in state-number order, so its number is its row (the array
+doubles when full; its rows not yet written have never been touched, so the
+operating system gives them no memory until they are).  The visited set is an open-addressing hash table (linear probing) of
 4-byte state numbers, -1 for an empty slot: a look-up hashes the key, and
 compares it with the keys of the numbers met along its probe sequence.  Keys
 are inserted a batch at a time (``insert``): every step is a numpy operation
@@ -23,8 +24,6 @@ from __future__ import annotations
 
 import numpy as np
 
-CHUNK_BITS = 20                # rows per key chunk: 2**20
-CHUNK = 1 << CHUNK_BITS
 MAX_LOAD = 0.7
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -49,50 +48,36 @@ class StateStore:
     def __init__(self, words: int, capacity: int = 1 << 16):
         self.words = words
         self.n = 0
-        self.chunks: list[np.ndarray] = []
+        # one array of rows, grown by doubling: the rows past ``n`` were never
+        # written, so the operating system has not given them memory yet
+        self.keys = np.empty((1 << 16, words), dtype=np.int64)
         cap = 1 << max(4, (capacity - 1).bit_length())
         self.table = np.full(cap, -1, dtype=np.int32)
 
     # -- keys by number ---------------------------------------------------------------
     def _append(self, rows: np.ndarray):
         """Append keys (an (m, words) array) as the next state numbers."""
-        done = 0
         m = len(rows)
-        while done < m:
-            used = self.n & (CHUNK - 1)
-            if used == 0 and (self.n >> CHUNK_BITS) == len(self.chunks):
-                self.chunks.append(np.empty((CHUNK, self.words), dtype=np.int64))
-            take = min(m - done, CHUNK - used)
-            self.chunks[self.n >> CHUNK_BITS][used:used + take] = rows[done:done + take]
-            self.n += take
-            done += take
+        if self.n + m > len(self.keys):
+            cap = len(self.keys)
+            while self.n + m > cap:
+                cap *= 2
+            grown = np.empty((cap, self.words), dtype=np.int64)
+            grown[:self.n] = self.keys[:self.n]
+            self.keys = grown
+        self.keys[self.n:self.n + m] = rows
+        self.n += m
 
     def rows(self, lo: int, hi: int) -> np.ndarray:
         """The keys of states ``lo`` .. ``hi - 1`` as an (hi - lo, words) array."""
-        if hi <= lo:
-            return np.empty((0, self.words), dtype=np.int64)
-        c0, c1 = lo >> CHUNK_BITS, (hi - 1) >> CHUNK_BITS
-        if c0 == c1:
-            return self.chunks[c0][lo & (CHUNK - 1):((hi - 1) & (CHUNK - 1)) + 1]
-        parts = [self.chunks[c0][lo & (CHUNK - 1):]]
-        parts += [self.chunks[c] for c in range(c0 + 1, c1)]
-        parts.append(self.chunks[c1][:((hi - 1) & (CHUNK - 1)) + 1])
-        return np.concatenate(parts)
+        return self.keys[lo:max(lo, hi)]
 
     def gather(self, nums: np.ndarray) -> np.ndarray:
         """The keys of the given state numbers, as a (len, words) array."""
-        if len(self.chunks) == 1:
-            return self.chunks[0][nums]
-        out = np.empty((len(nums), self.words), dtype=np.int64)
-        which = nums >> CHUNK_BITS
-        for c in np.unique(which):
-            sel = which == c
-            out[sel] = self.chunks[c][nums[sel] & (CHUNK - 1)]
-        return out
+        return self.keys[nums]
 
     def key(self, i: int) -> tuple:
-        row = self.chunks[i >> CHUNK_BITS][i & (CHUNK - 1)]
-        return tuple(int(x) for x in row)
+        return tuple(int(x) for x in self.keys[i])
 
     # -- the visited set --------------------------------------------------------------
     def insert(self, words) -> tuple[np.ndarray, np.ndarray]:
@@ -144,16 +129,10 @@ class StateStore:
 
     def _equal(self, to: np.ndarray, words, rows: np.ndarray) -> np.ndarray:
         """Rows whose key equals the stored key of the state numbered ``to``."""
-        if len(self.chunks) == 1:
-            chunk = self.chunks[0]
-            same = chunk[to, 0] == words[0][rows]
-            for j in range(1, self.words):
-                same &= chunk[to, j] == words[j][rows]
-            return same
-        stored = self.gather(to)
-        same = stored[:, 0] == words[0][rows]
+        keys = self.keys
+        same = keys[to, 0] == words[0][rows]
         for j in range(1, self.words):
-            same &= stored[:, j] == words[j][rows]
+            same &= keys[to, j] == words[j][rows]
         return same
 
     def _append_words(self, words, rows: np.ndarray):
@@ -171,8 +150,8 @@ class StateStore:
     def _rehash(self, cap: int):
         table = np.full(cap, -1, dtype=np.int32)
         mask = cap - 1
-        for lo in range(0, self.n, CHUNK):
-            hi = min(self.n, lo + CHUNK)
+        for lo in range(0, self.n, 1 << 20):
+            hi = min(self.n, lo + (1 << 20))
             rows = self.rows(lo, hi)
             slot = (hash_words([rows[:, j] for j in range(self.words)]) & np.uint64(mask)
                     ).astype(np.int64)
@@ -219,9 +198,13 @@ class StateStore:
         if n >= self.n:
             return
         self.n = n
-        del self.chunks[-(-n // CHUNK):]
         self._rehash(len(self.table))
 
     # -- size -------------------------------------------------------------------------
     def nbytes(self) -> dict:
-        return {"keys": sum(c.nbytes for c in self.chunks), "visited table": self.table.nbytes}
+        """The memory the store holds: the key rows written (the pages of the
+        array past them were never touched, so they take no memory) and the
+        table."""
+        page = 4096
+        used = -(-self.n * self.words * 8 // page) * page
+        return {"keys": used, "visited table": self.table.nbytes}
