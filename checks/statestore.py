@@ -89,7 +89,8 @@ class StateStore:
         number is compared with the row's key (equal: found; else probe on);
         an empty slot is claimed by the first row that reaches it (a scatter
         written last-row-first, then read back), the other rows there compare
-        with the new key next round."""
+        with the new key next round.  The new keys are written to the key
+        array once, at the end (until then a new number's key is its row)."""
         m = len(words[0])
         nums = np.full(m, -1, dtype=np.int64)
         new = np.zeros(m, dtype=bool)
@@ -98,6 +99,9 @@ class StateStore:
         self._reserve(m)
         table = self.table
         mask = len(table) - 1
+        n0 = self.n
+        owner = np.empty(m, dtype=np.int64)  # new number - n0 -> its row in the batch
+        taken = 0
         slot = (hash_words(words) & np.uint64(mask)).astype(np.int64)
         pending = np.arange(m, dtype=np.int64)
         while len(pending):
@@ -107,7 +111,7 @@ class StateStore:
             if not empty.all():
                 occ = ~empty
                 po, to = pending[occ], t[occ].astype(np.int64)
-                same = self._equal(to, words, po)
+                same = self._equal(to, words, po, n0, owner)
                 nums[po[same]] = to[same]
                 other = po[~same]
                 slot[other] = (slot[other] + 1) & mask
@@ -117,27 +121,41 @@ class StateStore:
                 table[se[::-1]] = -2 - pe[::-1]
                 won = table[se] == -2 - pe
                 winners, wslots = pe[won], se[won]
-                numbers = self.n + np.arange(len(winners), dtype=np.int64)
+                numbers = n0 + taken + np.arange(len(winners), dtype=np.int64)
                 table[wslots] = numbers
-                self._append_words(words, winners)
+                owner[taken:taken + len(winners)] = winners
+                taken += len(winners)
                 nums[winners] = numbers
                 new[winners] = True
             # rows resolved this round leave; the others (a different key at
             # the slot, or a slot just claimed by another row) go round again
             pending = pending[nums[pending] < 0]
+        if taken:
+            rows = owner[:taken]
+            self._append(np.stack([w[rows] for w in words], axis=1))
         return nums, new
 
-    def _equal(self, to: np.ndarray, words, rows: np.ndarray) -> np.ndarray:
-        """Rows whose key equals the stored key of the state numbered ``to``."""
-        keys = self.keys
-        same = keys[to, 0] == words[0][rows]
+    def _equal(self, to: np.ndarray, words, rows: np.ndarray, n0: int,
+               owner: np.ndarray) -> np.ndarray:
+        """Rows whose key equals that of the state numbered ``to`` (a number
+        from ``n0`` on is new in this batch: its key is the batch's row)."""
+        old = to < n0
+        if old.all():
+            keys = self.keys
+            same = keys[to, 0] == words[0][rows]
+            for j in range(1, self.words):
+                same &= keys[to, j] == words[j][rows]
+            return same
+        same = np.empty(len(to), dtype=bool)
+        if old.any():
+            same[old] = self._equal(to[old], words, rows[old], n0, owner)
+        fresh = ~old
+        mine = owner[to[fresh] - n0]
+        eq = words[0][mine] == words[0][rows[fresh]]
         for j in range(1, self.words):
-            same &= keys[to, j] == words[j][rows]
+            eq &= words[j][mine] == words[j][rows[fresh]]
+        same[fresh] = eq
         return same
-
-    def _append_words(self, words, rows: np.ndarray):
-        if len(rows):
-            self._append(np.stack([w[rows] for w in words], axis=1))
 
     def _reserve(self, more: int):
         if self.n + more <= MAX_LOAD * len(self.table):
