@@ -432,7 +432,7 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
     if cycle is not None:
         nums = stem_of(cycle[0]) + cycle[1:] + [cycle[0]]
         loop_from = len(stem_of(cycle[0])) - 1
-        ending = (f"the state after step {loop_from} recurs: play can go round this loop "
+        ending = (f"the position after step {loop_from} recurs: play can go round this loop "
                   f"forever after the event, and the goal never holds")
         kind = "lasso"
     else:

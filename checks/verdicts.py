@@ -143,7 +143,7 @@ def verdicts(ex: Exploration, wanted: list[str] | None = None) -> list[Verdict]:
                 entry = cycle[0]
                 nums = path_to(ex, entry) + cycle[1:] + [entry]
                 steps = ex.depth_of[entry]  # moves of the game to the entry
-                ending = (f"the state after step {steps} recurs: play can "
+                ending = (f"the position after step {steps} recurs: play can "
                           "go round this loop forever after the Pass: ROUND_ENDS violated")
                 t = _trace(ex, nums, ending, loop_from=steps + 1)
                 v.verdict, v.trace = VIOLATED, t
