@@ -745,9 +745,11 @@ class _Search:
                 ex.unreduced_states += int(b.orbit(nw).sum())
         elif depth > ex.depth_of.deepest() and ex.depth_of.n:
             ex.depth_of.add(depth, 0)
-        if pp is not None and pp.any():
-            ex._edge_src.frombytes(src[pp].astype(np.int32).tobytes())
-            ex._edge_dst.frombytes(nums[pp].astype(np.int32).tobytes())
+        if pp is not None:
+            sel = np.flatnonzero(pp)
+            if len(sel):
+                ex._edge_src.frombytes(src[sel].astype(np.int32).tobytes())
+                ex._edge_dst.frombytes(nums[sel].astype(np.int32).tobytes())
 
     # -- the levels ----------------------------------------------------------------------
     def run(self):
@@ -813,8 +815,7 @@ class _Search:
             out, foldable = self.fold(m)
             keep[ci[~foldable]] = True
             if len(out):
-                sel = foldable[out.src]
-                out = out.take(sel)
+                out = out.take(np.flatnonzero(foldable[out.src]))
                 o_src = m.src[out.src]
                 pp2 = pp_src[o_src] & b.post_pass(m.words)[out.src] & b.post_pass(out.words)
                 ex.transitions += len(out)

@@ -10,8 +10,10 @@ are inserted a batch at a time (``insert``): every step is a numpy operation
 on the whole batch, duplicates within the batch included, so the cost per key
 is a few array operations, not a Python-level loop.
 
-Per state this keeps ``8 * words`` bytes of key and 4 bytes of table slot
-per slot (the table is kept at most ``MAX_LOAD`` full, and doubles when it
+Per state this keeps ``8 * words`` bytes of key and 4 bytes of table
+per slot (a slot holds the number and 3 bits of the key's hash, so a probe
+meeting another key mostly tells it apart without reading that key; past
+2**28 states the slots become 8 bytes) (the table is kept at most ``MAX_LOAD`` full, and doubles when it
 would fill past that).  A batch's new states are numbered round by round of
 the probing, in batch order within a round: deterministic, so the same batch
 always gets the same numbers; ``rollback(n)`` forgets every state
@@ -25,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 MAX_LOAD = 0.7
+FP_BITS = 3                    # bits of a key's hash kept in its slot, above its number
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _M3 = np.uint64(0x165667B19E3779F9)
@@ -52,6 +55,9 @@ class StateStore:
         # written, so the operating system has not given them memory yet
         self.keys = np.empty((1 << 16, words), dtype=np.int64)
         cap = 1 << max(4, (capacity - 1).bit_length())
+        # a slot: the state number, and above it FP_BITS of the key's hash (a
+        # probe meeting another key is mostly told apart without reading it)
+        self.num_bits = 28
         self.table = np.full(cap, -1, dtype=np.int32)
 
     # -- keys by number ---------------------------------------------------------------
@@ -99,37 +105,47 @@ class StateStore:
         self._reserve(m)
         table = self.table
         mask = len(table) - 1
+        nb = self.num_bits
         n0 = self.n
         owner = np.empty(m, dtype=np.int64)  # new number - n0 -> its row in the batch
         taken = 0
-        slot = (hash_words(words) & np.uint64(mask)).astype(np.int64)
+        h = hash_words(words)
+        slot = (h & np.uint64(mask)).astype(np.int64)
+        fp = (h >> np.uint64(64 - FP_BITS)).astype(np.int64)
         pending = np.arange(m, dtype=np.int64)
+        # (masks are turned into index arrays before indexing: numpy's boolean
+        # indexing is several times slower on masks that are not runs)
         while len(pending):
             s = slot[pending]
-            t = table[s]
-            empty = t < 0
-            if not empty.all():
-                occ = ~empty
-                po, to = pending[occ], t[occ].astype(np.int64)
-                same = self._equal(to, words, po, n0, owner)
-                nums[po[same]] = to[same]
-                other = po[~same]
+            t = table[s].astype(np.int64)
+            occ = np.flatnonzero(t >= 0)
+            if len(occ):
+                po, to = pending[occ], t[occ]
+                maybe = np.flatnonzero((to >> nb) == fp[po])
+                same = np.zeros(len(po), dtype=bool)
+                if len(maybe):
+                    same[maybe] = self._equal(to[maybe] & ((1 << nb) - 1), words, po[maybe],
+                                              n0, owner)
+                hit = np.flatnonzero(same)
+                nums[po[hit]] = to[hit] & ((1 << nb) - 1)
+                other = po[np.flatnonzero(~same)]
                 slot[other] = (slot[other] + 1) & mask
-            if empty.any():
+            if len(occ) < len(pending):
+                empty = np.flatnonzero(t < 0)
                 pe, se = pending[empty], s[empty]
                 # claim: the first row at each empty slot wins (written last)
                 table[se[::-1]] = -2 - pe[::-1]
-                won = table[se] == -2 - pe
+                won = np.flatnonzero(table[se] == -2 - pe)
                 winners, wslots = pe[won], se[won]
                 numbers = n0 + taken + np.arange(len(winners), dtype=np.int64)
-                table[wslots] = numbers
+                table[wslots] = numbers | (fp[winners] << nb)
                 owner[taken:taken + len(winners)] = winners
                 taken += len(winners)
                 nums[winners] = numbers
                 new[winners] = True
             # rows resolved this round leave; the others (a different key at
             # the slot, or a slot just claimed by another row) go round again
-            pending = pending[nums[pending] < 0]
+            pending = pending[np.flatnonzero(nums[pending] < 0)]
         if taken:
             rows = owner[:taken]
             self._append(np.stack([w[rows] for w in words], axis=1))
@@ -147,9 +163,10 @@ class StateStore:
                 same &= keys[to, j] == words[j][rows]
             return same
         same = np.empty(len(to), dtype=bool)
-        if old.any():
-            same[old] = self._equal(to[old], words, rows[old], n0, owner)
-        fresh = ~old
+        was = np.flatnonzero(old)
+        if len(was):
+            same[was] = self._equal(to[was], words, rows[was], n0, owner)
+        fresh = np.flatnonzero(~old)
         mine = owner[to[fresh] - n0]
         eq = words[0][mine] == words[0][rows[fresh]]
         for j in range(1, self.words):
@@ -158,6 +175,9 @@ class StateStore:
         return same
 
     def _reserve(self, more: int):
+        if self.n + more >= 1 << self.num_bits:  # more states than 4-byte slots number
+            self.num_bits = 40
+            self._rehash(len(self.table))
         if self.n + more <= MAX_LOAD * len(self.table):
             return
         cap = len(self.table)
@@ -166,22 +186,26 @@ class StateStore:
         self._rehash(cap)
 
     def _rehash(self, cap: int):
-        table = np.full(cap, -1, dtype=np.int32)
+        table = np.full(cap, -1, dtype=np.int32 if self.num_bits == 28 else np.int64)
         mask = cap - 1
+        nb = self.num_bits
         for lo in range(0, self.n, 1 << 20):
             hi = min(self.n, lo + (1 << 20))
             rows = self.rows(lo, hi)
-            slot = (hash_words([rows[:, j] for j in range(self.words)]) & np.uint64(mask)
-                    ).astype(np.int64)
+            h = hash_words([rows[:, j] for j in range(self.words)])
+            slot = (h & np.uint64(mask)).astype(np.int64)
+            fp = (h >> np.uint64(64 - FP_BITS)).astype(np.int64)
             pending = np.arange(lo, hi, dtype=np.int64)
             while len(pending):
                 s = slot[pending - lo]
-                free = table[s] < 0
+                free = np.flatnonzero(table[s] < 0)
                 pe, se = pending[free], s[free]
                 table[se] = pe  # distinct keys: any of them may take a free slot
+                won = np.flatnonzero(table[se] == pe)
+                table[se[won]] = pe[won] | (fp[pe[won] - lo] << nb)
                 placed = np.zeros(len(pending), dtype=bool)
-                placed[np.flatnonzero(free)] = table[se] == pe
-                pending = pending[~placed]
+                placed[free[won]] = True
+                pending = pending[np.flatnonzero(~placed)]
                 slot[pending - lo] = (slot[pending - lo] + 1) & mask
         self.table = table
 
@@ -191,21 +215,24 @@ class StateStore:
         nums = np.full(m, -1, dtype=np.int64)
         if not m or not self.n:
             return nums
-        keys = np.stack(words, axis=1)
         mask = len(self.table) - 1
-        slot = (hash_words(words) & np.uint64(mask)).astype(np.int64)
+        nb = self.num_bits
+        h = hash_words(words)
+        slot = (h & np.uint64(mask)).astype(np.int64)
+        fp = (h >> np.uint64(64 - FP_BITS)).astype(np.int64)
         pending = np.arange(m, dtype=np.int64)
         while len(pending):
             s = slot[pending]
-            t = self.table[s]
-            occ = t >= 0
-            pending = pending[occ]
+            t = self.table[s].astype(np.int64)
+            occ = np.flatnonzero(t >= 0)
+            pending, t = pending[occ], t[occ]
             if not len(pending):
                 break
-            to = t[occ].astype(np.int64)
-            same = np.all(self.gather(to) == keys[pending], axis=1)
-            nums[pending[same]] = to[same]
-            pending = pending[~same]
+            to = t & ((1 << nb) - 1)
+            same = ((t >> nb) == fp[pending]) & self._equal(to, words, pending, self.n, None)
+            hit = np.flatnonzero(same)
+            nums[pending[hit]] = to[hit]
+            pending = pending[np.flatnonzero(~same)]
             slot[pending] = (slot[pending] + 1) & mask
         return nums
 

@@ -83,6 +83,7 @@ class VEmitter:
         self.gathered: dict = {}      # S code -> M code (per move context)
         self.ix = None                # the current move context's state index array
         self.mctx = 0                 # the current move context's id
+        self.codes: dict = {}         # (code, context) -> the local holding it
         self.values: dict = {}        # variable -> its new-value node (the current action)
         self.primed_const: dict = {}  # variable -> Const kept through the move
 
@@ -97,9 +98,16 @@ class VEmitter:
     def assign(self, code: str, ctx: str, hint="t", nonneg=False) -> Val:
         if ctx == "c":
             return Val(code, "c", nonneg)
+        # the same code over the same operands is the same value (every
+        # operation is pure): one local (a move context's names are its own)
+        key = (code, ctx, self.mctx if ctx == "M" else 0)
+        hit = self.codes.get(key)
+        if hit is not None:
+            return Val(hit.code, ctx, hit.nonneg or nonneg)
         name = self.fresh(hint)
         self.line(f"{name} = {code}")
-        return Val(name, ctx, nonneg)
+        out = self.codes[key] = Val(name, ctx, nonneg)
+        return out
 
     def enter_moves(self, ix: str):
         """A new move context: arrays over the rows ``ix`` picks from the states."""
@@ -671,7 +679,9 @@ class VectorSource:
                 em.line(f"{ix2}, {p2} = {ix1}, {p1}")
             else:
                 code = em.lift(g, "M")
-                em.line(f"{ix2}, {p2} = {ix1}[{code}], {p1}[{code}]")
+                sel = em.fresh("sel")
+                em.line(f"{sel} = np.flatnonzero({code})")
+                em.line(f"{ix2}, {p2} = {ix1}[{sel}], {p1}[{sel}]")
             em.enter_moves(ix2)
             em.env[prm.name] = Val(p2, "M", True)
             pcode = p2
