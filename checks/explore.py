@@ -611,14 +611,14 @@ class GenericBackend(_Backend):
 
 # -- the search --------------------------------------------------------------------------
 
-def search_setup(game: Game, symmetry: bool):
+def search_setup(game: Game, symmetry: bool, reduce: bool = True):
     """(reduction, layout, key_of, permutations) of a search of ``game``."""
-    return search_keys(game, symmetry)
+    return search_keys(game, symmetry, reduce)
 
 
 def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
             progress=None, track_rules: bool = True, fast: bool = True,
-            fold: bool = True) -> Exploration:
+            fold: bool = True, reduce: bool = True) -> Exploration:
     """Breadth-first search of every round reachable from every deal.
 
     ``fast`` (the default) expands states with the batch successor code
@@ -627,19 +627,20 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     same states under the same numbers; the generic path is kept to test the
     batch one against, and for decks the batch code does not handle.
     ``fold=False`` stores every chance node as a state of its own (a search
-    whose every edge is one move of the game).
+    whose every edge is one move of the game); ``reduce=False`` forgets no
+    variable (every reachable state is stored, as the engine has it).
     """
     limits = limits or Limits()
-    red, layout, key_of, nperms = search_setup(game, symmetry)
+    red, layout, key_of, nperms = search_setup(game, symmetry, reduce)
     ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
                      store=StateStore(layout.words))
     backend = None
     if fast and game.backend == "generated":
         cache = game.__dict__.setdefault("_batch", {})
         try:
-            if symmetry not in cache:
-                cache[symmetry] = BatchBackend(game, red, layout, symmetry)
-            backend = cache[symmetry]
+            if (symmetry, reduce) not in cache:
+                cache[symmetry, reduce] = BatchBackend(game, red, layout, symmetry)
+            backend = cache[symmetry, reduce]
         except Unsupported:
             backend = None
     if backend is None:

@@ -197,6 +197,15 @@ def _closure(a: _Action, needed: set) -> set:
     return reads
 
 
+def no_reduction(spec: Spec) -> Reduction:
+    """The reduction that forgets nothing: every variable live everywhere (only
+    the variables constant in every reachable state have no field)."""
+    invariant = _single(spec, reachable_values(spec))
+    names = tuple(v.name for v in spec.variables)
+    return Reduction(dict(invariant), {p.value: frozenset(names) for p in spec.phases},
+                     initial_constants(spec), names, invariant)
+
+
 def reduction(spec: Spec, observe: bool = True) -> Reduction:
     """The constants and per-phase live variables of a search of ``spec``,
     iterated to a common fixpoint (``observe``: the graph observations count

@@ -306,16 +306,17 @@ class KeyLayout:
         return key_of, len(perms) + 1
 
 
-def search_keys(game, symmetry: bool = True):
+def search_keys(game, symmetry: bool = True, reduce: bool = True):
     """(reduction, layout, key_of, renamings counted with the identity) of the
     explorer's search of ``game`` (cached on the game: the analysis reads the
-    whole spec).  ``key_of(state)`` is the key a search stores the state under."""
-    from .liveness import reduction
+    whole spec).  ``key_of(state)`` is the key a search stores the state under.
+    ``reduce=False``: nothing is forgotten (every reachable state is stored)."""
+    from .liveness import no_reduction, reduction
     cache = game.__dict__.setdefault("_search_keys", {})
-    if "layout" not in cache:
-        red = reduction(game.spec)
-        cache["red"], cache["layout"] = red, KeyLayout(game.spec, red)
-    if symmetry not in cache:
-        cache[symmetry] = cache["layout"].key_function(symmetry)
-    key_of, n = cache[symmetry]
-    return cache["red"], cache["layout"], key_of, n
+    if ("layout", reduce) not in cache:
+        red = reduction(game.spec) if reduce else no_reduction(game.spec)
+        cache["red", reduce], cache["layout", reduce] = red, KeyLayout(game.spec, red)
+    if (symmetry, reduce) not in cache:
+        cache[symmetry, reduce] = cache["layout", reduce].key_function(symmetry)
+    key_of, n = cache[symmetry, reduce]
+    return cache["red", reduce], cache["layout", reduce], key_of, n
