@@ -34,10 +34,10 @@ from dataclasses import dataclass
 
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Op, Primed, Var
-from itcp.spec.lang import Inliner, Spec, _unprime
+from itcp.spec.lang import Inliner, Spec
 
-from .specialise import (base_action, initial_constants, reachable_values, specialise,
-                         spec_type)
+from .specialise import (base_action, framed, initial_constants, reachable_values,
+                         specialise, spec_type)
 
 
 def graph_observations(spec: Spec) -> dict:
@@ -127,7 +127,7 @@ class _Action:
         self.values = {v: fold(values[v]) for v in act.order if v not in invariant}
         self.updated = set(act.values)
         nexts = {**primed, **self.values}
-        self.steps = [specialise(_unprime(inline(p.formula), self.updated), known, spec, nexts)
+        self.steps = [specialise(framed(inline(p.formula), self.updated), known, spec, nexts)
                       for p in step_props]
         phase = self.values.get("phase")
         phases = {self.phase} if "phase" not in act.values else (

@@ -184,6 +184,18 @@ def specialise(node, known: dict, spec, primed: dict | None = None):
     return out
 
 
+def framed(node, updated):
+    """``node`` with ``x'`` read as ``x`` for every variable ``x`` an action does
+    not update (``updated``): the frame, as elaboration applies it."""
+    if isinstance(node, Primed):
+        return node if node.name in updated else Var(node.name, node.type)
+    kids = A.children(node)
+    if not kids:
+        return node
+    new = tuple(framed(k, updated) for k in kids)
+    return node if all(a is b for a, b in zip(new, kids)) else A.rebuild(node, new)
+
+
 def _same(a, b) -> bool:
     return isinstance(a, Const) and isinstance(b, Const) and a.value == b.value
 

@@ -36,7 +36,7 @@ import numpy as np
 
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Ite, Op, Primed, Var
-from itcp.spec.lang import And, Inliner, Spec, _unprime
+from itcp.spec.lang import Inliner, Spec
 from itcp.spec.simplify import simplify
 
 from . import runtime
@@ -45,7 +45,7 @@ from .liveness import Reduction, graph_observations
 from .packed import PackedEmitter
 from .packing import Layout
 from .searchkey import WORD, KeyLayout
-from .specialise import base_action, specialise
+from .specialise import base_action, framed, specialise
 
 _ORDER = {"c": 0, "S": 1, "M": 2}
 
@@ -560,7 +560,6 @@ class VectorSource:
             for p in act.decl.params:
                 if p.type not in (A.CARD, A.PLAYER, A.CARDS):
                     raise Unsupported(f"parameter {p.name} of type {p.type}")
-        self._prelude: list[str] = []
         self._specialised: dict = {}
 
     # -- module constants --------------------------------------------------------------
@@ -642,7 +641,7 @@ class VectorSource:
         values = {v: fold(base_values[v]) for v in act.order if v not in self.red.invariant}
         nexts = {**primed, **values}
         updated = set(act.values)
-        steps = [(n, specialise(_unprime(self.inline(p.formula), updated), known, spec, nexts))
+        steps = [(n, specialise(framed(self.inline(p.formula), updated), known, spec, nexts))
                  for n, p in enumerate(self.step_props)]
         hit = self._specialised[key] = (guard, domains, values, steps)
         return hit
@@ -1081,4 +1080,4 @@ def compile_batch(spec: Spec, red: Reduction, layout: KeyLayout, symmetry: bool)
     return BatchModule(spec, red, layout, symmetry)
 
 
-__all__ = ["BatchModule", "Unsupported", "compile_batch", "expand_bits", "lexless", "And"]
+__all__ = ["BatchModule", "Unsupported", "compile_batch", "expand_bits", "lexless"]
