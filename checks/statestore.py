@@ -1,9 +1,9 @@
 """The explorer's visited set: packed keys in arrays, not Python objects.
 
 A stored state is a row of ``words`` 64-bit integers (``model/searchkey.py``),
-kept in one array in state-number order, so its number is its row (the array
-doubles when full; its rows not yet written have never been touched, so the
-operating system gives them no memory until they are).  The visited set is an open-addressing hash table (linear probing) of
+kept in one array in state-number order, so its number is its row (past a
+million rows the array is a large reserved mapping whose pages take memory
+only once written, so it is never copied again; elsewhere it doubles).  The visited set is an open-addressing hash table (linear probing) of
 4-byte state numbers, -1 for an empty slot: a look-up hashes the key, and
 compares it with the keys of the numbers met along its probe sequence.  Keys
 are inserted a batch at a time (``insert``): every step is a numpy operation
@@ -11,9 +11,9 @@ on the whole batch, duplicates within the batch included, so the cost per key
 is a few array operations, not a Python-level loop.
 
 Per state this keeps ``8 * words`` bytes of key and 4 bytes of table
-per slot (a slot holds the number and 3 bits of the key's hash, so a probe
-meeting another key mostly tells it apart without reading that key; past
-2**28 states the slots become 8 bytes) (the table is kept at most ``MAX_LOAD`` full, and doubles when it
+per slot (a slot holds the number and, in the bits the number does not use,
+up to 3 bits of the key's hash, so a probe meeting another key mostly tells
+it apart without reading that key) (the table is kept at most ``MAX_LOAD`` full, and doubles when it
 would fill past that).  A batch's new states are numbered round by round of
 the probing, in batch order within a round: deterministic, so the same batch
 always gets the same numbers; ``rollback(n)`` forgets every state
@@ -24,10 +24,12 @@ owner can be chosen by the same hash, each owner numbering its own states.
 """
 from __future__ import annotations
 
+import mmap
+import sys
+
 import numpy as np
 
 MAX_LOAD = 0.7
-FP_BITS = 3                    # bits of a key's hash kept in its slot, above its number
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _M3 = np.uint64(0x165667B19E3779F9)
@@ -45,6 +47,27 @@ def hash_words(words) -> np.ndarray:
     return h
 
 
+#: Linux's MAP_NORESERVE: address space only, memory given page by page as written
+_NORESERVE = 0x4000 if sys.platform.startswith("linux") else 0
+#: rows reserved at once for a large key array (address space, not memory)
+RESERVE_ROWS = 1 << 31
+
+
+def _reserved(rows: int, words: int) -> np.ndarray | None:
+    """A key array of at least ``rows`` rows over a large anonymous mapping
+    reserved once (only the pages written take memory, so it never needs to
+    grow again), or None where that is not available."""
+    if not _NORESERVE:
+        return None
+    rows = max(rows, RESERVE_ROWS)
+    try:
+        buf = mmap.mmap(-1, rows * words * 8,
+                        flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _NORESERVE)
+    except (OSError, ValueError, OverflowError):
+        return None
+    return np.frombuffer(buf, dtype=np.int64).reshape(rows, words)
+
+
 class StateStore:
     """Keys by state number, and the hash table that finds a key's number."""
 
@@ -57,7 +80,7 @@ class StateStore:
         cap = 1 << max(4, (capacity - 1).bit_length())
         # a slot: the state number, and above it FP_BITS of the key's hash (a
         # probe meeting another key is mostly told apart without reading it)
-        self.num_bits = 28
+        self.num_bits = 28  # grows (and fp_bits shrinks) past 2**28 states
         self.table = np.full(cap, -1, dtype=np.int32)
 
     # -- keys by number ---------------------------------------------------------------
@@ -68,15 +91,18 @@ class StateStore:
             cap = len(self.keys)
             while self.n + m > cap:
                 cap *= 2
-            grown = np.empty((cap, self.words), dtype=np.int64)
+            grown = _reserved(cap, self.words) if cap > 1 << 20 else None
+            if grown is None:
+                grown = np.empty((cap, self.words), dtype=np.int64)
             grown[:self.n] = self.keys[:self.n]
             self.keys = grown
         self.keys[self.n:self.n + m] = rows
         self.n += m
 
     def rows(self, lo: int, hi: int) -> np.ndarray:
-        """The keys of states ``lo`` .. ``hi - 1`` as an (hi - lo, words) array."""
-        return self.keys[lo:max(lo, hi)]
+        """The keys of states ``lo`` .. ``hi - 1`` as an (hi - lo, words) array (a
+        copy: the key array may move when it grows)."""
+        return self.keys[lo:max(lo, hi)].copy()
 
     def gather(self, nums: np.ndarray) -> np.ndarray:
         """The keys of the given state numbers, as a (len, words) array."""
@@ -111,7 +137,8 @@ class StateStore:
         taken = 0
         h = hash_words(words)
         slot = (h & np.uint64(mask)).astype(np.int64)
-        fp = (h >> np.uint64(64 - FP_BITS)).astype(np.int64)
+        fp = (h >> np.uint64(64 - self.fp_bits)).astype(np.int64) if self.fp_bits else \
+            np.zeros(m, dtype=np.int64)
         pending = np.arange(m, dtype=np.int64)
         # (masks are turned into index arrays before indexing: numpy's boolean
         # indexing is several times slower on masks that are not runs)
@@ -175,8 +202,10 @@ class StateStore:
         return same
 
     def _reserve(self, more: int):
-        if self.n + more >= 1 << self.num_bits:  # more states than 4-byte slots number
-            self.num_bits = 40
+        if self.n + more >= 1 << self.num_bits:  # more states than the slots can number
+            if self.num_bits >= 31:
+                raise MemoryError("more than 2**31 states")
+            self.num_bits = min(31, (self.n + more).bit_length())
             self._rehash(len(self.table))
         if self.n + more <= MAX_LOAD * len(self.table):
             return
@@ -185,8 +214,13 @@ class StateStore:
             cap *= 2
         self._rehash(cap)
 
+    @property
+    def fp_bits(self) -> int:
+        """Bits of the hash a slot keeps above the number (31 in all)."""
+        return 31 - self.num_bits
+
     def _rehash(self, cap: int):
-        table = np.full(cap, -1, dtype=np.int32 if self.num_bits == 28 else np.int64)
+        table = np.full(cap, -1, dtype=np.int32)
         mask = cap - 1
         nb = self.num_bits
         for lo in range(0, self.n, 1 << 20):
@@ -194,7 +228,8 @@ class StateStore:
             rows = self.rows(lo, hi)
             h = hash_words([rows[:, j] for j in range(self.words)])
             slot = (h & np.uint64(mask)).astype(np.int64)
-            fp = (h >> np.uint64(64 - FP_BITS)).astype(np.int64)
+            fp = (h >> np.uint64(64 - self.fp_bits)).astype(np.int64) if self.fp_bits else \
+                np.zeros(hi - lo, dtype=np.int64)
             pending = np.arange(lo, hi, dtype=np.int64)
             while len(pending):
                 s = slot[pending - lo]
@@ -219,7 +254,8 @@ class StateStore:
         nb = self.num_bits
         h = hash_words(words)
         slot = (h & np.uint64(mask)).astype(np.int64)
-        fp = (h >> np.uint64(64 - FP_BITS)).astype(np.int64)
+        fp = (h >> np.uint64(64 - self.fp_bits)).astype(np.int64) if self.fp_bits else \
+            np.zeros(m, dtype=np.int64)
         pending = np.arange(m, dtype=np.int64)
         while len(pending):
             s = slot[pending]
