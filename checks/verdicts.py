@@ -198,9 +198,11 @@ def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
     Every edge one level deeper or more means no cycle.  Otherwise the states
     no remaining edge enters are peeled off, then those no remaining edge
     leaves, until what is left is nothing (no cycle) or the states on cycles
-    and between them.  The entry is the shallowest state left that lies on a
-    cycle, and the loop the shortest way round from it back to itself, so
-    the lasso (the shortest path to the entry, then the loop) is short."""
+    and between them.  From the shallowest state left, its first edges lead
+    round to a cycle; the entry is that cycle's shallowest state, and the loop
+    the shortest way from it back to itself, so the lasso (the shortest path
+    to the entry, then the loop) is short.  Everything is arrays: the states
+    left may be millions."""
     src, dst = ex.post_pass_edges.arrays()
     if not len(src):
         return None
@@ -223,37 +225,55 @@ def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
         alive &= ~drop
     if not alive.any():
         return None
-    live_e = alive[src] & alive[dst]
-    succ: dict = {}
-    for u, v in zip(src[live_e].tolist(), dst[live_e].tolist()):
-        succ.setdefault(u, []).append(v)
-    left = np.flatnonzero(alive)
-    for entry in left[np.argsort(ex.depth_of.of(left), kind="stable")].tolist():
-        back = _shortest_return(succ, entry)
-        if back is not None:
-            return [entry] + back
-    return None  # pragma: no cover - what is left holds a cycle
+    # what is left, as arrays: its states (compact numbers) and its edges by source
+    keep = np.flatnonzero(alive[src] & alive[dst])
+    nodes = np.flatnonzero(alive)
+    cs, ct = np.searchsorted(nodes, src[keep]), np.searchsorted(nodes, dst[keep])
+    order = np.lexsort((ct, cs))
+    cs, ct = cs[order], ct[order]
+    indptr = np.zeros(len(nodes) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cs, minlength=len(nodes)), out=indptr[1:])
+    depth = ex.depth_of.of(nodes)
+    # every state left has an edge out to one left: walking the first edges
+    # from the shallowest comes round to a state met before, on a cycle
+    walk, at, v = [], {}, int(np.argmin(depth))
+    while v not in at:
+        at[v] = len(walk)
+        walk.append(v)
+        v = int(ct[indptr[v]])
+    cycle = walk[at[v]:]
+    entry = min(cycle, key=lambda c: (int(depth[c]), c))
+    back = _shortest_return(indptr, ct, entry)
+    return [int(nodes[entry])] + [int(nodes[x]) for x in back]
 
 
-def _shortest_return(succ: dict, entry: int) -> list[int] | None:
-    """The states after ``entry`` on a shortest path from it back to itself."""
-    parent = {entry: None}
-    frontier = [entry]
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for v in sorted(succ.get(u, ())):
-                if v == entry:
-                    path = []
-                    while u != entry:
-                        path.append(u)
-                        u = parent[u]
-                    return path[::-1]
-                if v not in parent:
-                    parent[v] = u
-                    nxt.append(v)
-        frontier = nxt
-    return None
+def _shortest_return(indptr: np.ndarray, ct: np.ndarray, entry: int) -> list[int]:
+    """The states after ``entry`` on a shortest path from it back to itself
+    (``entry`` lies on a cycle), breadth-first over the edges ``indptr``/``ct``."""
+    m = len(indptr) - 1
+    parent = np.full(m, -1, dtype=np.int64)
+    seen = np.zeros(m, dtype=bool)
+    seen[entry] = True
+    frontier = np.array([entry], dtype=np.int64)
+    while len(frontier):
+        counts = indptr[frontier + 1] - indptr[frontier]
+        srcs = np.repeat(frontier, counts)
+        offs = np.arange(len(srcs)) - np.repeat(np.cumsum(counts) - counts, counts)
+        nbr = ct[np.repeat(indptr[frontier], counts) + offs]
+        hit = np.flatnonzero(nbr == entry)
+        if len(hit):
+            u, path = int(srcs[hit[0]]), []
+            while u != entry:
+                path.append(u)
+                u = int(parent[u])
+            return path[::-1]
+        fresh = np.flatnonzero(~seen[nbr])
+        nbr, srcs = nbr[fresh], srcs[fresh]
+        nbr, first = np.unique(nbr, return_index=True)
+        parent[nbr] = srcs[first]
+        seen[nbr] = True
+        frontier = nbr
+    raise AssertionError("the entry lies on no cycle")  # pragma: no cover
 
 
 def replayed_bmc_verdict(game, pid: str, statement: str, states, actions, ending: str,
