@@ -203,23 +203,26 @@ def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
     the shortest way from it back to itself, so the lasso (the shortest path
     to the entry, then the loop) is short.  Everything is arrays: the states
     left may be millions."""
-    src, dst = ex.post_pass_edges.arrays()
+    src, dst = ex.post_pass_edges.arrays()  # 4-byte numbers, read in place
     if not len(src):
         return None
-    if np.all(ex.depth_of.of(dst) > ex.depth_of.of(src)):
+    step = 1 << 22  # edges at a time: the depth arrays stay small
+    if all(np.all(ex.depth_of.of(dst[i:i + step]) > ex.depth_of.of(src[i:i + step]))
+           for i in range(0, len(src), step)):
         return None
-    src, dst = src.astype(np.int64), dst.astype(np.int64)
     n = ex.states
     alive = np.zeros(n, dtype=bool)
     alive[src] = True
     alive[dst] = True
     while True:  # peel states no remaining edge enters, or leaves
-        live_e = alive[src] & alive[dst]
+        live_e = np.flatnonzero(alive[src] & alive[dst])
         held = np.zeros(n, dtype=bool)
         held[dst[live_e]] = True
         out = np.zeros(n, dtype=bool)
         out[src[live_e]] = True
+        del live_e
         drop = alive & ~(held & out)
+        del held, out
         if not drop.any():
             break
         alive &= ~drop
