@@ -14,8 +14,10 @@ at a table without option cards):
   a Desolation may only be discarded on a card of its own suit (not on an
   empty pile); with no legal discard there is no move; when the deck is empty
   only the pile can be drawn;
-- instead of drawing, a player may say Pass while nobody has passed; the
-  round stops when play reaches the passer again;
+- instead of drawing, a player may say Pass; the round stops when play
+  reaches the passer again (a second Pass, which the official reading
+  allows, hands the turn straight to the first passer at two players: it
+  ends the round and adds no position, so it is not followed here);
 - a hand's points: its cards' values, a suit's Charity cancelling every card
   of its suit in that hand; a hand at zero points stops the round at once,
   at the deal too.

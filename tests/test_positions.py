@@ -31,10 +31,14 @@ def positions(suits: int, ranks: range, hand: int, players: int = 2) -> tuple[in
     face up to start the pile; the player left of the dealer begins.  A turn:
     draw the pile's top card or the deck's (any card of the deck: it is
     unordered), then discard a card; a Desolation only on a card of its own
-    suit.  Instead of drawing a player may say Pass (once nobody has): the
-    round ends when play reaches the passer again.  A hand worth zero points
+    suit.  Instead of drawing a player may say Pass, and so may a second player
+    (pass.1 sets no limit): the round ends when play reaches the first passer
+    again.  At two players a second Pass hands the turn straight to the first
+    passer, so it ends the round; nothing here follows a frozen second passer
+    at a bigger table.  A hand worth zero points
     (a suit's Charity cancels that suit in its holder's hand) ends the round
     at once, the deal included."""
+    assert players == 2, "a second passer is followed at two players only"
     cards = [(s, r) for s in range(suits) for r in ranks]
     cards += [(s, "charity") for s in range(suits)] + [(s, "desolation") for s in range(suits)]
 
@@ -77,6 +81,8 @@ def positions(suits: int, ranks: range, hand: int, players: int = 2) -> tuple[in
                     succ.append(None if points(h) == 0 else (turn, True, hs, deck2, pile2, passer))
                 if passer is None:
                     succ.append(((turn + 1) % players, False, hands, deck, pile, turn))
+                else:  # a second Pass: at two players the first passer is next
+                    succ.append(None)
             else:
                 following = (turn + 1) % players
                 for c in mine:

@@ -71,7 +71,7 @@ def test_directory_given_as_file(cli, tmp_path, command):
 def test_path_below_a_regular_file(cli, tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     r = cli("check", *TINY, "--html", str(tmp_path / "notes.txt" / "r.html"))
-    assert r.exit_code == 2 and "is a file, not a folder" in r.stderr
+    assert r.exit_code == 2 and "a part of this path is a file" in r.stderr
     assert (tmp_path / "notes.txt").read_text() == "mine"
 
 
@@ -92,7 +92,7 @@ def test_existing_file_needs_force(cli, tmp_path):
     out = tmp_path / "r.html"
     out.write_text("mine")
     r = cli("check", *TINY, "--html", str(out))
-    assert r.exit_code == 2 and "already exists" in r.stderr and "--force" in r.stderr
+    assert r.exit_code == 2 and "the file exists" in r.stderr and "--force" in r.stderr
     assert out.read_text() == "mine"
     r = cli("check", *TINY, "--html", str(out), "--force")
     assert r.exit_code == 1 and out.read_text().startswith("<!DOCTYPE html>")
@@ -102,5 +102,5 @@ def test_existing_file_needs_force(cli, tmp_path):
 def test_bad_path_in_a_subprocess_exits_2_before_the_search(tmp_path):
     r = subprocess.run([str(EXE), "--html", str(tmp_path)], capture_output=True, text=True,
                        timeout=120)
-    assert r.returncode == 2 and "error: --html:" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "error: --html " in r.stderr and "is a folder" in r.stderr and "Traceback" not in r.stderr
     assert "explicit-state search" not in r.stdout   # refused before any work
