@@ -117,6 +117,18 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
     ], why=(
         'desolation.1: "can only be discarded on the same suit": on a card of its suit, '
         'which can only be the top of the pile; nothing else is named.')),
+    _cp("options.suit", "Do the option cards have a suit (for Charity and Desolation)?",
+        ["options.1", "charity.1", "desolation.1"], [
+        ("suitless", "no: an option card is of no suit; a Desolation may never be discarded "
+                     "on one and no Charity cancels one"),
+        ("every_suit", "an option card belongs to every suit: a Desolation of any suit may be "
+                       "discarded on it, and a Charity cancels option cards with its own suit "
+                       "(where charity.scope cancels more than number cards)"),
+    ], origin="found", why=(
+        'options.1 gives each option card a point value "shown in parentheses" and nothing '
+        'else: the option cards list no suit, while Charity and Desolation, which speak of '
+        '"the same suit", are cards of a suit. A card of no suit is never "the same suit" as '
+        'another, so no Desolation follows an option card and no Charity cancels one.')),
     _cp("discard.none", "After drawing, no card in hand may legally be discarded.", ["play.2", "desolation.1"], [
         ("stuck", "the text says nothing: no move, the game is stuck"),
         ("any_card", "then any card may be discarded"),

@@ -25,7 +25,9 @@ def charity_rules(t: Table):
             for s, ch in enumerate(t.charity_of):
                 if ch is None:
                     continue
-                suit = t.suit_mask[s] & t.kind["number"] if numbers_only else t.suit_mask[s]
+                # an option card is of Charity's suit only under options.suit = every_suit
+                suit = (t.suit_mask[s] & t.kind["number"] if numbers_only else
+                        t.suit_mask[s] | If(t.d("options_suited"), t.OPTIONS, t.NONE))
                 out = out | If(op("member", t.card_const(ch), h), suit, t.NONE)
             return out
         return body
@@ -42,8 +44,11 @@ def charity_rules(t: Table):
 
 
 def desolation_rules(t: Table):
-    same = lambda c, pile: And(Not(op("pile_len", pile).eq(0)),
-                               op("attr", op("top", pile), t.SUIT).eq(op("attr", c, t.SUIT)))
+    # the top card is of the Desolation's suit (an option card is of every suit under
+    # options.suit = every_suit)
+    same = lambda c, pile: And(Not(op("pile_len", pile).eq(0)), Or(
+        op("attr", op("top", pile), t.SUIT).eq(op("attr", c, t.SUIT)),
+        And(t.d("options_suited"), op("top", pile).in_(t.OPTIONS))))
     gate = lambda c, ok: Or(Not(t.is_kind(c, "desolation")), ok)
     return [
         rule("desolation.target.same_suit", ["desolation.1"],
@@ -60,6 +65,21 @@ def desolation_rules(t: Table):
              define(t, "desolation_ok", lambda c, pile: gate(c, Or(
                  same(c, pile), op("pile_len", pile).eq(0)))),
              choice="desolation.target", reading="or_empty"),
+    ]
+
+
+def option_suit_rules(t: Table):
+    return [
+        rule("options.suit.suitless", ["options.1", "charity.1", "desolation.1"],
+             "An option card has no suit: no Desolation is discarded on one, no Charity "
+             "cancels one.",
+             define(t, "options_suited", lambda: FALSE),
+             choice="options.suit", reading="suitless"),
+        rule("options.suit.every_suit", ["options.1", "charity.1", "desolation.1"],
+             "An option card belongs to every suit: a Desolation may be discarded on one, "
+             "and a Charity cancels one as a card of its suit.",
+             define(t, "options_suited", lambda: TRUE),
+             choice="options.suit", reading="every_suit"),
     ]
 
 
@@ -383,5 +403,6 @@ def secret_rules(t: Table):
 
 
 def rules(t: Table):
-    return (charity_rules(t) + desolation_rules(t) + mercy_rules(t) + justice_rules(t)
+    return (charity_rules(t) + desolation_rules(t) + option_suit_rules(t) + mercy_rules(t)
+            + justice_rules(t)
             + repentance_unbelief_rules(t) + pride_rules(t) + secret_rules(t))

@@ -176,6 +176,7 @@ class Table:
         return {s.name: s for s in (
             DefSig("points_of", (CARDS,), INT),
             DefSig("cancelled", (CARDS,), CARDS),
+            DefSig("options_suited", (), BOOL),
             DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYER), INT),
             DefSig("desolation_ok", (CARD, PILE), BOOL),
             DefSig("take_back_ok", (CARD, CARDS), BOOL),
