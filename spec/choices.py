@@ -230,6 +230,21 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         'secret.2 sets aside a hand ("select the best hand of the two and set the other '
         'aside"), not a player: both players stay at the table and keep their turns, '
         'playing the one hand they now share.')),
+    _cp("secret.passer", "A team is formed with the passer and the passer's seat is set aside "
+        "(secret.seat = leaves): where does play reach the passer?",
+        ["secret.2", "pass.3", "pass.4"], [
+        ("seat_leaves", "the passer's seat leaves the turn order with its hand; play never "
+                        "reaches it again"),
+        ("team_takes_pass", "the team's seat takes over the Pass: the round ends when play "
+                            "reaches the team"),
+    ], origin="found", note=(
+        "Only matters where the passer's seat is set aside: under the literal secret.seat = "
+        "both_seats no seat leaves the turn order and the readings agree (the scenario pins "
+        "secret.seat = leaves)."), why=(
+        'pass.3: "the round continues until it again reaches the passer", and the passer '
+        "is the player who said Pass, at their seat; secret.2 sets the passer's hand aside "
+        "(and, under secret.seat = leaves, the seat with it) and no sentence moves a Pass to "
+        "another seat. That play then never reaches the passer is the text's own conflict.")),
     _cp("secret.best", "Who chooses the best hand?", ["secret.2"], [
         ("team_chooses", "the team (the discarder) chooses"),
         ("lower_score", "the lower-scoring hand, automatically (ties keep the discarder's)"),

@@ -370,6 +370,16 @@ def secret_rules(t: Table):
         rule("secret.seat.both_seats", ["secret.2"],
              "Both seats keep their turns, each playing the team's one hand.",
              choice="secret.seat", reading="both_seats"),
+        rule("secret.passer.seat_leaves", ["secret.2", "pass.3"],
+             "A Pass stays with the passer's seat, even one set aside by a team.",
+             choice="secret.passer", reading="seat_leaves"),
+        rule("secret.passer.team_takes_pass", ["secret.2", "pass.3", "pass.4"],
+             "When a team sets the first passer's seat aside, the seat the team plays from "
+             "takes over the Pass: play reaching it ends the round.",
+             *[Update((a,), "first_passer", t.hand_of_[t.first_passer],
+                      when=t.first_passer.in_(t.aside_))
+               for a in [e.action for e in flow.effect_contexts(t)] + ["keep"]],
+             choice="secret.passer", reading="team_takes_pass"),
         rule("secret.best.lower_score", ["secret.2"],
              "The lower-scoring hand is kept automatically (a tie keeps the discarder's).",
              define(t, "secret_waits", lambda: FALSE),
