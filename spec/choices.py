@@ -158,6 +158,15 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         'Cycle card", "a player who discards a Secret Combination card"); the race is a '
         'race "to discard" (mercy.1), so the race discard is a discard, and no sentence '
         'exempts it.')),
+    _cp("mercy.desolation", "Does Desolation's restriction bind a Mercy race discard?",
+        ["mercy.1", "desolation.1"], [
+        ("binds", "yes: a Desolation is discarded in the race only on its suit"),
+        ("free", "no: the race is to discard any card, a Desolation on anything"),
+    ], origin="found", why=(
+        'desolation.1: "can only be discarded on the same suit", with no exception; the '
+        '"any card" of mercy.1 ("to discard any card") is the "any card" of the turn\'s own '
+        'discard (play.2: "discard any card from their hand"), which Desolation restricts '
+        'all the same.')),
     _cp("justice.duty", "\"Must draw or play a Justice or Mercy\": what is the duty?", ["justice.1"], [
         ("no_force", "draw as usual, or play a Justice or Mercy instead of drawing"),
         ("play_or_extra", "play a Justice or Mercy if able, else draw one extra card"),

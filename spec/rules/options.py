@@ -95,7 +95,7 @@ def mercy_rules(t: Table):
         same test as the winner's discard (``play.discard``'s guard)."""
         hand = hands[hand_of[p]]
         mine = flow.taken_by(t, p, turn, taken)
-        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine), hint="rc")
+        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine, TRUE), hint="rc")
 
     def field(exclude_passers):
         def body(hands, hand_of, ps, aside, by, d, pile, turn, taken):
@@ -139,6 +139,14 @@ def mercy_rules(t: Table):
              "After the race, play goes on from the race winner.",
              define(t, "race_from", lambda winner, mercy_player: winner),
              choice="mercy.after", reading="from_winner"),
+        rule("mercy.desolation.binds", ["mercy.1", "desolation.1"],
+             "A Mercy race discard obeys Desolation's restriction like any discard.",
+             define(t, "desolation_binds", lambda racing: TRUE),
+             choice="mercy.desolation", reading="binds"),
+        rule("mercy.desolation.free", ["mercy.1", "desolation.1"],
+             "A Mercy race discard may be any card: Desolation's restriction does not bind it.",
+             define(t, "desolation_binds", lambda racing: Not(racing)),
+             choice="mercy.desolation", reading="free"),
         rule("mercy.effect.no_effect", ["mercy.1"],
              "The card discarded in the race has no option effect.",
              define(t, "race_effects", lambda: FALSE),

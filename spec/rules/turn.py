@@ -147,19 +147,21 @@ def discard_rules(t: Table):
     ac = next(a for a in t.actions if a.name == "answer").params[0].ref
     hand = t.hands[seat]
     mine = flow.taken_by(t, t.actor)
-    any_ok = Exists(hand, lambda x: t.d("can_discard", x, t.pile, mine), hint="d")
+    any_ok = Exists(hand, lambda x: t.d("can_discard", x, t.pile, mine, t.racing), hint="d")
     out = [
         rule("play.discard", ["play.2"],
              "Discard a card from the hand onto the pile.",
-             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, mine)),
+             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, mine, t.racing)),
              Update(("discard",), "hands", t.hands.put(seat, hand.minus(dc))),
              Update(("discard",), "pile", op("push", t.pile, dc)),
              Update(("answer",), "hands", t.hands.put(seat, hand.minus(ac))),
              Update(("answer",), "pile", op("push", t.pile, ac))),
         rule("play.can_discard", ["play.2", "desolation.1"],
-             "A card may be discarded when Desolation's and the take-back rule allow it.",
-             define(t, "can_discard", lambda c, pile, taken: And(
-                 t.d("desolation_ok", c, pile), t.d("take_back_ok", c, taken)))),
+             "A card may be discarded when Desolation's and the take-back rule allow it "
+             "(Desolation's in a Mercy race discard as mercy.desolation says).",
+             define(t, "can_discard", lambda c, pile, taken, racing: And(
+                 Or(Not(t.d("desolation_binds", racing)), t.d("desolation_ok", c, pile)),
+                 t.d("take_back_ok", c, taken)))),
         rule("turn.take_back.allowed", ["play.2"],
              "\"Any card\": a card taken from the pile may be discarded again.",
              define(t, "take_back_ok", lambda c, taken: TRUE),
@@ -171,19 +173,22 @@ def discard_rules(t: Table):
         rule("discard.none.stuck", ["play.2"],
              "The text says nothing: with no legal discard there is no move.",
              Guard(("skip_discard",), FALSE),
-             define(t, "discard_ok", lambda c, h, pile, taken: t.d("can_discard", c, pile, taken)),
+             define(t, "discard_ok", lambda c, h, pile, taken, racing: t.d(
+                 "can_discard", c, pile, taken, racing)),
              choice="discard.none", reading="stuck"),
         rule("discard.none.any_card", ["play.2"],
              "With no legal discard, any card may be discarded.",
              Guard(("skip_discard",), FALSE),
-             define(t, "discard_ok", lambda c, h, pile, taken: Or(
-                 t.d("can_discard", c, pile, taken),
-                 Not(Exists(h, lambda x: t.d("can_discard", x, pile, taken), hint="d")))),
+             define(t, "discard_ok", lambda c, h, pile, taken, racing: Or(
+                 t.d("can_discard", c, pile, taken, racing),
+                 Not(Exists(h, lambda x: t.d("can_discard", x, pile, taken, racing),
+                            hint="d")))),
              choice="discard.none", reading="any_card"),
         rule("discard.none.skip_discard", ["play.2"],
              "With no legal discard, the turn ends without one.",
              Guard(("skip_discard",), Not(any_ok)),
-             define(t, "discard_ok", lambda c, h, pile, taken: t.d("can_discard", c, pile, taken)),
+             define(t, "discard_ok", lambda c, h, pile, taken, racing: t.d(
+                 "can_discard", c, pile, taken, racing)),
              choice="discard.none", reading="skip_discard"),
     ]
     return out
