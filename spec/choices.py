@@ -110,6 +110,22 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
     ], why=(
         'charity.1: "cancels points of all cards in the same suit": all of them, a '
         'Desolation of that suit included.')),
+    _cp("charity.acts", "When and in whose hand does Charity cancel points?",
+        ["charity.1", "scoring.1"], [
+        ("held_own", "while held, in the holder's hand only"),
+        ("held_every", "while held, in every hand (a Charity held anywhere cancels its suit "
+                       "for everyone)"),
+        ("discarded", "when discarded: from then to the round's end its suit scores nothing "
+                      "in any hand; a Charity held cancels nothing"),
+    ], origin="found", note=(
+        "One point, not two (when x where): a discarded Charity is in no hand, so \"the "
+        "holder's hand\" has no meaning once it acts on discard; the three readings are the "
+        "meaningful combinations."), why=(
+        'charity.1 ("0 pts.": cancels points of all cards in the same suit) gives no moment '
+        'of play, unlike the cards that act "when a player discards" them (pride.1, '
+        'secret.1): it is a card held and scored, and scoring.1 totals "the points of the '
+        'cards in their hand", so what Charity cancels is counted where it is, in the '
+        "holder's hand.")),
     _cp("desolation.target", "\"Only discarded on the same suit\": on what?", ["desolation.1"], [
         ("same_suit", "the top card of the pile has that suit"),
         ("or_mercy", "that, or the top card is a Mercy"),

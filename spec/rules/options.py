@@ -20,7 +20,7 @@ def _param(t, action, i=0):
 
 def charity_rules(t: Table):
     def cancelled(numbers_only):
-        def body(h):
+        def body(h, acting):
             out = t.NONE
             for s, ch in enumerate(t.charity_of):
                 if ch is None:
@@ -28,18 +28,40 @@ def charity_rules(t: Table):
                 # an option card is of Charity's suit only under options.suit = every_suit
                 suit = (t.suit_mask[s] & t.kind["number"] if numbers_only else
                         t.suit_mask[s] | If(t.d("options_suited"), t.OPTIONS, t.NONE))
-                out = out | If(op("member", t.card_const(ch), h), suit, t.NONE)
+                out = out | If(op("member", t.card_const(ch), acting), suit, t.NONE)
             return out
         return body
+    charities = t.kind["charity"]
+    dc = _param(t, "discard")
+    discard = next(e for e in flow.effect_contexts(t) if e.action == "discard")
     return [
         rule("charity.scope.whole_suit", ["charity.1"],
-             "Charity cancels every card of its suit in the holder's hand, Desolation too.",
+             "Charity cancels every card of its suit in the hands it acts on, Desolation too.",
              define(t, "cancelled", cancelled(False)),
              choice="charity.scope", reading="whole_suit"),
         rule("charity.scope.numbers_only", ["charity.1"],
              "Charity cancels the number cards of its suit only.",
              define(t, "cancelled", cancelled(True)),
              choice="charity.scope", reading="numbers_only"),
+        # charity_acting(hand, held, out): a card set holding the Charities that act on
+        # ``hand`` (its other cards are ignored); held: the cards of the hands in play;
+        # out: the Charities discarded this round
+        rule("charity.acts.held_own", ["charity.1", "scoring.1"],
+             "A Charity counts while held, in the hand that holds it.",
+             define(t, "charity_acting", lambda h, held, out: h),
+             choice="charity.acts", reading="held_own"),
+        rule("charity.acts.held_every", ["charity.1"],
+             "A Charity counts while held, in every hand: a Charity held anywhere cancels its "
+             "suit for everyone.",
+             define(t, "charity_acting", lambda h, held, out: held),
+             choice="charity.acts", reading="held_every"),
+        rule("charity.acts.discarded", ["charity.1"],
+             "A Charity acts when discarded: from then to the end of the round its suit is "
+             "cancelled in every hand (a Charity held cancels nothing).",
+             define(t, "charity_acting", lambda h, held, out: out),
+             Update(("discard",), "charity_out", t.charity_out.plus(dc),
+                    when=And(discard.on, dc.in_(charities))),
+             choice="charity.acts", reading="discarded"),
     ]
 
 
@@ -351,7 +373,8 @@ def secret_rules(t: Table):
         waits = And(forms, t.d("secret_waits"))
         now = And(forms, Not(t.d("secret_waits")))
         a_seat, q_seat = t.hand_of[e.by], t.hand_of[q]
-        auto = If(t.d("points_of", t.hands_[a_seat]) <= t.d("points_of", t.hands_[q_seat]),
+        auto = If(t.seat_points(t.hands_, t.hand_of, a_seat, t.charity_out_)
+                  <= t.seat_points(t.hands_, t.hand_of, q_seat, t.charity_out_),
                   a_seat, q_seat)
         hand_of, other = team(a_seat, q_seat, auto)
         frags += [Update((e.action,), "phase", num(SECRET), when=waits, priority=12),

@@ -12,7 +12,7 @@ from functools import cached_property
 from .. import ast as A
 from ..ast import BOOL, CARD, CARDS, INT, NOBODY, NOCARD, PILE, PLAYER, PLAYERS, map_of
 from ..config import Config, OPTION_VALUES
-from ..lang import (ActionDecl, DefSig, ParamDecl, Phase, StateVar,
+from ..lang import (ActionDecl, DefSig, If, ParamDecl, Phase, StateVar,
                     card, cards, num, player, players, table)
 
 # Phase numbers (the value of the ``phase`` variable).
@@ -47,6 +47,8 @@ VARIABLES = (
     StateVar("partner", PLAYER, "the next player in a Secret Combination being formed"),
     StateVar("hand_of", map_of(PLAYER), "the seat whose hand each player plays and scores"),
     StateVar("aside", PLAYERS, "seats set aside by a Secret Combination (out of the rotation)"),
+    StateVar("charity_out", CARDS, "Charity cards discarded this round (they act once discarded "
+             "under charity.acts = discarded)"),
     StateVar("ended", INT, "why the round ended: 0 live, 1 pass reached, 2 zero, 3 deck", bounds=(0, 7)),
     StateVar("dealer", PLAYER, "the dealer of this round"),
     StateVar("totals", map_of(INT), "each player's running total", scope="game",
@@ -105,7 +107,7 @@ class Table:
             "duty": num(0), "duty_on": t.NOBODY, "racing": FALSE, "resume": t.NOBODY,
             "pride_left": t.NONEP, "gifts": MapOf(t.ALLP, lambda p: t.NOCARD),
             "partner": t.NOBODY, "hand_of": MapOf(t.ALLP, lambda p: p),
-            "aside": t.NONEP, "ended": num(LIVE), "dealer": player(0),
+            "aside": t.NONEP, "charity_out": t.NONE, "ended": num(LIVE), "dealer": player(0),
             "totals": MapOf(t.ALLP, lambda p: num(0)), "round_no": num(0),
         }
 
@@ -174,8 +176,9 @@ class Table:
     @cached_property
     def signatures(self):
         return {s.name: s for s in (
-            DefSig("points_of", (CARDS,), INT),
-            DefSig("cancelled", (CARDS,), CARDS),
+            DefSig("points_of", (CARDS, CARDS, CARDS), INT),
+            DefSig("cancelled", (CARDS, CARDS), CARDS),
+            DefSig("charity_acting", (CARDS, CARDS, CARDS), CARDS),
             DefSig("options_suited", (), BOOL),
             DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYER), INT),
             DefSig("desolation_ok", (CARD, PILE), BOOL),
@@ -213,9 +216,23 @@ class Table:
     def seated(self, aside):
         return self.ALLP - aside
 
-    def points(self, hands, hand_of, p):
-        return self.d("points_of", hands[hand_of[p]])
+    def held(self, hands, hand_of):
+        """The cards in the hands in play (a hand set aside by a team is not)."""
+        out = self.NONE
+        for q in range(self.n):
+            Q = self.player_const(q)
+            out = out | If(hand_of[Q].eq(Q), hands[Q], self.NONE)
+        return out
 
-    def any_zero(self, hands, hand_of):
+    def seat_points(self, hands, hand_of, seat, charity_out):
+        """The points of the hand at ``seat`` (``charity_out``: the Charities discarded)."""
+        return self.d("points_of", hands[seat], self.held(hands, hand_of), charity_out)
+
+    def points(self, hands, hand_of, p, charity_out):
+        """The points of the hand player ``p`` plays."""
+        return self.seat_points(hands, hand_of, hand_of[p], charity_out)
+
+    def any_zero(self, hands, hand_of, charity_out):
         from ..lang import Exists
-        return Exists(self.ALLP, lambda p: self.points(hands, hand_of, p).eq(0), hint="z")
+        return Exists(self.ALLP, lambda p: self.points(hands, hand_of, p, charity_out).eq(0),
+                      hint="z")

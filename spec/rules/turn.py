@@ -89,8 +89,8 @@ def setup_rules(t: Table):
              choice="setup.first_card", reading="applies"),
         rule("setup.zero_deal.ends_at_once", ["setup.1", "pass.5"],
              "A hand dealt worth zero ends the round at once.",
-             Update(("deal",), "ended", num(ZERO), when=t.any_zero(t.hands_, t.hand_of_),
-                    priority=50),
+             Update(("deal",), "ended", num(ZERO),
+                    when=t.any_zero(t.hands_, t.hand_of_, t.charity_out_), priority=50),
              choice="setup.zero_deal", reading="ends_at_once"),
         rule("setup.zero_deal.after_actions", ["setup.1", "pass.5"],
              "Zero is only checked after a player's action, not at the deal.",
@@ -280,7 +280,7 @@ def advance_rules(t: Table):
 
 
 def zero_rules(t: Table):
-    zero_now = t.any_zero(t.hands_, t.hand_of_)
+    zero_now = t.any_zero(t.hands_, t.hand_of_, t.charity_out_)
     every = [a for a in ROUND_ACTIONS if a not in ("deal", "race")]
     return [
         rule("zero.when.every_change", ["pass.5"],
@@ -296,21 +296,28 @@ def zero_rules(t: Table):
 
 
 def scoring_rules(t: Table):
+    # a score is taken of the state at the round's end: the Charities discarded are
+    # that state's (charity.acts = discarded)
+    out = t.charity_out
+
     def score(passer_bonus):
         def body(hands, hand_of, ps, p):
-            own = t.points(hands, hand_of, p)
+            own = t.points(hands, hand_of, p, out)
             return If(p.in_(ps), If(passer_bonus(hands, hand_of, p, own), num(-20), own), own)
         return body
 
     def others(hands, hand_of, p, cmp):
         from ..lang import ForAll
         return ForAll(t.ALLP, lambda q: Or(hand_of[q].eq(hand_of[p]),
-                                           cmp(t.points(hands, hand_of, q))), hint="q")
+                                           cmp(t.points(hands, hand_of, q, out))), hint="q")
 
     return [
         rule("scoring.points", ["scoring.1", "options.1"],
-             "A hand's points: the cards' values, less what Charity cancels.",
-             define(t, "points_of", lambda h: op("tsum", h - t.d("cancelled", h), t.VALUES))),
+             "A hand's points: the cards' values, less what the Charities that act on it "
+             "cancel.",
+             define(t, "points_of", lambda h, held, out: op(
+                 "tsum", h - t.d("cancelled", h, t.d("charity_acting", h, held, out)),
+                 t.VALUES))),
         rule("pass.score.lowest_or_total", ["pass.1", "scoring.1"],
              "The passer scores -20 if no one is lower (ties count), else their total.",
              define(t, "score", score(lambda hs, ho, p, own: others(
