@@ -160,6 +160,20 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         'mercy.1 has "all players" race to discard, and pass.2 says the passer\'s hand '
         '"cannot be altered": racing is not required, so both are obeyed when everyone '
         'but the passer may race. The other readings drop one of the two sentences.')),
+    _cp("mercy.discards", "Who discards in Mercy's race?", ["mercy.1"], [
+        ("winner", "only the winner: the first to discard is the only one who does"),
+        ("every_racer", "every racer discards one card; the order (chance, like the race "
+                        "itself) only decides who wins"),
+    ], origin="found", note=(
+        "Under every_racer the order is chance, as the winner is today: a race is won by "
+        "speed, which no rule lets a player choose, so the checker explores every order. A "
+        "racer discards when their turn in the order comes if they still can (the pile's top "
+        "and their hand may have changed); the first racer is the winner (mercy.after)."),
+        why=(
+        'mercy.1: "all players race to be the first to discard any card": the race decides '
+        'who is first to discard, and no sentence gives the first anything else; if every '
+        'player discarded anyway, being first would decide nothing. So the race is for the '
+        'discard, and only its winner makes it.')),
     _cp("mercy.after", "After Mercy's race, where does play go on?", ["mercy.1"], [
         ("from_mercy_player", "from the player who discarded the Mercy"),
         ("from_winner", "from the race winner"),
@@ -188,12 +202,38 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         ("play_or_extra", "play a Justice or Mercy if able, else draw one extra card"),
         ("stacking", "play a Justice or Mercy, or draw one card per Justice stacked"),
         ("until", "draw until a Justice or Mercy is drawn"),
-    ], why=(
+        ("take_or_play", "take a Justice or Mercy from the top of the pile, or play one: no "
+                         "deck draw under the duty"),
+        ("extra_lapses", "as play_or_extra, but the extra draw lapses when the deck and the "
+                         "pile are both empty"),
+    ], note=(
+        "Where the answer is the turn's discard (justice.answer = is_discard), \"play\" means "
+        "discarding a Justice or Mercy after the usual draw: a player who can then do so must "
+        "(no_force forces nothing), one who cannot takes the reading's extra draws; under "
+        "take_or_play a deck draw is allowed to a player holding a Justice or Mercy to "
+        "discard."), why=(
         'justice.1 with "draw" read as the turn\'s usual draw (play.1: "players take turns '
         'drawing"): the next player must draw, or play a Justice or Mercy instead; the '
         '"must" has force, since it takes away the only other move at the start of a '
         'turn, saying Pass (justice.pass). Reading "a Justice or Mercy card" as the '
         'object of "draw" as well gives take_or_play or until.')),
+    _cp("justice.answer", "A Justice duty met by playing a Justice or Mercy: what does the "
+        "play replace?", ["justice.1", "play.1", "play.2"], [
+        ("whole_turn", "the whole turn: the card is played instead of drawing, and there is "
+                       "no other discard"),
+        ("draw_only", "the draw only: the card acts, then the player discards as usual"),
+        ("is_discard", "nothing: it is the turn's discard; the player draws, and discarding a "
+                       "Justice or Mercy meets the duty"),
+    ], origin="found", note=(
+        "Under draw_only an answered Mercy's race runs first, then the player discards; a "
+        "duty an answered Justice sets lasts to the end of the next turn (duty_fresh)."),
+        why=(
+        'The text calls putting an option card on the pile "playing" it (secret.4: "playing '
+        'subsequent Secret Combination cards", which secret.1 says are discarded), and '
+        'justice.1 offers that play as the alternative to the draw ("must draw or play"). A '
+        'turn is a draw then a discard (play.1, play.2: "they then discard"); played instead '
+        'of the draw, the card is both the turn\'s play and its discard, and no second '
+        'discard follows a draw that never happened.')),
     _cp("justice.passer", "Justice is played and the next player is the passer.", ["justice.1", "pass.2"], [
         ("stands", "the duty stands (a frozen hand cannot meet it)"),
         ("skips", "the duty skips to the next player after the passer"),

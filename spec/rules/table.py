@@ -41,6 +41,12 @@ VARIABLES = (
     StateVar("duty", INT, "Justice cards stacked on the duty", bounds=(0, 31)),
     StateVar("duty_on", PLAYER, "the player the Justice duty falls on, or nobody"),
     StateVar("racing", BOOL, "the pending discard is a Mercy race discard"),
+    StateVar("racers", PLAYERS, "racers still to discard in Mercy's race (every racer discards "
+             "under mercy.discards = every_racer)"),
+    StateVar("owes_discard", BOOL, "the turn player answered a Justice duty and still owes the "
+             "turn's discard (justice.answer = draw_only)"),
+    StateVar("duty_fresh", BOOL, "the Justice duty was set in the middle of this turn: it "
+             "outlasts the turn's end"),
     StateVar("resume", PLAYER, "the seat play resumes from after a race, gifts or a team"),
     StateVar("pride_left", PLAYERS, "Pride Cycle givers still to choose"),
     StateVar("gifts", map_of(CARD), "cards chosen for Pride Cycle, not yet handed over"),
@@ -104,7 +110,8 @@ class Table:
             "hands": MapOf(t.ALLP, lambda p: t.NONE), "deck": t.ALL,
             "pile": A.Const((), PILE), "passers": t.NONEP, "first_passer": t.NOBODY,
             "since_pass": t.NONEP, "had_turn": t.NONEP, "taken": t.NONE, "drew": FALSE, "owed": num(1),
-            "duty": num(0), "duty_on": t.NOBODY, "racing": FALSE, "resume": t.NOBODY,
+            "duty": num(0), "duty_on": t.NOBODY, "racing": FALSE, "racers": t.NONEP,
+            "owes_discard": FALSE, "duty_fresh": FALSE, "resume": t.NOBODY,
             "pride_left": t.NONEP, "gifts": MapOf(t.ALLP, lambda p: t.NOCARD),
             "partner": t.NOBODY, "hand_of": MapOf(t.ALLP, lambda p: p),
             "aside": t.NONEP, "charity_out": t.NONE, "ended": num(LIVE), "dealer": player(0),
@@ -190,6 +197,10 @@ class Table:
                                   PLAYER, CARDS), PLAYERS),
             DefSig("race_effects", (), BOOL),
             DefSig("race_from", (PLAYER, PLAYER), PLAYER),
+            DefSig("race_continues", (), BOOL),
+            DefSig("race_resume", (PLAYER, PLAYER), PLAYER),
+            DefSig("answer_by_discard", (), BOOL),
+            DefSig("answer_then_discard", (), BOOL),
             DefSig("pride_givers", (PLAYERS, PLAYERS, INT), PLAYERS),
             DefSig("pride_to", (PLAYER, PLAYERS, PLAYERS, INT), PLAYER),
             DefSig("secret_partner", (PLAYER, PLAYERS, PLAYERS, INT), PLAYER),

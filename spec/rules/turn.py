@@ -32,12 +32,14 @@ def my_seat(t):
     return t.hand_of[t.actor]
 
 
-def endings(t: Table):
-    """(action, does it end the turn, seat play resumes from, skip flag)."""
+def raw_endings(t: Table):
+    """(action, does it end what the move began, seat play resumes from, skip flag):
+    a move that opens nothing more ends the turn unless the turn is held open
+    (``endings``)."""
     out = []
     for e in flow.effect_contexts(t):
         out.append((e.action, Not(flow.opens(t, e)), e.from_seat, flow.skip(t, e)))
-    racing_from = If(t.racing, t.d("race_from", t.actor, t.resume), t.turn)
+    racing_from = If(t.racing, t.d("race_resume", t.actor, t.resume), t.turn)
     out += [
         ("skip_discard", TRUE, racing_from, FALSE),
         ("pass", TRUE, t.actor, FALSE),
@@ -46,6 +48,14 @@ def endings(t: Table):
         ("keep", TRUE, t.resume, FALSE),
     ]
     return out
+
+
+def endings(t: Table):
+    """(action, does it end the turn, seat play resumes from, skip flag): a turn
+    held open (Mercy's race with racers left, the turn's own discard still to
+    come: ``flow.held``) does not end."""
+    held = flow.held(t)
+    return [(a, And(ends, Not(held)), f, s) for a, ends, f, s in raw_endings(t)]
 
 
 def next_seat(t: Table, from_seat):
@@ -242,6 +252,7 @@ def pass_rules(t: Table):
 def advance_rules(t: Table):
     """End of turn: who plays next, and whether that reaches the passer."""
     frags = []
+    clear_duty = Or(Not(flow.may_hold(t)), Not(t.duty_fresh))
     for action, ends, from_seat, skip in endings(t):
         q1, live = next_seat(t, from_seat)
         land = If(skip, op("next_in", q1, t.dir_, live), q1)
@@ -256,8 +267,10 @@ def advance_rules(t: Table):
             Update((action,), "drew", FALSE, when=ends),
             Update((action,), "racing", FALSE, when=ends),
             Update((action,), "resume", t.NOBODY, when=ends, priority=-1),
-            Update((action,), "duty", num(0), when=ends),
-            Update((action,), "duty_on", t.NOBODY, when=ends),
+            # a duty set in the middle of this turn (duty_fresh) outlasts its end
+            Update((action,), "duty", num(0), when=And(ends, clear_duty)),
+            Update((action,), "duty_on", t.NOBODY, when=And(ends, clear_duty)),
+            Update((action,), "duty_fresh", FALSE, when=And(ends, flow.may_hold(t))),
             Update((action,), "phase", num(DRAW), when=ends),
             Update((action,), "ended", num(PASS_REACHED), when=And(ends, stop)),
         ]
