@@ -21,11 +21,9 @@ Every answer states its scope in plain words.
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
 import networkx as nx
 
@@ -53,6 +51,9 @@ class Answer:
     lines: list = field(default_factory=list)  # the answer told for people
     scenario: str | None = None  # the saved witness scenario
     table: str = ""
+    #: the witness or counterexample told as a story (``checks/story.py``, with its
+    #: engine states), for the HTML report; not part of the JSON answer
+    trace: dict | None = None
 
     def as_json(self) -> dict:
         return {"question": self.question, "variant": self.variant, "table": self.table,
@@ -128,15 +129,14 @@ def tell(game, states, actions, ending: str, loop_from: int | None = None) -> di
 
 
 def save_witness(variant: Variant, game, states, actions, question: str, title: str,
-                 folder: str | os.PathLike, name: str) -> str:
-    """The trace as a scenario file (written atomically); its path."""
+                 save, name: str) -> str:
+    """The trace as a scenario file, handed to the sink ``save`` (see
+    ``scenarios/save.py``: the CLI's writes it all or nothing); its path."""
     from itcp.scenarios.format import to_toml
-    from itcp.scenarios.save import end_expectation, trace_scenario, write_atomic
+    from itcp.scenarios.save import end_expectation, trace_scenario
     sc = trace_scenario(variant, game, states, actions, end_expectation(game, states[-1]),
-                        folder, title, question)
-    path = Path(folder) / name
-    write_atomic(path, to_toml(sc))
-    return str(path)
+                        save.folder, title, question)
+    return save.write(name, to_toml(sc))
 
 
 # -- the search ------------------------------------------------------------------------
@@ -149,8 +149,13 @@ class Options:
     proof_timeout: float | None = 600.0
     #: the table of the symbolic proofs, at each of ``proof_sizes`` players
     proof_table: dict = field(default_factory=lambda: dict(FULL_DECK_OVERRIDES))
-    save_dir: str | None = "itcp-answers"
+    #: where witness scenarios go: a sink (``folder``, ``write(name, text)``;
+    #: ``scenarios.save.Collected`` keeps them in memory), or None
+    save: object = None
     progress: object = None
+    #: what stopped the search when it was interrupted (a signal, the memory
+    #: limit): a function returning its name, or None for "Ctrl-C"
+    stopped: object = None
 
 
 def ask(text_or_q, variant: Variant, opts: Options | None = None) -> Answer:
@@ -181,7 +186,10 @@ def ask_many(questions, variant: Variant, opts: Options | None = None,
         sym = opts.symmetry and not any(
             mentions_cards(qs[i].pred) or (qs[i].event and mentions_cards(qs[i].event))
             for i in rest)
-        ex = explore(game, opts.limits, symmetry=sym, track_rules=False)
+        # every chance node a state of its own: the liveness graph's edges are moves
+        ex = explore(game, opts.limits, symmetry=sym, track_rules=False, fold=False)
+        if ex.interrupted and opts.stopped is not None:
+            ex.limit = opts.stopped() or ex.limit  # name the signal or limit, not Ctrl-C
         for i in rest:
             if qs[i].form == "after":
                 out[i] = _liveness(qs[i], variant, game, ex, opts, pids[i],
@@ -209,9 +217,9 @@ def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> 
                   else f"{q.text}: no, it fails at step {len(actions)}")
         told = tell(game, states, actions, ending)
         path = None
-        if opts.save_dir is not None:
+        if opts.save is not None:
             path = save_witness(variant, game, states, actions, q.text,
-                                f"{q.text} ({variant.name}): {what}", opts.save_dir,
+                                f"{q.text} ({variant.name}): {what}", opts.save,
                                 f"{stem or slug(q.text)}--{slug(variant.name)}.toml")
         ev = {"kind": "witness", "scenario": path, "length": len(actions),
               "story": told["story"],
@@ -226,7 +234,7 @@ def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> 
         lines += ["  " + x for x in told["story"]]
         if path:
             lines.append(f"  replay it: itcp-check replay {path} --story")
-        return Answer(q.text, variant.name, answer, scope, ev, lines, path, tbl)
+        return Answer(q.text, variant.name, answer, scope, ev, lines, path, tbl, told)
     proofs = symbolic_proofs(q, variant, opts)
     proved = [p["players"] for p in proofs if p["verdict"] == "proved"]
     counter = [p for p in proofs if p["verdict"] == "violated"]
@@ -431,7 +439,7 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
     if cycle is not None:
         nums = stem_of(cycle[0]) + cycle[1:] + [cycle[0]]
         loop_from = len(stem_of(cycle[0])) - 1
-        ending = (f"the state after step {loop_from} recurs: play can go round this loop "
+        ending = (f"the position after step {loop_from} recurs: play can go round this loop "
                   f"forever after the event, and the goal never holds")
         kind = "lasso"
     else:
@@ -447,15 +455,15 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
     actions = [a for _, a in steps]
     told = tell(game, states, actions, ending, loop_from)
     path = None
-    if opts.save_dir is not None and kind == "dead end":
+    if opts.save is not None and kind == "dead end":
         path = save_witness(variant, game, states, actions, q.text,
-                            f"{q.text} ({variant.name}): a counterexample", opts.save_dir,
+                            f"{q.text} ({variant.name}): a counterexample", opts.save,
                             f"{stem or slug(q.text)}--{slug(variant.name)}.toml")
-    elif opts.save_dir is not None:
+    elif opts.save is not None:
         # a lasso's scenario plays the stem and one turn of the loop
         path = save_witness(variant, game, states, actions, q.text,
                             f"{q.text} ({variant.name}): a lasso, the loop from step "
-                            f"{loop_from} repeats forever", opts.save_dir,
+                            f"{loop_from} repeats forever", opts.save,
                             f"{stem or slug(q.text)}--{slug(variant.name)}.toml")
     scope = f"{table_scope(game.config)} (a {kind} found on the exhausted graph)"
     ev = {"kind": "witness", "shape": kind, "scenario": path, "length": len(actions),
@@ -468,7 +476,7 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
              + (f", saved as {path}" if path else "")]
     lines += ["  " + x for x in told["story"]]
     lines.append(f"  scope: {scope}")
-    return Answer(q.text, variant.name, NO, scope, ev, lines, path, tbl)
+    return Answer(q.text, variant.name, NO, scope, ev, lines, path, tbl, told)
 
 
 __all__ = ["ask", "ask_many", "Answer", "Options", "YES", "NO", "UNKNOWN", "table_scope"]

@@ -18,7 +18,6 @@ The tables tried for a choice point are the smallest where its rules can act
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from itcp.model.engine import Game
 from itcp.spec.choices import CHOICE_POINTS
@@ -44,6 +43,8 @@ def cp_tables(cp: str) -> list[dict]:
         opts = (("justice", 2), ("mercy", 1))
     if cp == "justice.passer" or cp == "justice.pass":
         opts = (("justice", 1),)
+    if cp == "pass.team":  # a Pass said within a team
+        opts = (("secret_combination", 1),)
     base = {"suits": 2, "ranks": (2, 2), "hand": 1, "options": opts}
     if cp in ("charity.scope",):
         base.update(ranks=(2, 3), hand=2)
@@ -116,12 +117,12 @@ def compare_games(ga: Game, gb: Game, names=("A", "B"), max_states=DIFF_MAX_STAT
     return Difference("outcome", text, path, s, a), search.nodes, None
 
 
-def _scenarios(cmp: Comparison, base: Variant, ga, gb, d: Difference, folder,
+def _scenarios(cmp: Comparison, base: Variant, ga, gb, d: Difference, save,
                stem) -> list[str]:
-    """The distinguishing play as one scenario per side (written atomically)."""
+    """The distinguishing play as one scenario per side, handed to the sink
+    ``save`` (``scenarios/save.py``); their paths."""
     from itcp.scenarios.format import to_toml
-    from itcp.scenarios.save import (end_expectation, refusal_expectation, trace_scenario,
-                                     write_atomic)
+    from itcp.scenarios.save import end_expectation, refusal_expectation, trace_scenario
     steps = d.path + ([(d.state, d.action)] if d.action is not None else [])
     actions = [a for _, a in steps]
     out = []
@@ -139,15 +140,13 @@ def _scenarios(cmp: Comparison, base: Variant, ga, gb, d: Difference, folder,
         else:
             expect = refusal_expectation(g, states[-1], actions[-1], len(actions) - 1)
         title = f"{cmp.cp}: {label} ({d.text})"
-        sc = trace_scenario(base, g, states, actions, expect, folder, title,
+        sc = trace_scenario(base, g, states, actions, expect, save.folder, title,
                             f"Do the readings {cmp.a} and {cmp.b} of {cmp.cp} differ?")
-        path = Path(folder) / f"{stem}--{label}.toml"
-        write_atomic(path, to_toml(sc))
-        out.append(str(path))
+        out.append(save.write(f"{stem}--{label}.toml", to_toml(sc)))
     return out
 
 
-def compare_readings(base: Variant, cp: str, ra: str, rb: str, save_dir=None, stem=None,
+def compare_readings(base: Variant, cp: str, ra: str, rb: str, save=None, stem=None,
                      max_states=DIFF_MAX_STATES, configs=None) -> Comparison:
     """Compare reading ``ra`` with ``rb`` of ``cp``, all else as in ``base``, at
     ``configs`` (by default the choice point's small tables, smallest first)."""
@@ -169,8 +168,8 @@ def compare_readings(base: Variant, cp: str, ra: str, rb: str, save_dir=None, st
         tbl = config.describe()
         if d is not None:
             c = Comparison(cp, ra, rb, tbl, "differ", n, d, tables_agreed=agreed)
-            if save_dir is not None:
-                c.scenarios = _scenarios(c, base, ga, gb, d, save_dir,
+            if save is not None:
+                c.scenarios = _scenarios(c, base, ga, gb, d, save,
                                          stem or cp.replace(".", "-"))
             return c
         if limit is not None:
@@ -182,14 +181,14 @@ def compare_readings(base: Variant, cp: str, ra: str, rb: str, save_dir=None, st
     return last
 
 
-def diff_variants(va: Variant, vb: Variant, save_dir=None, max_states=DIFF_MAX_STATES):
+def diff_variants(va: Variant, vb: Variant, save=None, max_states=DIFF_MAX_STATES):
     """One comparison per choice point where the variants' readings differ."""
     out = []
     for cp in CHOICE_POINTS:
         a, b = va.readings.get(cp), vb.readings.get(cp)
         if a != b:
             stem = f"{cp.replace('.', '-')}"
-            out.append(compare_readings(va, cp, a, b, save_dir, stem, max_states))
+            out.append(compare_readings(va, cp, a, b, save, stem, max_states))
     return out
 
 
@@ -198,7 +197,7 @@ def differs_answer(q, variant: Variant, opts, stem=None):
     from .ask import NO, UNKNOWN, YES, Answer, slug
     cp = CHOICE_POINTS[q.choice]
     mine = variant.readings[cp.id]
-    comps = [compare_readings(variant, cp.id, mine, r, opts.save_dir,
+    comps = [compare_readings(variant, cp.id, mine, r, opts.save,
                               f"{stem or slug(q.text)}--{slug(variant.name)}-{r}",
                               opts.limits.max_states or DIFF_MAX_STATES, [variant.config])
              for r in cp.reading_ids if r != mine]

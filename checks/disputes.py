@@ -13,16 +13,14 @@ machine, and the document must not.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
-import tomllib
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from itcp.spec.errors import InputError, did_you_mean
 from itcp.spec.rulebook import SENTENCES
-from itcp.spec.tomlpos import index_lines
+from itcp.spec.tomlpos import index_lines, load_toml, read_input
 from itcp.spec.variants import load_variant, parse_options, parse_ranks
 
 from .ask import Options, ask_many
@@ -53,25 +51,39 @@ class Dispute:
         return ", ".join(f"{k} {v}" for k, v in t.items())
 
 
+#: a dispute's id names its scenario files: one plain name
+ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,59}")
+_SHAPES = {"id": str, "title": str, "argument": str, "question": str, "sentences": list,
+           "choice_points": list, "table": dict}
+
+
 def load_catalogue(path: str | os.PathLike | None = None) -> list[Dispute]:
-    """The catalogue, validated: every question parses, every name exists."""
+    """The catalogue, validated: every value of the right kind, every question
+    parses, every name exists, every table can be dealt, every id a plain
+    file name (it names the dispute's scenario files)."""
     if path is None:
         text = resources.files("itcp.checks").joinpath(CATALOGUE).read_text(encoding="utf-8")
         label = f"checks/{CATALOGUE}"
     else:
         label = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"cannot read {path}: {e.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"not valid TOML: {e}", label) from None
+        text = read_input(path, "disputes catalogue")
+    data = load_toml(text, label, InputError,
+                     "a catalogue is TOML: one [[dispute]] table per dispute")
     lines = index_lines(text)
     from itcp.spec.choices import CHOICE_POINTS
+    for key in data:
+        if key != "dispute":
+            raise InputError(f"unknown key {key!r}; valid: dispute", f"{label}:{lines.get(key, 0)}",
+                             "each dispute is a [[dispute]] table")
+    items = data.get("dispute", [])
+    if not isinstance(items, list) or not all(isinstance(d, dict) for d in items):
+        raise InputError("dispute must be an array of tables", f"{label}:{lines.get('dispute', 0)}",
+                         "write each dispute as a [[dispute]] table")
+    if not items:
+        raise InputError("the catalogue has no dispute", label,
+                         "add [[dispute]] tables (see checks/disputes.toml)")
     out, seen = [], set()
-    for k, d in enumerate(data.get("dispute", []), 1):
+    for k, d in enumerate(items, 1):
         where = f"{label}:{lines.get(f'dispute.{k}', 0)}"
 
         def at(key, k=k):
@@ -82,6 +94,17 @@ def load_catalogue(path: str | os.PathLike | None = None) -> list[Dispute]:
         for key in KEYS:
             if key not in d:
                 raise InputError(f"dispute {k} has no {key}", where, f"add {key} = ...")
+            want = _SHAPES[key]
+            if not isinstance(d[key], want) or (want is list and not all(
+                    isinstance(x, str) for x in d[key])):
+                kind = {str: "a string", list: "a list of strings", dict: "a table"}[want]
+                raise InputError(f"{key} must be {kind}", at(key),
+                                 f'e.g. {key} = {_EXAMPLE[key]}')
+        if not ID_RE.fullmatch(d["id"]):
+            raise InputError(f"id {d['id']!r} is not a plain name: it names the dispute's "
+                             "scenario files", at("id"),
+                             "use lower-case letters, digits, - and _ (at most 60), e.g. "
+                             'id = "pride-passer"')
         if d["id"] in seen:
             raise InputError(f"two disputes have the id {d['id']!r}", at("id"))
         seen.add(d["id"])
@@ -98,9 +121,20 @@ def load_catalogue(path: str | os.PathLike | None = None) -> list[Dispute]:
             if key not in TABLE_KEYS:
                 raise InputError(f"unknown table key {key!r}", at("table"),
                                  did_you_mean(key, TABLE_KEYS))
+        try:
+            load_variant("official", _overrides(dict(d["table"])))
+        except InputError as e:
+            raise InputError(f"table: {e.message}", at("table"), e.hint) from None
         out.append(Dispute(d["id"], d["title"], d["argument"], tuple(d["sentences"]),
                            d["question"], dict(d["table"]), tuple(d["choice_points"]), where))
     return out
+
+
+_EXAMPLE = {"id": '"pride-passer"', "title": '"Pride Cycle and the passer"',
+            "argument": '"..."', "question": "\"can the passer's hand change\"",
+            "sentences": '["pride.1", "pass.2"]', "choice_points": '["pride.passer"]',
+            "table": '{ players = 2, suits = 1, ranks = "2..3", hand = 1, '
+                     'options = "pride_cycle" }'}
 
 
 def _overrides(table: dict) -> dict:
@@ -112,8 +146,9 @@ def _overrides(table: dict) -> dict:
     return out
 
 
-def rulings(disputes: list[Dispute], save_dir, variants=VARIANTS, progress=None) -> dict:
-    """(dispute id, variant) -> Answer; questions at one table share one search."""
+def rulings(disputes: list[Dispute], save, variants=VARIANTS, progress=None) -> dict:
+    """(dispute id, variant) -> Answer; questions at one table share one search;
+    the witness scenarios go to the sink ``save`` (``scenarios/save.py``)."""
     out = {}
     for vname in variants:
         groups: dict = {}
@@ -125,8 +160,7 @@ def rulings(disputes: list[Dispute], save_dir, variants=VARIANTS, progress=None)
             if progress:
                 progress(f"{vname}: {', '.join(d.id for d in ds)}")
             qs = [parse(d.question, where=d.where) for d in ds]
-            opts = Options(limits=Limits(max_states=MAX_STATES), proof_sizes=(),
-                           save_dir=save_dir)
+            opts = Options(limits=Limits(max_states=MAX_STATES), proof_sizes=(), save=save)
             for d, a in zip(ds, ask_many(qs, v, opts, stems=[d.id for d in ds])):
                 out[(d.id, vname)] = a
     return out
@@ -220,35 +254,24 @@ def _anchor(title: str) -> str:
     return re.sub(r"[^a-z0-9 -]", "", title.lower()).replace(" ", "-")
 
 
-def write_rulings(out_file: str | os.PathLike, catalogue=None, progress=None) -> tuple[Path, Path]:
-    """Answer the catalogue and write the document and its scenario folder
-    (``<out>.md`` and ``<out>/``) atomically: everything is built in a temporary
-    folder beside them and moved into place at the end."""
+def rulings_paths(out_file) -> tuple[Path, Path]:
+    """(the document, its scenario folder: the document's path without ``.md``)."""
+    if not str(out_file).strip():
+        raise InputError("--out '': an empty path", hint="e.g. --out docs/rulings.md")
     out = Path(out_file)
-    if out.suffix.lower() != ".md":
+    if out.suffix.lower() != ".md" or not out.stem:
         raise InputError(f"--out {out_file}: the rulings document must be a .md file",
                          hint="e.g. --out docs/rulings.md (scenarios go to docs/rulings/)")
-    disputes = load_catalogue(catalogue)
-    folder = out.with_suffix("")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=".rulings-"))
-    try:
-        scen = tmp / folder.name
-        answers = rulings(disputes, str(scen), progress=progress)
-        # scenario paths relative to the document
-        rel = os.path.relpath(folder, out.parent)
-        doc = render(disputes, answers, rel.replace(os.sep, "/"))
-        (tmp / out.name).write_text(doc, encoding="utf-8")
-        scen.mkdir(exist_ok=True)
-        old = None
-        if folder.exists():
-            old = tmp / "old"
-            os.replace(folder, old)
-        os.replace(scen, folder)
-        os.replace(tmp / out.name, out)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return out, folder
+    return out, out.with_suffix("")
 
 
-__all__ = ["load_catalogue", "rulings", "render", "write_rulings", "Dispute", "VARIANTS"]
+def document(disputes: list[Dispute], save, doc_path, progress=None) -> str:
+    """Answer the catalogue, the witness scenarios handed to the sink ``save``
+    (its ``folder`` beside the document at ``doc_path``); the document's text."""
+    answers = rulings(disputes, save, progress=progress)
+    rel = os.path.relpath(save.folder, Path(doc_path).parent)  # links relative to it
+    return render(disputes, answers, rel.replace(os.sep, "/"))
+
+
+__all__ = ["load_catalogue", "rulings", "render", "document", "rulings_paths", "Dispute",
+           "VARIANTS"]

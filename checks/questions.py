@@ -35,9 +35,13 @@ from itcp.spec.config import OPTION_TITLES, SUIT_NAMES
 from itcp.spec.errors import InputError, did_you_mean, nearest
 from itcp.spec.lang import And, Exists, ForAll, Not, Or, num
 from itcp.spec.properties import Property
-from itcp.spec.rules.table import PHASE_NAMES, Table
+from itcp.spec.rules.table import PHASE_NAMES, Table, score_of
 
 FORMS = ("can", "always", "never", "after", "differs")
+#: the longest question read, in characters
+MAX_QUESTION = 20_000
+#: how deep 'not' and parentheses may nest in a question
+MAX_NESTING = 32
 
 
 class QuestionError(InputError):
@@ -46,9 +50,21 @@ class QuestionError(InputError):
     def __init__(self, message: str, text: str, col: int, hint: str | None = None,
                  where: str | None = None):
         self.text, self.col = text, col
-        caret = f"\n    {text}\n    {' ' * (col - 1)}^"
+        shown, at = _window(text, col)
+        caret = f"\n    {shown}\n    {' ' * (at - 1)}^"
         loc = f"{where}, column {col}" if where else f"question, column {col}"
         super().__init__(message + caret, loc, hint)
+
+
+def _window(text: str, col: int, width: int = 100) -> tuple[str, int]:
+    """The part of a long question around column ``col`` (and the column in it)."""
+    text = text.replace("\n", " ").replace("\t", " ")
+    if len(text) <= width:
+        return text, col
+    lo = max(0, min(col - 1 - width // 2, len(text) - width))
+    hi = lo + width
+    part = ("..." if lo else "") + text[lo:hi] + ("..." if hi < len(text) else "")
+    return part, col - lo + (3 if lo else 0)
 
 
 # -- tokens ---------------------------------------------------------------------------
@@ -157,6 +173,7 @@ class Parser:
         self.text, self.where = text, where
         self.toks = tokenize(text)
         self.i = 0
+        self.depth = 0  # 'not' and parentheses open here
         self.far = (-1, set())  # (token index, words expected there)
         self.hint_only = (-1, ())  # names good for a "did you mean" but too many to list
 
@@ -310,42 +327,52 @@ class Parser:
 
     # -- predicates ----------------------------------------------------------------------
     def predicate(self) -> Pred:
-        p = self.disjunction()
-        while self.tok.low == "while":
-            col = self.tok.col
-            self.i += 1
-            p = Pred("and", (p, self.disjunction()), col)
-        return p
+        return self.chain("while", "and", self.disjunction)
 
     def disjunction(self) -> Pred:
-        p = self.conjunction()
-        while self.tok.low == "or":
-            col = self.tok.col
-            self.i += 1
-            p = Pred("or", (p, self.conjunction()), col)
-        return p
+        return self.chain("or", "or", self.conjunction)
 
     def conjunction(self) -> Pred:
-        p = self.unary()
-        while self.tok.low == "and":
-            col = self.tok.col
+        return self.chain("and", "and", self.unary)
+
+    def chain(self, word: str, op_: str, part) -> Pred:
+        """``part (word part)*`` as one n-ary node (a chain of any length is
+        one level deep, so nothing that walks the formula recurses per operand)."""
+        parts = [part()]
+        col = 0
+        while self.tok.low == word:
+            col = col or self.tok.col
             self.i += 1
-            p = Pred("and", (p, self.unary()), col)
-        return p
+            parts.append(part())
+        if len(parts) == 1:
+            return parts[0]
+        flat = []
+        for x in parts:  # "a while b and c" is one conjunction
+            flat.extend(x.args if x.op == op_ else (x,))
+        return Pred(op_, tuple(flat), col)
 
     def unary(self) -> Pred:
         col = self.tok.col
-        if self.take("not"):
-            self.take("true", "that")
-            return Pred("not", (self.unary(),), col)
-        if self.tok.text == "(":
-            self.i += 1
-            p = self.predicate()
-            if self.tok.text != ")":
-                self.expected(")")
-                raise _Fail()
-            self.i += 1
-            return p
+        if self.tok.low == "not" or self.tok.text == "(":
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise QuestionError(
+                    f"the question nests 'not' and parentheses more than {MAX_NESTING} deep",
+                    self.text, col, f"a question may nest 'not' and parentheses at most "
+                    f"{MAX_NESTING} deep; 'not not P' is P", self.where)
+            try:
+                if self.take("not"):
+                    self.take("true", "that")
+                    return Pred("not", (self.unary(),), col)
+                self.i += 1
+                p = self.predicate()
+                if self.tok.text != ")":
+                    self.expected(")")
+                    raise _Fail()
+                self.i += 1
+                return p
+            finally:
+                self.depth -= 1
         self.expected("not", "(")
         return self.first(self.round_phrase, self.deck_phrase, self.pile_phrase,
                           self.table_phrase, self.firing_phrase, self.player_phrase)
@@ -645,13 +672,15 @@ def parse(text: str, where: str | None = None) -> Question:
     if not isinstance(text, str) or not text.strip():
         raise QuestionError("the question is empty", str(text or ""), 1,
                             "e.g. \"can the passer's hand change\"", where)
+    if len(text) > MAX_QUESTION:
+        raise QuestionError(f"the question is {len(text):,} characters long; the limit is "
+                            f"{MAX_QUESTION:,}", text, MAX_QUESTION + 1,
+                            "ask a shorter question (or several)", where)
     p = Parser(text, where)
     try:
         return p.question()
     except _Fail:
         raise p.error() from None
-    except RecursionError:
-        raise QuestionError("the question is nested too deeply", text, 1, where=where) from None
 
 
 # -- compiling to spec formulas -----------------------------------------------------------
@@ -731,9 +760,9 @@ class Compiler:
     def __call__(self, p: Pred) -> A.Node:
         t, op_, a = self.t, p.op, p.args
         if op_ == "and":
-            return And(self(a[0]), self(a[1]))
+            return And(*map(self, a))
         if op_ == "or":
-            return Or(self(a[0]), self(a[1]))
+            return Or(*map(self, a))
         if op_ == "not":
             return Not(self(a[0]))
         if op_ == "round_over":
@@ -778,7 +807,7 @@ class Compiler:
             "holds_kind": lambda q: Not((self.hand(q) & self.kind_mask(a[1])).is_empty()),
             "holds_only": lambda q: And(Not(self.hand(q).is_empty()),
                                         A.op("subset", self.hand(q), self.kind_mask(a[1]))),
-            "score": lambda q: self.compare(t.d("score", t.hands, t.hand_of, t.passers, q),
+            "score": lambda q: self.compare(score_of(q),
                                             a[1], a[2]),
             "points": lambda q: self.compare(t.points(t.hands, t.hand_of, q, t.charity_out),
                                              a[1], a[2]),

@@ -36,14 +36,47 @@ def describe_deal(game: Game, s) -> list[str]:
     return lines
 
 
+def _names(players) -> str:
+    names = [f"P{p}" for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def team_change(game: Game, s, s2) -> str | None:
+    """A Secret Combination told as the table sees it: who teamed with whom,
+    the hand kept, the hand set aside, and the seats the team plays from.
+    None when the step formed no team."""
+    ho, ho2 = game.get(s, "hand_of"), game.get(s2, "hand_of")
+    if ho == ho2:
+        return None
+    changed = [p for p in range(len(ho)) if ho[p] != ho2[p]]
+    kept = ho2[changed[0]]
+    members = [p for p in range(len(ho2)) if ho2[p] == kept]
+    hands = game.get(s2, "hands")
+    set_aside = sorted({ho[p] for p in changed} - {kept})
+    aside2 = set(runtime.bits(game.get(s2, "aside")))
+    seats = [p for p in members if p not in aside2]
+    text = (f"{_names(members)} now play as one team: P{kept}'s hand "
+            f"({game.cards_str(hands[kept]) or 'no cards'}) is kept")
+    for seat in set_aside:
+        text += f", P{seat}'s hand ({game.cards_str(hands[seat]) or 'no cards'}) is set aside"
+    where = (f"from P{seats[0]}'s seat" if len(seats) == 1
+             else f"from the seats of {_names(seats)}, each keeping its turns")
+    return text + f"; the team plays {where}"
+
+
 def step_line(game: Game, s, action, s2, n: int) -> dict:
     rules = game.decided(s, action, s2)
     actor = who(game, s)
     verb = game.action_str(action)
+    team = team_change(game, s, s2)
+    text = f"{n:>3}. {actor} {verb}  [{rule_note(game, rules)}]"
+    if team:
+        text += f"\n       ({team})"
     return {"step": n, "actor": actor, "action": verb,
             "rules": rules, "readings": {game.spec.rule(r).choice: game.spec.rule(r).reading
                                          for r in rules if game.spec.rule(r).choice},
-            "text": f"{n:>3}. {actor} {verb}  [{rule_note(game, rules)}]"}
+            **({"team": team} if team else {}),
+            "text": text}
 
 
 def story(game: Game, start, steps, ending: str) -> dict:

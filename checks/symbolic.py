@@ -250,7 +250,7 @@ class _Out(Exception):
 
 class SymbolicChecker:
     def __init__(self, game: Game, depth: int | None = None, timeout: float | None = None,
-                 emit_dir: str | None = None, max_k: int = MAX_K, progress=None,
+                 emit=None, max_k: int = MAX_K, progress=None,
                  candidate_names=None, rounds: int = ROUNDS):
         self.game, self.spec = game, game.spec
         self.depth = DEFAULT_DEPTH if depth is None else depth
@@ -258,7 +258,7 @@ class SymbolicChecker:
         self.max_k = max_k
         self.start = time.monotonic()
         self.deadline = None if timeout is None else self.start + timeout
-        self.sym = Symbolic(self.spec, None, emit_dir)
+        self.sym = Symbolic(self.spec, None, emit)
         self.props = {p.id: p for p in self.spec.properties}
         self.rule_ids = {r.id for r in self.spec.rules}
         self.scope = (f"every state satisfying the invariants, at this table "
@@ -555,11 +555,27 @@ class SymbolicChecker:
         return st
 
 
-def symbolic_verdicts(game: Game, wanted=None, depth=None, timeout=None, emit_dir=None,
-                      progress=None):
-    """(verdicts, stats) for the properties ``wanted`` (all by default)."""
-    ch = SymbolicChecker(game, depth, timeout, emit_dir, progress=progress)
-    out = [ch.check(p.id) for p in game.spec.properties if not wanted or p.id in wanted]
+def symbolic_verdicts(game: Game, wanted=None, depth=None, timeout=None, emit=None,
+                      progress=None, stopped=None):
+    """(verdicts, stats) for the properties ``wanted`` (all by default).
+
+    ``emit``: a sink for the queries as SMT-LIB2 (``Symbolic``).  A
+    ``KeyboardInterrupt`` (Ctrl-C, a signal, the command's limits; ``stopped()``
+    names it) ends the run: the property being decided and those after it are
+    UNKNOWN naming it."""
+    ch = SymbolicChecker(game, depth, timeout, emit, progress=progress)
+    out, reason = [], None
+    for p in game.spec.properties:
+        if wanted and p.id not in wanted:
+            continue
+        if reason is None:
+            try:
+                out.append(ch.check(p.id))
+                continue
+            except KeyboardInterrupt:
+                reason = (stopped() if stopped is not None else None) or "interrupted (Ctrl-C)"
+        out.append(Verdict(p.id, UNKNOWN, "symbolic", p.statement, {
+            "kind": "bounded", "limit": reason, "note": f"stopped by {reason}"}))
     return out, ch.stats()
 
 

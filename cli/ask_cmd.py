@@ -12,32 +12,42 @@ import sys
 
 import click
 
-from itcp.checks.ask import UNKNOWN, Options, ask
+from itcp.checks.ask import UNKNOWN, Answer, Options, ask, slug
 from itcp.checks.explore import Limits
 from itcp.checks.questions import parse
+from itcp.model.engine import Game
+from itcp.report.html import answer_page
 from itcp.spec.errors import InputError
 
 from .check_cmd import start_table
-from .common import (EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, config_options, emit_json,
-                     load_with)
+from .common import (COUNT, EXIT_OK, EXIT_UNKNOWN, NATURAL, SECONDS, VARIANT_HELP, Command,
+                     config_options, emit_json, force_option, load_with, memory_option)
+from .limits import Budget, memory_option_value
+from .output import Outputs
 
 
-def parse_players(text: str) -> tuple[int, ...]:
-    """``2..8``, ``2,3,5`` or ``none``."""
+def parse_players(text: str, option: str = "--proof-players") -> tuple[int, ...]:
+    """``2..8``, ``2,3,5`` or ``none`` (``option`` names the flag in errors)."""
     t = text.strip().lower()
     if t in ("none", "0", ""):
         return ()
     try:
         if ".." in t:
             lo, hi = (int(x) for x in t.split(".."))
-            out = tuple(range(lo, hi + 1))
+            if lo > hi:
+                raise InputError(f"--proof-players: {text!r} is an empty range",
+                                 hint='use a range "2..8", a list "2,3" or "none"')
+            out = tuple(range(lo, hi + 1)) if 2 <= lo and hi <= 8 else (lo, hi)
         else:
             out = tuple(int(x) for x in t.split(","))
     except ValueError:
-        raise InputError(f"--proof-players: cannot read {text!r}",
+        raise InputError(f"{option}: cannot read {text!r}",
                          hint='use a range "2..8", a list "2,3" or "none"') from None
     if not out or any(not 2 <= n <= 8 for n in out):
-        raise InputError(f"--proof-players: {text!r} is not within 2..8",
+        raise InputError(f"{option}: {text!r} is not within 2..8",
+                         hint='use a range "2..8", a list "2,3" or "none"')
+    if len(set(out)) != len(out):
+        raise InputError(f"--proof-players: {text!r} names a player count twice",
                          hint='use a range "2..8", a list "2,3" or "none"')
     return out
 
@@ -58,39 +68,66 @@ def parse_players(text: str) -> tuple[int, ...]:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--save", "save_dir", default="itcp-answers", metavar="DIR", show_default=True,
               help="Folder for the witness scenario files.")
-@click.option("--max-states", type=int, metavar="N", help="Stop the search after N states.")
-@click.option("--depth", type=int, metavar="K", help="Stop the search at depth K.")
-@click.option("--timeout", type=float, metavar="S", help="Stop the search after S seconds.")
+@click.option("--max-states", type=COUNT, metavar="N", help="Stop the search after N states.")
+@click.option("--depth", type=NATURAL, metavar="K", help="Stop the search at depth K.")
+@click.option("--timeout", type=SECONDS, metavar="S", help="Stop the search after S seconds.")
+@memory_option
 @click.option("--no-symmetry", is_flag=True, help="Search without symmetry reduction.")
 @click.option("--proof-players", default="2..8", metavar="LIST", show_default=True,
               help='Player counts of the Z3 proofs at the full deck: "2..8", "2,3" or "none".')
-@click.option("--proof-timeout", type=float, default=600.0, metavar="S", show_default=True,
+@click.option("--proof-timeout", type=SECONDS, default=600.0, metavar="S", show_default=True,
               help="Seconds Z3 may spend on each player count (UNKNOWN when it runs out).")
 @click.option("--proof-at", type=click.Choice(["full-deck", "table"]), default="full-deck",
               show_default=True,
               help="The deck of the Z3 proofs: the full deck, or this command's table.")
+@click.option("--html", "html_file", metavar="FILE", default=None,
+              help="Write the answer as one self-contained HTML page (the witness or "
+                   "counterexample as a stepper, or what the proofs rest on).")
+@force_option
 def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, depth, timeout,
-            no_symmetry, proof_players, proof_timeout, proof_at):
+            max_memory, no_symmetry, proof_players, proof_timeout, proof_at, html_file, force):
     q = parse(question)
     sizes = parse_players(proof_players)
-    if proof_timeout is not None and proof_timeout <= 0:
-        raise InputError("--proof-timeout must be positive", hint="e.g. --proof-timeout 60")
     table = start_table(config_flags)
     v = load_with(variant, table)
+    budget = Budget(None, memory_option_value(max_memory))
+    stem = f"{slug(q.text)}--{slug(v.name)}"
     progress = None
     if sys.stderr.isatty() and not as_json:
         progress = lambda msg: click.echo(f"  ... {msg}", err=True)  # noqa: E731
-    opts = Options(limits=Limits(max_states, depth, timeout), symmetry=not no_symmetry,
-                   proof_sizes=sizes, proof_timeout=proof_timeout, save_dir=save_dir,
-                   progress=progress)
-    if proof_at == "table":
-        opts.proof_table = {k: v for k, v in table.items() if k != "players"}
-    a = ask(q, v, opts)
-    if as_json:
-        emit_json(a.as_json())
-    else:
-        click.echo("\n".join(a.lines))
+    with Outputs(force) as out:
+        save = out.folder(save_dir, "--save", patterns=[f"{stem}.toml", f"{stem}-*.toml"])
+        html = out.file(html_file, "--html") if html_file is not None else None
+        written: dict = {}
+        opts = Options(limits=Limits(max_states, depth, timeout), symmetry=not no_symmetry,
+                       proof_sizes=sizes, proof_timeout=proof_timeout, save=save,
+                       progress=progress, stopped=lambda: budget.reason)
+        if proof_at == "table":
+            opts.proof_table = {k: v for k, v in table.items() if k != "players"}
+        with budget:
+            try:
+                with budget.interruptible():
+                    a = ask(q, v, opts)
+            except KeyboardInterrupt:  # outside the search, which stops by itself
+                reason = budget.reason or "interrupted (Ctrl-C)"
+                a = Answer(q.text, v.name, UNKNOWN, f"no answer: stopped by {reason}",
+                           {"kind": "bounded", "limit": reason},
+                           [f"UNKNOWN: {q.text}", f"  stopped by {reason}: no answer"], None,
+                           v.config.describe())
+                out.discard()  # nothing of an unfinished answer is saved
+            else:
+                if html is not None:
+                    html.write(answer_page(v, Game.from_variant(v), a))
+                    written = {"html": str(html.path)}
+                out.commit()
+            if as_json:
+                emit_json(a.as_json() | written)
+            else:
+                click.echo("\n".join(a.lines)
+                           + (f"\n\nHTML report written to {written['html']}" if written else ""))
     sys.exit(EXIT_UNKNOWN if a.answer == UNKNOWN else EXIT_OK)
 
+
+ask_cmd.uses_budget = True  # a signal while the program starts: UNKNOWN, no answer
 
 __all__ = ["ask_cmd", "parse_players"]

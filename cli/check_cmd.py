@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
 from itcp.checks.explore import Limits, explore
-from itcp.checks.verdicts import HOLDS, VIOLATED, exit_code, verdicts
+from itcp.checks.verdicts import (HOLDS, UNKNOWN, VIOLATED, Verdict, exit_code, search_verdicts,
+                                  verdicts)
 from itcp.model.engine import Game
+from itcp.report.html import check_page
+from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
 from itcp.spec.config import Config
 from itcp.spec.errors import InputError, nearest, valid_names
 
-from .common import (VARIANT_HELP, Command, config_options, emit_json, load_with, overrides,
-                     variant_argument)
+from .common import (COUNT, NATURAL, SECONDS, VARIANT_HELP, Command, config_options, emit_json,
+                     force_option, load_with, memory_option, overrides, variant_argument)
+from .limits import SEARCH_SHARE, Budget, memory_option_value
+from .output import FileOut, Outputs
 
 #: The table ``itcp-check`` checks by default: small enough to exhaust in well
 #: under a minute, large enough to show the official text's contradictions
@@ -58,39 +62,37 @@ def _progress():
     return update, bar
 
 
-def _write_itf(folder: str, variant: str, vs) -> None:
-    """Each violation's trace as <variant>-<property>.itf.json in ``folder``."""
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    for x in vs:
-        if x.trace is not None:
-            (out / f"{variant}-{x.id}.itf.json").write_text(json.dumps(x.trace["itf"], indent=1))
+#: the most states ``--graph`` exports (with --graph the search stops there)
+GRAPH_LIMIT = 200_000
 
 
-def _write_graph(ex, path: str):
+def _itf_files(variant: str, vs) -> dict[str, str]:
+    """Each violation's trace as <variant>-<property>.itf.json."""
+    return {verdict_file_name(variant, x.id, ".itf.json"): json.dumps(x.trace["itf"], indent=1)
+            for x in vs if x.trace is not None}
+
+
+def _write_graph(ex, out: FileOut):
     import networkx as nx
     g = nx.DiGraph()
-    if ex.states > 200_000:
-        raise InputError(f"--graph: {ex.states:,} states are too many to export "
-                         "(limit 200,000); use a smaller table or --max-states")
     for i in range(ex.states):
         g.add_node(i, depth=int(ex.depth_of[i]))
         if ex.parent[i] >= 0:
             g.add_edge(int(ex.parent[i]), i)
     for u, v in ex.post_pass_edges:
         g.add_edge(u, v, post_pass=True)
-    if path.endswith(".dot") or path.endswith(".gv"):
+    if out.path.suffix in (".dot", ".gv"):
         lines = ["digraph itcp {"] + [f"  {u} -> {v};" for u, v in g.edges] + ["}"]
-        Path(path).write_text("\n".join(lines) + "\n")
+        out.write("\n".join(lines) + "\n")
     else:
-        nx.write_graphml(g, path)
+        nx.write_graphml(g, str(out.staging_path()))
 
 
 @click.command("check", cls=Command, help=(
     "Check every property of a variant and report a verdict for each.\n\n" + VARIANT_HELP
     + " Without table flags the default small table is used ("
     + Config(**DEFAULT_TABLE).describe() + "). Exit codes: 0 all hold, 1 a property is "
-      "violated, 2 bad input, 3 unknown (a limit was hit)."))
+      "violated, 2 bad input, 3 unknown (a limit was hit, or a signal stopped it)."))
 @variant_argument
 @config_options
 @click.option("--engine", type=click.Choice(["explicit", "symbolic", "all"]), default="explicit",
@@ -99,85 +101,222 @@ def _write_graph(ex, path: str):
                    "k-induction), or both (a violation from either wins; a proof from either holds).")
 @click.option("--property", "properties", multiple=True, metavar="ID",
               help="Check only this property (repeatable).")
-@click.option("--max-states", type=click.IntRange(min=1), default=None,
+@click.option("--max-states", type=COUNT, default=None,
               help="Stop after this many distinct states (verdicts then UNKNOWN).")
-@click.option("--depth", type=click.IntRange(min=0), default=None,
+@click.option("--depth", type=NATURAL, default=None,
               help="Stop at this many moves after the deal.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Stop after this many seconds.")
-@click.option("--emit-smt2", "emit_smt2", type=click.Path(file_okay=False), default=None,
+@click.option("--timeout", type=SECONDS, default=None,
+              help="Stop the whole command after this many seconds: the search takes at most "
+                   f"{SEARCH_SHARE:.0%} of it, the analysis after it the rest; what is not "
+                   "decided then is UNKNOWN.")
+@memory_option
+@click.option("--emit-smt2", "emit_smt2", default=None, metavar="DIR",
               help="Write each Z3 query as a self-contained SMT-LIB2 file to this folder.")
 @click.option("--no-symmetry", is_flag=True, help="Explore without suit/copy symmetry reduction.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--itf", "itf_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--itf", "itf_dir", default=None, metavar="DIR",
               help="Write each violation's trace in the Informal Trace Format to this folder.")
-@click.option("--graph", "graph_file", type=click.Path(dir_okay=False), default=None,
-              help="Export the explored graph (GraphML, or DOT for .dot) for small runs.")
-@click.option("--save-scenarios", "scenario_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--graph", "graph_file", default=None, metavar="FILE",
+              help="Export the explored graph (GraphML, or DOT for .dot) for small runs "
+                   f"(the search then stops at {GRAPH_LIMIT:,} states).")
+@click.option("--save-scenarios", "scenario_dir", default=None, metavar="DIR",
               help="Save each violation's trace as a scenario file (<variant>-<PROPERTY>.toml) "
                    "in this folder; each replays to the same verdict (itcp-check replay).")
-def check(variant, config_flags, engine, properties, max_states, depth, timeout, emit_smt2,
-          no_symmetry, as_json, itf_dir, graph_file, scenario_dir):
+@click.option("--html", "html_file", metavar="FILE", default=None,
+              help="Write the report as one self-contained HTML page: readings, verdicts, "
+                   "each violation as a stepper, what each proof rests on, rule coverage "
+                   "(and the state graph of a small run).")
+@force_option
+def check(variant, config_flags, engine, properties, max_states, depth, timeout, max_memory,
+          emit_smt2, no_symmetry, as_json, itf_dir, graph_file, scenario_dir, html_file, force):
     for p in properties:
         if p not in PROPERTY_IDS:
             best = nearest(p, PROPERTY_IDS)
             raise InputError(f"--property: unknown property {p!r}; {valid_names(PROPERTY_IDS)}",
                              hint=f"did you mean {best!r}?" if best else None)
+    if graph_file is not None and engine == "symbolic":
+        raise InputError("--graph exports the explicit search's graph",
+                         hint="use --engine explicit or all with --graph")
+    if graph_file is not None:
+        if max_states is not None and max_states > GRAPH_LIMIT:
+            raise InputError(f"--graph exports at most {GRAPH_LIMIT:,} states, and "
+                             f"--max-states {max_states:,} is more",
+                             hint=f"use --max-states {GRAPH_LIMIT} or less with --graph")
+        max_states = max_states or GRAPH_LIMIT
     v = _load(variant, config_flags)
-    game = Game.from_variant(v)
-    if engine == "symbolic":
-        return _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf_dir,
-                               scenario_dir)
+    budget = Budget(timeout, memory_option_value(max_memory))
+    wanted = list(properties) or list(PROPERTY_IDS)
+    with Outputs(force) as out:
+        # every output path is checked before the work starts
+        itf = out.folder(itf_dir, "--itf", names=[verdict_file_name(v.name, p, ".itf.json")
+                                                  for p in wanted]) \
+            if itf_dir is not None else None
+        graph = out.file(graph_file, "--graph") if graph_file is not None else None
+        saves = out.folder(scenario_dir, "--save-scenarios",
+                           names=[verdict_file_name(v.name, p) for p in wanted]) \
+            if scenario_dir is not None else None
+        smt = out.folder(emit_smt2, "--emit-smt2", patterns=["*.smt2"]) \
+            if emit_smt2 is not None else None
+        html = out.file(html_file, "--html") if html_file is not None else None
+        with budget:
+            if engine == "symbolic":
+                return _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves,
+                                       html, out)
+            return _check_explicit(v, engine, properties, max_states, depth, budget, smt,
+                                   no_symmetry, as_json, itf, graph, saves, html, out)
+
+
+def _game(v, budget):
+    """The compiled game, or None when a stop came first (the compile may be cut
+    short: it can take seconds at a big table, and --timeout counts it)."""
+    return _interruptible(budget, Game.from_variant, v)
+
+
+def _interruptible(budget, fn, *args, **kwargs):
+    """``fn(...)`` where a stop may cut it short: its value, or None when a stop
+    reached it (its own handling, if any, having been bypassed)."""
+    try:
+        with budget.interruptible():
+            return fn(*args, **kwargs)
+    except KeyboardInterrupt:
+        budget.reason = budget.reason or "interrupted (Ctrl-C)"
+        return None
+
+
+def _not_started(v, properties, budget, as_json, engine):
+    """The report when a stop came before the search began: every property UNKNOWN."""
+    reason = budget.reason
+    vs = [Verdict(p, UNKNOWN, engine, "", {"kind": "bounded", "limit": reason,
+                                             "note": f"stopped by {reason} before the search "
+                                                     "began"})
+          for p in (list(properties) or PROPERTY_IDS)]
+    if as_json:
+        emit_json({"variant": v.name, "config": v.config.as_dict(),
+                   "readings": dict(v.explicit), "engine": engine,
+                   "properties": [x.as_json() for x in vs],
+                   "stats": {"complete": False, "limit": reason, "stopped_by": reason}})
+    else:
+        click.echo(f"itcp-check: variant {v.name} at {v.config.describe()}\n"
+                   f"stopped by {reason} before the search began: every verdict UNKNOWN")
+    sys.exit(exit_code(vs))
+
+
+def _relabel(vs, budget):
+    """Limits in the verdicts as the user set them (``--timeout S``, the signal)."""
+    for x in vs:
+        if isinstance(x.evidence, dict) and "limit" in x.evidence:
+            was = x.evidence["limit"]
+            now = budget.limit_text(was)
+            if now != was:
+                x.evidence = dict(x.evidence, limit=now)
+                if "note" in x.evidence:
+                    x.evidence["note"] = x.evidence["note"].replace(str(was), str(now))
+    return vs
+
+
+def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
+                    as_json, itf, graph, saves, html, out):
+    game = _game(v, budget)
+    if game is None:
+        return _not_started(v, properties, budget, as_json, engine)
     update, bar = _progress()
-    ex = explore(game, Limits(max_states, depth, timeout), symmetry=not no_symmetry,
-                 progress=update)
+    ex = _interruptible(budget, explore, game, Limits(max_states, depth, budget.search_timeout()),
+                        symmetry=not no_symmetry, progress=update)
     if bar is not None:
         bar.close()
-    vs = verdicts(ex, list(properties) or None)
-    sym_stats = None
+    if ex is None:
+        return _not_started(v, properties, budget, as_json, engine)
+    ex.limit = budget.limit_text(ex.limit)
+    wanted = list(properties) or None
+    vs = _interruptible(budget, verdicts, ex, wanted, stopped=lambda: budget.reason)
+    if vs is None:  # stopped as the analysis began or ended
+        vs = search_verdicts(ex, wanted, budget.reason)
+    sym_stats, svs = None, []
     if engine == "all":
         from itcp.checks.symbolic import symbolic_verdicts
-        svs, sym_stats = symbolic_verdicts(game, list(properties) or None, depth, timeout,
-                                           emit_smt2)
-        vs = merge(vs, svs)
-    if itf_dir:
-        _write_itf(itf_dir, v.name, vs)
-    saved = _save_scenarios(scenario_dir, v, game, vs)
-    if graph_file:
-        _write_graph(ex, graph_file)
+        got = _interruptible(budget, symbolic_verdicts, game, wanted, depth,
+                             budget.search_timeout(), smt, stopped=lambda: budget.reason)
+        if got is not None:
+            svs, sym_stats = got
+            vs = merge(vs, svs)
+    _relabel(vs, budget)
+    saved, not_saved = _scenario_texts(saves, v, game, vs, budget)
+    if itf is not None:
+        for name, text in _itf_files(v.name, vs).items():
+            itf.write(name, text)
+    if graph is not None:
+        _write_graph(ex, graph)
+    paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
     stats = {"states": ex.states, "transitions": ex.transitions, "terminal": ex.terminal,
-             "deadlocks": len(ex.deadlocks), "depth": ex.depth, "seconds": round(ex.seconds, 3),
-             "initial_states": ex.initial, "symmetry": ex.symmetry,
-             "symmetries": ex.permutations, "states_without_symmetry": ex.unreduced_states,
+             "deadlocks": len(ex.deadlocks), "depth": ex.depth,
+             "seconds": round(ex.seconds, 3), "initial_states": ex.initial,
+             "symmetry": ex.symmetry, "symmetries": ex.permutations,
+             "states_without_symmetry": ex.unreduced_states,
              "complete": ex.complete, "limit": ex.limit}
+    if budget.reason is not None:
+        stats["stopped_by"] = budget.reason
     if sym_stats is not None:
         stats["symbolic"] = sym_stats.as_json()
     rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
     coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
                                                           if r not in ex.fired],
                 "sampled": ex.coverage_sampled}
+    written = _write_html(html, budget, lambda: check_page(v, game, vs, stats, coverage, ex,
+                                                           engine, svs))
+    out.commit()
     if as_json:
         emit_json({"variant": v.name, "config": v.config.as_dict(),
                    "readings": dict(v.explicit), "engine": engine,
                    "properties": [x.as_json() for x in vs], "stats": stats,
-                   "coverage": coverage, **_saved_json(saved)})
+                   "coverage": coverage, **_saved_json(paths, not_saved), **written})
     else:
-        click.echo(text_report(v, vs, stats, coverage) + _saved_text(saved))
+        click.echo(text_report(v, vs, stats, coverage) + _saved_text(paths, not_saved)
+                   + _html_text(written))
     sys.exit(exit_code(vs))
 
 
-def _save_scenarios(folder, v, game, vs):
-    if not folder:
-        return None
-    from itcp.scenarios.save import save_verdict_scenarios
-    return save_verdict_scenarios(folder, v, game, vs)
+def _write_html(html, budget, page) -> dict:
+    """The report page ``page()``, if asked for, into its staged file (a stop while
+    it is drawn leaves it out); what to say of it in JSON."""
+    if html is None:
+        return {}
+    text = _interruptible(budget, page)
+    if text is None:
+        return {"html_note": f"not written: stopped by {budget.reason}"}
+    html.write(text)
+    return {"html": str(html.path)}
 
 
-def _saved_json(saved) -> dict:
+def _html_text(written: dict) -> str:
+    if "html" in written:
+        return f"\n\nHTML report written to {written['html']}"
+    return f"\n\nHTML report {written['html_note']}" if written else ""
+
+
+def _scenario_texts(saves, v, game, vs, budget):
+    """(file name -> text of each violation's scenario, or None; why none were
+    saved, or None).  Built and replayed before anything is written; a stop
+    while they are built saves none (and says so)."""
+    if saves is None:
+        return None, None
+    if budget.reason is not None:
+        return None, f"not saved: stopped by {budget.reason}"
+    texts = _interruptible(budget, lambda: checked_texts(
+        saves.folder, verdict_scenarios(saves.folder, v, game, vs)))
+    if texts is None:
+        return None, f"not saved: stopped by {budget.reason}"
+    return texts, None
+
+
+def _saved_json(saved, not_saved=None) -> dict:
+    if not_saved is not None:
+        return {"scenarios": [], "scenarios_note": not_saved}
     return {} if saved is None else {"scenarios": [str(p) for p in saved]}
 
 
-def _saved_text(saved) -> str:
+def _saved_text(saved, not_saved=None) -> str:
+    if not_saved is not None:
+        return f"\n\nscenario files {not_saved}"
     if saved is None:
         return ""
     return "\n\n" + (f"{len(saved)} scenario file(s) saved: " + ", ".join(str(p) for p in saved)
@@ -207,29 +346,43 @@ def merge(explicit: list, symbolic: list) -> list:
     return out
 
 
-def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf_dir,
-                    scenario_dir=None):
+def _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves, html, out):
     from itcp.checks.symbolic import symbolic_verdicts
+    game = _game(v, budget)
+    if game is None:
+        return _not_started(v, properties, budget, as_json, "symbolic")
     progress = None
     if sys.stderr.isatty() and not as_json:
         progress = lambda msg: click.echo(f"\r  {msg:<70}", err=True, nl=False)
-    vs, st = symbolic_verdicts(game, list(properties) or None, depth, timeout, emit_smt2,
-                               progress)
+    got = _interruptible(budget, symbolic_verdicts, game, list(properties) or None, depth,
+                         budget.search_timeout(), smt, progress, stopped=lambda: budget.reason)
     if progress is not None:
         click.echo("\r" + " " * 74 + "\r", err=True, nl=False)
-    if itf_dir:
-        _write_itf(itf_dir, v.name, vs)
-    saved = _save_scenarios(scenario_dir, v, game, vs)
+    if got is None:
+        return _not_started(v, properties, budget, as_json, "symbolic")
+    vs, st = got
+    _relabel(vs, budget)
+    saved, not_saved = _scenario_texts(saves, v, game, vs, budget)
+    if itf is not None:
+        for name, text in _itf_files(v.name, vs).items():
+            itf.write(name, text)
+    paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
     stats = st.as_json()
+    if budget.reason is not None:
+        stats["stopped_by"] = budget.reason
+    written = _write_html(html, budget, lambda: check_page(v, game, vs, stats, None, None,
+                                                           "symbolic"))
+    out.commit()
     if as_json:
         emit_json({"variant": v.name, "config": v.config.as_dict(),
                    "readings": dict(v.explicit), "engine": "symbolic",
                    "properties": [x.as_json() for x in vs], "stats": stats,
-                   **_saved_json(saved)})
+                   **_saved_json(paths, not_saved), **written})
     else:
         lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
                  f"symbolic (Z3): {stats['queries']} queries, {stats['seconds']:.1f} s"
-                 + (f", BMC to depth {stats['bmc_depth']}" if stats["bmc_depth"] else ""), ""]
+                 + (f", BMC to depth {stats['bmc_depth']}" if stats["bmc_depth"] else "")
+                 + (f"; STOPPED by {budget.reason}" if budget.reason else ""), ""]
         width = max(len(x.id) for x in vs)
         for x in vs:
             ev = x.evidence
@@ -237,8 +390,8 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
                 note = f"proved for every state; rules: {', '.join(ev['rules'])}"
             elif x.verdict == HOLDS:
                 note = (f"{ev['k']}-inductive; rules: {', '.join(ev['rules'])}"
-                        + (f"; invariants: {', '.join(ev['invariants'])}" if ev["invariants"]
-                           else ""))
+                        + (f"; invariants: {', '.join(ev['invariants'])}"
+                           if ev["invariants"] else ""))
             elif x.verdict == VIOLATED:
                 note = (f"BMC trace: {ev['length']} move{'s' if ev['length'] != 1 else ''}, "
                         "replayed by the engine")
@@ -247,8 +400,8 @@ def _check_symbolic(v, game, properties, depth, timeout, emit_smt2, as_json, itf
             lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
         lines += violation_stories(vs)
         if stats["smt2_files"]:
-            lines += ["", f"{stats['smt2_files']} SMT-LIB2 file(s) written to {emit_smt2}"]
-        click.echo("\n".join(lines) + _saved_text(saved))
+            lines += ["", f"{stats['smt2_files']} SMT-LIB2 file(s) written to {smt.path}"]
+        click.echo("\n".join(lines) + _saved_text(paths, not_saved) + _html_text(written))
     sys.exit(exit_code(vs))
 
 
@@ -256,7 +409,7 @@ def violation_stories(vs) -> list[str]:
     """Each violated property's statement and its trace told as a story."""
     lines = []
     for x in vs:
-        if x.verdict == VIOLATED:
+        if x.verdict == VIOLATED and x.trace is not None:
             lines += ["", f"{x.id}: {x.statement}"] + ["  " + s for s in x.trace["story"]]
     return lines
 
@@ -268,7 +421,9 @@ def text_report(v, vs, stats, coverage) -> str:
              + (f", symmetry reduction on ({stats['symmetries']} symmetries; "
                 f"{stats['states_without_symmetry']:,} states without)"
                 if stats["symmetry"] and stats["symmetries"] > 1 else ", no symmetry reduction")
-             + ("" if stats["complete"] else f"; STOPPED by {stats['limit']}"), ""]
+             + ("" if stats["complete"] else f"; STOPPED by {stats['limit']}")
+             + (f"; the analysis after it was stopped by {stats['stopped_by']}"
+                if stats["complete"] and stats.get("stopped_by") else ""), ""]
     width = max(len(x.id) for x in vs)
     for x in vs:
         ev = x.evidence
@@ -277,6 +432,8 @@ def text_report(v, vs, stats, coverage) -> str:
             if x.id == "HAND_BOUNDS":
                 extra = f": hands hold {ev['min_hand']} to {ev['max_hand']} cards"
             note = f"exhaustive over {ev['states']:,} states{extra}"
+        elif x.verdict == VIOLATED and "length" not in ev:
+            note = ev.get("note", "")
         elif x.verdict == VIOLATED:
             note = f"shortest trace: {ev['length']} move{'s' * (ev['length'] != 1)}" + (" (a lasso)" if ev.get("lasso") else "")
         else:
@@ -294,3 +451,6 @@ def text_report(v, vs, stats, coverage) -> str:
         lines += textwrap.wrap(", ".join(never), 100, initial_indent="  ",
                                subsequent_indent="  ")
     return "\n".join(lines)
+
+
+check.uses_budget = True  # a signal while the program starts: a report, all UNKNOWN

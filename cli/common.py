@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import functools
 import json
+import math
+import re
 import textwrap
 from collections.abc import Mapping
 
 import click
 
-import re
-
-from itcp.spec.errors import ConfigError, InputError
+from itcp.spec.errors import ConfigError, InputError, clip
 from itcp.spec.variants import (FULL_DECK_OVERRIDES, Variant, list_variants, load_variant,
                                 parse_options, parse_ranks)
+
+from .entry import PENDING
+from .limits import command_started, interrupted_text, parse_size, signals_interrupt
 
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 #: The shell's convention for "interrupted by Ctrl-C" (not 1: that means violated).
@@ -34,17 +37,30 @@ def report_input_error(e: InputError) -> None:
 
 
 class _Guarded:
-    """Turns the program's own input errors into exit code 2 with a message."""
+    """Turns the program's own input errors into exit code 2 with a message,
+    and an interrupt (Ctrl-C, SIGTERM, SIGHUP) into "interrupted"."""
+
+    #: the command runs its work inside a ``Budget`` (limits.py), which acts on
+    #: a signal that came while the program started; any other command stops
+    uses_budget = False
 
     def invoke(self, ctx: click.Context):
         try:
+            if PENDING and not self.uses_budget and isinstance(self, click.Command) \
+                    and not isinstance(self, click.Group):
+                raise KeyboardInterrupt
             return super().invoke(ctx)
         except InputError as e:
             report_input_error(e)
             ctx.exit(EXIT_USAGE)
+        except RecursionError:
+            # a safety net: every loader and compiler limits nesting itself
+            click.echo("error: the input is nested too deeply to read", err=True)
+            ctx.exit(EXIT_USAGE)
         except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
+            text, code = interrupted_text()
+            click.echo(text, err=True)
+            ctx.exit(code)
 
 
 class Command(_Guarded, click.Command):
@@ -52,9 +68,111 @@ class Command(_Guarded, click.Command):
 
 
 class Group(_Guarded, click.Group):
-    """A click group whose InputErrors (its own or a subcommand's) exit 2."""
+    """A click group whose InputErrors (its own or a subcommand's) exit 2.
+
+    Click's own usage errors echo the offending value: cut to a line."""
 
     command_class = Command
+
+    def main(self, *args, **kwargs):
+        kwargs.setdefault("standalone_mode", True)
+        if not kwargs["standalone_mode"]:
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        command_started()
+        try:
+            with signals_interrupt():
+                rv = super().main(*args, **kwargs)
+        except click.exceptions.Exit as e:
+            raise SystemExit(e.exit_code) from None
+        except click.ClickException as e:
+            e.message = clip(e.message)
+            e.show()
+            raise SystemExit(e.exit_code) from None
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            raise SystemExit(1) from None
+        except KeyboardInterrupt:
+            text, code = interrupted_text()
+            click.echo(text, err=True)
+            raise SystemExit(code) from None
+        raise SystemExit(rv if isinstance(rv, int) else 0)
+
+
+# -- numbers --------------------------------------------------------------------------
+
+class Number(click.ParamType):
+    """A number option, checked the same way by every command: a whole number
+    or a finite decimal (never nan or infinity), at least ``least`` (and,
+    with ``open_``, more than it)."""
+
+    def __init__(self, whole: bool, least: float, open_: bool = False, most=None,
+                 example: str = "1"):
+        self.whole, self.least, self.open_, self.most = whole, least, open_, most
+        self.example = example
+        self.name = "integer" if whole else "number"
+
+    def get_metavar(self, param, *args, **kwargs) -> str:
+        return "N" if self.whole else "S"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            x = value
+        else:
+            text = str(value).strip()
+            try:
+                x = int(text) if self.whole else float(text)
+            except ValueError:
+                self.fail(f"{clip(text, 40)!r} is not {'a whole number' if self.whole else 'a number'}"
+                          f" (e.g. {self.example})", param, ctx)
+        if not self.whole and not math.isfinite(x):
+            self.fail(f"{value!r} is not a finite number (e.g. {self.example})", param, ctx)
+        bad = x <= self.least if self.open_ else x < self.least
+        if bad or (self.most is not None and x > self.most):
+            if self.most is not None:
+                want = f"within {self.least:g}..{self.most:g}"
+            else:
+                want = f"{'more than' if self.open_ else 'at least'} {self.least:g}"
+            self.fail(f"{clip(str(value), 40)} is not {want} (e.g. {self.example})", param, ctx)
+        return x
+
+
+#: a count of things that must be positive (states, rounds, solutions)
+COUNT = Number(True, 1, example="100000")
+#: a count that may be zero (a depth, playouts)
+NATURAL = Number(True, 0, example="10")
+#: seconds: finite and more than zero
+SECONDS = Number(False, 0, open_=True, example="60")
+#: a random seed
+SEED = Number(True, 0, most=2 ** 63 - 1, example="0")
+
+
+class Size(click.ParamType):
+    """A memory size: 2G, 500M, 1.5G, 800000K or bytes."""
+
+    name = "size"
+
+    def convert(self, value, param, ctx):
+        try:
+            return parse_size(value)
+        except ValueError as e:
+            self.fail(f"{e} (e.g. 2G or 500M)", param, ctx)
+
+
+SIZE = Size()
+
+
+def force_option(f):
+    return click.option("--force", is_flag=True, default=False,
+                        help="Replace files (and a folder written as a whole) that already "
+                             "exist; without it an existing file is never overwritten.")(f)
+
+
+def memory_option(f):
+    return click.option("--max-memory", "max_memory", type=SIZE, default=None, metavar="SIZE",
+                        help="Stop the search (verdicts UNKNOWN) when the program uses this "
+                             "much memory, e.g. 2G or 500M (default: 80% of the memory "
+                             "available when it starts).")(f)
 
 
 # -- configuration flags ----------------------------------------------------------
@@ -197,6 +315,7 @@ def table(rows: list[tuple], headers: tuple | None = None, indent: int = 2,
     return "\n".join(lines)
 
 
-__all__ = ["Command", "Group", "config_options", "config_option_objects", "pop_config_flags", "variant_argument", "overrides", "load",
+__all__ = ["Command", "Group", "COUNT", "NATURAL", "SECONDS", "SEED", "SIZE", "Number",
+           "force_option", "memory_option", "config_options", "config_option_objects", "pop_config_flags", "variant_argument", "overrides", "load",
            "emit_json", "table", "report_input_error", "VARIANT_HELP",
            "EXIT_OK", "EXIT_VIOLATED", "EXIT_USAGE", "EXIT_UNKNOWN", "CONFIG_FLAGS"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import click
 
-from .common import (EXIT_OK, EXIT_UNKNOWN, EXIT_VIOLATED, VARIANT_HELP, Command,
-                     config_options, emit_json, load, variant_argument)
+from .common import (COUNT, EXIT_OK, EXIT_UNKNOWN, EXIT_VIOLATED, NATURAL, SEED, VARIANT_HELP,
+                     Command, config_options, emit_json, load, variant_argument)
 
 #: the table used when no configuration flag says otherwise: small enough to explore
 SMALL_TABLE = {"players": 2, "suits": 1, "ranks": "2..3", "hand": 1, "options": "none"}
@@ -44,7 +44,11 @@ def _text(game, report, variant, sources: str) -> str:
         lines.append(f"  unknown              {report.unknown} (Z3 gave no answer)")
     lines.append("")
     if not report.disagreements:
-        lines.append("AGREE" if not report.unknown else "UNKNOWN")
+        if not report.pairs:
+            lines.append("UNKNOWN: nothing was checked (no state, or no action at any state): "
+                         "an agreement over nothing is no agreement")
+        else:
+            lines.append("AGREE" if not report.unknown else "UNKNOWN")
         return "\n".join(lines)
     lines.append(f"DISAGREE at {len(report.disagreements)} (state, action) pair(s)")
     for d in report.disagreements[:5]:
@@ -67,14 +71,15 @@ def _text(game, report, variant, sources: str) -> str:
     "the solutions of Z3's Next. Exit 0 agree, 1 disagreement, 3 unknown."))
 @variant_argument
 @config_options
-@click.option("--max-states", type=click.IntRange(min=1), default=5000, show_default=True,
+@click.option("--max-states", type=COUNT, default=5000, show_default=True,
               help="States of the exploration to check.")
-@click.option("--playouts", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--playouts", type=NATURAL, default=0, show_default=True,
               help="Also check the states of this many random playouts (seeded).")
 @click.option("--no-explore", is_flag=True, default=False,
-              help="Check only playout states (for tables too big to explore).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Playout seed.")
-@click.option("--max-solutions", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Check only playout states (for tables too big to explore; give "
+                   "--playouts too).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Playout seed.")
+@click.option("--max-solutions", type=COUNT, default=1000, show_default=True,
               help="Stop enumerating one (state, action) after this many solutions.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def conformance(variant, config_flags, max_states, playouts, no_explore, seed, max_solutions,
@@ -103,6 +108,6 @@ def conformance(variant, config_flags, max_states, playouts, no_explore, seed, m
         click.echo(_text(game, report, v, "; ".join(sources) or "none"))
     if report.disagreements:
         raise SystemExit(EXIT_VIOLATED)
-    if report.unknown:
+    if report.unknown or not report.pairs:
         raise SystemExit(EXIT_UNKNOWN)
     raise SystemExit(EXIT_OK)

@@ -10,13 +10,15 @@ proof that they agree (the same reachable game and scores, exhaustively).
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
 from itcp.checks.diff import DIFF_MAX_STATES, diff_variants, describe
-from itcp.spec.errors import InputError
 
-from .common import EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, emit_json, load_with
+from .common import (COUNT, EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, emit_json,
+                     force_option, load_with)
+from .output import OutputError, Outputs, component
 
 
 @click.command("diff", cls=Command, help=(
@@ -28,14 +30,18 @@ from .common import EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, emit_json, loa
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--save", "save_dir", default="itcp-answers", metavar="DIR", show_default=True,
               help="Folder for the distinguishing scenarios (a subfolder A-vs-B).")
-@click.option("--max-states", type=int, default=DIFF_MAX_STATES, metavar="N", show_default=True,
+@click.option("--max-states", type=COUNT, default=DIFF_MAX_STATES, metavar="N", show_default=True,
               help="States per comparison before it is UNKNOWN.")
-def diff_cmd(variant_a, variant_b, as_json, save_dir, max_states):
-    if max_states is not None and max_states <= 0:
-        raise InputError("--max-states must be positive", hint="e.g. --max-states 200000")
+@force_option
+def diff_cmd(variant_a, variant_b, as_json, save_dir, max_states, force):
     va, vb = load_with(variant_a, {}), load_with(variant_b, {})
-    folder = None if save_dir is None else f"{save_dir}/{va.name}-vs-{vb.name}"
-    comps = diff_variants(va, vb, folder, max_states)
+    with Outputs(force) as out:
+        sub = component(f"{va.name}-vs-{vb.name}")
+        if not save_dir.strip():
+            raise OutputError("--save '': an empty path", hint="give a folder name")
+        folder = out.folder(Path(save_dir) / sub, "--save", patterns=["*.toml"])
+        comps = diff_variants(va, vb, folder, max_states)
+        out.commit()
     if as_json:
         emit_json({"a": va.name, "b": vb.name, "choice_points": [c.as_json() for c in comps]})
     else:

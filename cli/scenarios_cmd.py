@@ -16,11 +16,12 @@ import click
 
 from itcp.scenarios import generate as G
 from itcp.scenarios.format import load_scenario
-from itcp.scenarios.save import write_scenarios
+from itcp.scenarios.save import checked_texts
 from itcp.spec.errors import InputError, nearest, valid_names
 
-from .common import (EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, Group, emit_json, load,
-                     variant_argument)
+from .common import (COUNT, EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, Group, emit_json,
+                     force_option, load, variant_argument)
+from .output import Outputs
 
 LIBRARY = Path(__file__).resolve().parent.parent / "scenarios" / "library"
 
@@ -39,16 +40,17 @@ def scenarios():
     + " Exit codes: 0 every pair found or shown unreachable at the tables tried, "
       "2 bad input, 3 a pair not found within the limits."))
 @variant_argument
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", required=True, metavar="DIR",
               help="Folder for the scenarios and the coverage table.")
 @click.option("--only", "only", multiple=True, metavar="PAIR",
               help='Only this pair, e.g. "pass x pride" (repeatable).')
-@click.option("--max-states", type=click.IntRange(min=1), default=200_000, show_default=True,
+@click.option("--max-states", type=COUNT, default=200_000, show_default=True,
               help="Stop a table's search after this many (state, events) nodes.")
-@click.option("--depth", type=click.IntRange(min=1), default=40, show_default=True,
+@click.option("--depth", type=COUNT, default=40, show_default=True,
               help="Moves after the deal a search goes at most.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def generate(variant, out_dir, only, max_states, depth, as_json):
+@force_option
+def generate(variant, out_dir, only, max_states, depth, as_json, force):
     v = load(variant)
     topics = _topics(v)
     # the variant's option cards (all of them if it has none)
@@ -66,6 +68,14 @@ def generate(variant, out_dir, only, max_states, depth, as_json):
                                  hint=f"did you mean {best!r}?" if best else None)
             chosen.append(names[key])
         pairs = chosen
+    with Outputs(force) as out:
+        folder = out.folder(out_dir, "--out", names=[f"{p.slug}.toml" for p in pairs]
+                            + ["coverage.md", "coverage.json"])
+        _generate(v, pairs, option_topic, max_states, depth, as_json, folder, out)
+
+
+def _generate(v, pairs, option_topic, max_states, depth, as_json, folder, out):
+    out_dir = str(folder.path)
     progress = None
     if sys.stderr.isatty() and not as_json:
         progress = lambda msg: click.echo(f"  {msg}", err=True)  # noqa: E731
@@ -82,7 +92,9 @@ def generate(variant, out_dir, only, max_states, depth, as_json):
              "pairs": [o.as_json() for o in outcomes]}
     files["coverage.md"] = G.coverage_markdown(v.name, outcomes, seconds)
     files["coverage.json"] = json.dumps(table, indent=2) + "\n"
-    write_scenarios(out_dir, files)
+    for name, text in checked_texts(folder.path, files).items():
+        folder.write(name, text)
+    out.commit()
     found = sum(o.found for o in outcomes)
     unknown = [o for o in outcomes if not o.found and "exhaust" not in o.reason]
     if as_json:

@@ -1,10 +1,17 @@
 """``itcp-check simulate``: random rounds of a variant, and how they ended."""
 from __future__ import annotations
 
+import sys
+
 import click
 
-from .common import (VARIANT_HELP, Command, config_options, emit_json, load, table,
-                     variant_argument)
+from itcp.report import plots
+from itcp.spec.errors import InputError
+
+from .ask_cmd import parse_players
+from .common import (COUNT, SEED, VARIANT_HELP, Command, config_options, emit_json,
+                     force_option, load, table, variant_argument)
+from .output import Outputs
 
 TOP_RULES = 12
 
@@ -61,24 +68,100 @@ def text_report(variant, report: dict, backend: str = "generated") -> str:
     "no legal move, step cap: too long), engine speed and how often each rule fired. "
     "Deterministic for a seed."))
 @variant_argument
-@click.option("-n", "--rounds", type=click.IntRange(min=0), default=100, show_default=True,
+@click.option("-n", "--rounds", type=COUNT, default=100, show_default=True,
               help="Rounds to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("--max-steps", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
+@click.option("--max-steps", type=COUNT, default=2000, show_default=True,
               help="Moves after which a round counts as 'step cap'.")
 @click.option("--backend", type=click.Choice(["generated", "reference"]), default="generated",
               show_default=True,
               help="Play with the generated engine, or the reference evaluator (slow: small tables only).")
 @config_options
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json):
+@click.option("--plot", "plot_dir", metavar="DIR", default=None,
+              help="Write PNG plots (matplotlib: pip install 'itcp[plot]') and the CSV behind "
+                   "each to this folder: scores per seat, round length, how rounds end and how "
+                   "often a Pass wins by player count, which rules fire.")
+@click.option("--html", "html_file", metavar="FILE", default=None,
+              help="Write the same plots (inline) and their numbers as one HTML page.")
+@click.option("--plot-players", default="2..8", metavar="LIST", show_default=True,
+              help='With --plot/--html: the player counts of the "by player count" plots '
+                   '("2..8", "2,4" or "none"); each other count plays the same number of '
+                   "rounds with the same seed (counts whose deal does not fit are skipped).")
+@force_option
+def simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json, plot_dir,
+             html_file, plot_players, force):
+    counts: tuple = ()
+    if plot_dir is not None or html_file is not None:
+        plots.require()   # before any round: exit 2 naming the extra to install
+        counts = parse_players(plot_players, "--plot-players")
+    with Outputs(force) as out:
+        # every output path is checked before the rounds are played
+        folder = out.folder(plot_dir, "--plot", names=plots.file_names()) \
+            if plot_dir is not None else None
+        page = out.file(html_file, "--html") if html_file is not None else None
+        _simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json,
+                  plot_dir, html_file, counts, folder, page, out)
+
+
+def _simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json, plot_dir,
+              html_file, counts, folder, page, out):
     from itcp.model.engine import Game
     from itcp.model.simulate import simulate as run
 
+    plotting = folder is not None or page is not None
     v = load(variant, config_flags)
     game = Game.from_variant(v, backend=backend)
-    report = run(game, rounds, seed, max_steps=max_steps)
+    records = [] if plotting else None
+    report = run(game, rounds, seed, max_steps=max_steps, records=records)
+    written = []
+    if plotting:
+        data = by_players(v, variant, config_flags, backend, report, records, counts,
+                           rounds, seed, max_steps, as_json)
+        figs = plots.figures(data, game.spec)
+        if folder is not None:
+            for name, blob in plots.files(figs).items():
+                folder.write(name, blob)
+            written.append(f"{len(figs)} plots (PNG and CSV) written to {plot_dir}")
+        if page is not None:
+            page.write(plots.simulation_page(data, figs))
+            written.append(f"HTML report written to {html_file}")
+    out.commit()
     if as_json:
-        emit_json({"variant": v.name, "backend": backend, **report})
+        extra = {}
+        if plot_dir is not None:
+            extra["plot"] = {"folder": str(plot_dir), "files": sorted(plots.files(figs))}
+        if html_file is not None:
+            extra["html"] = str(html_file)
+        emit_json({"variant": v.name, "backend": backend, **report, **extra})
     else:
-        click.echo(text_report(v, report, backend))
+        click.echo(text_report(v, report, backend)
+                   + "".join(f"\n\n{w}" if i == 0 else f"\n{w}"
+                             for i, w in enumerate(written)))
+
+
+def by_players(v, variant, config_flags, backend, report, records, counts, rounds, seed,
+                max_steps, quiet) -> "plots.SimulationData":
+    """The command's own run, and the same variant and flags at each other player count
+    of ``counts`` (same rounds, same seed; rule firings are counted at the command's
+    table only)."""
+    from itcp.model.engine import Game
+    from itcp.model.simulate import simulate as run
+
+    main = plots.Run(v.config.players, report, records)
+    data = plots.SimulationData(v.name, v.config.describe(), main, {main.players: main})
+    for n in counts:
+        if n == main.players:
+            continue
+        try:
+            other = load(variant, dict(config_flags, players=n))
+        except InputError as e:
+            data.skipped[n] = e.message
+            continue
+        if not quiet and sys.stderr.isatty():
+            click.echo(f"  ... {rounds:,} rounds at {n} players", err=True)
+        recs = []
+        rep = run(Game.from_variant(other, backend=backend), rounds, seed, max_steps=max_steps,
+                  track_rules=False, records=recs)
+        data.by_players[n] = plots.Run(n, rep, recs)
+    return data

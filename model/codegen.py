@@ -19,6 +19,7 @@ from itcp.spec import ast as A
 from itcp.spec.ast import Bound, Call, Const, Ite, Let, Op, Param, Primed, Quant, Var
 from itcp.spec.errors import SpecError
 from itcp.spec.lang import Inliner, Spec
+from itcp.spec.rules.table import score_of
 
 from . import runtime
 
@@ -595,9 +596,7 @@ class EngineSource:
         self.unpack(em)
         parts = []
         for p in range(self.n):
-            call = Call("score", (A.Var("hands", "map[cards]"), A.Var("hand_of", "map[player]"),
-                                  A.Var("passers", A.PLAYERS), Const(p, A.PLAYER)), A.INT)
-            parts.append(em.atom(self.inline(call)))
+            parts.append(em.atom(self.inline(score_of(p))))
         em.line("return (" + ", ".join(parts) + ",)")
         self.function("def scores(s):", em)
         # properties

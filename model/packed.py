@@ -377,6 +377,7 @@ class PackedSource:
         self.funcs: list[str] = []
         self.n = spec.config.players
         self.types = {v.name: v.type for v in spec.variables}
+        self.bounds = {v.name: v.bounds for v in spec.variables if v.bounds is not None}
         self.fields = {var: fs for var, _, fs in self.layout.fields}
         self.fixed_mask = (1 << self.layout.fixed_bits) - 1
         self.step_props = [p for p in spec.properties if p.kind == "step" and p.formula is not None]
@@ -880,13 +881,26 @@ class PackedSource:
             fixed = self.fixed_values(x)
             if fixed["phase"].value not in phases:
                 continue
-            if any(self.types[v] == A.PLAYER and not -1 <= c.value < self.n
-                   for v, c in fixed.items()):
+            if not all(self._may_hold(v, c.value) for v, c in fixed.items()):
                 continue
             cls = self.dispatch_class(x)
             if cls not in seen:
                 seen.add(cls)
                 yield x
+
+    def _may_hold(self, var: str, value: int) -> bool:
+        """Whether a reachable state may have ``value`` in the dispatch field of
+        ``var``: a field's bits can hold values no state has (``dir``, bounds
+        -1..1, takes two bits: 2 too), and a function specialised to such a
+        value need not exist (its code may not even be well-defined: a rotation
+        in direction 2 has no row in the ``next_in`` table)."""
+        if self.types[var] == A.PLAYER and not -1 <= value < self.n:
+            return False
+        bounds = self.bounds.get(var)
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            return False
+        known = self.reachable.get(var)
+        return known is None or value in known
 
     # -- whole spec -------------------------------------------------------------
     def helpers(self) -> list[str]:

@@ -7,10 +7,10 @@ hide.  It offers the same entry points as a generated engine module.
 """
 from __future__ import annotations
 
-from itcp.spec import ast as A
 from itcp.spec.ast import Bound, Call, Const, Ite, Let, Op, Param, Primed, Quant, Var
 from itcp.spec.errors import SpecError
 from itcp.spec.lang import Inliner, Spec
+from itcp.spec.rules.table import score_of
 
 from itcp.spec.semantics import apply_op
 
@@ -185,7 +185,5 @@ class ReferenceModule:
         env = self._env(s)
         out = []
         for p in range(self.ev.n):
-            call = Call("score", (A.Var("hands", "map[cards]"), A.Var("hand_of", "map[player]"),
-                                  A.Var("passers", A.PLAYERS), Const(p, A.PLAYER)), A.INT)
-            out.append(self.ev.eval(self.ev.inline(call), env))
+            out.append(self.ev.eval(self.ev.inline(score_of(p)), env))
         return tuple(out)

@@ -17,6 +17,7 @@ import random
 import time
 from collections import Counter
 
+from . import runtime
 from .engine import Game
 
 #: Every way a simulated round can end, in report order.
@@ -57,12 +58,15 @@ def random_states(game: Game, rng: random.Random, max_steps: int = 2000):
 
 
 def play_round(game: Game, rng: random.Random, max_steps: int = 2000,
-               firings: Counter | None = None):
+               firings: Counter | None = None, record: dict | None = None):
     """One random round: ``(ending, steps, final state, last action)``.
 
-    ``firings`` (if given) counts, per rule id, the steps the rule took part in.
+    ``firings`` (if given) counts, per rule id, the steps the rule took part in;
+    ``record`` (if given) receives ``first``, the seat to play after the deal.
     """
     s = game.deal(rng)
+    if record is not None:
+        record["first"] = game.get(s, "turn")
     last = None
     for step in range(max_steps):
         if game.is_terminal(s):
@@ -85,9 +89,20 @@ def play_round(game: Game, rng: random.Random, max_steps: int = 2000,
     return "step cap", max_steps, s, last
 
 
+def round_record(game: Game, ending: str, steps: int, s, first: int) -> dict:
+    """One round in numbers: how it ended, its length, each seat's score at the end
+    (the spec's scoring, as if the round were scored there), who played first and
+    who passed (the first passer, or -1)."""
+    return {"ending": ending, "steps": steps, "scores": list(game.scores(s)),
+            "first": first, "first_passer": game.get(s, "first_passer"),
+            "passers": runtime.bits(game.get(s, "passers"))}
+
+
 def simulate(game: Game, rounds: int, seed: int, max_steps: int = 2000,
-             track_rules: bool = True) -> dict:
-    """Play ``rounds`` random rounds and report how they went (a JSON-able dict)."""
+             track_rules: bool = True, records: list | None = None) -> dict:
+    """Play ``rounds`` random rounds and report how they went (a JSON-able dict).
+    ``records`` (if given) receives one ``round_record`` per round: the same
+    rounds, the same random draws."""
     if rounds < 0:
         raise ValueError("rounds must be >= 0")
     if max_steps < 1:
@@ -100,8 +115,11 @@ def simulate(game: Game, rounds: int, seed: int, max_steps: int = 2000,
     total = 0
     start = time.perf_counter()
     for r in range(rounds):
+        rec = {} if records is not None else None
         ending, steps, s, last = play_round(game, rng, max_steps,
-                                            firings if track_rules else None)
+                                            firings if track_rules else None, rec)
+        if records is not None:
+            records.append(round_record(game, ending, steps, s, rec["first"]))
         endings[ending] += 1
         lengths.append(steps)
         total += steps
@@ -130,4 +148,4 @@ def _ending_order(e: str):
     return (ENDINGS.index(e) if e in ENDINGS else len(ENDINGS), e)
 
 
-__all__ = ["simulate", "play_round", "ENDINGS", "RULE_ENDINGS"]
+__all__ = ["simulate", "play_round", "round_record", "ENDINGS", "RULE_ENDINGS"]

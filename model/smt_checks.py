@@ -17,11 +17,11 @@ Every query can be written as a self-contained SMT-LIB2 file.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import z3
 
@@ -138,11 +138,13 @@ def _stop(ctxs, running) -> None:
 class Symbolic:
     """The SMT side of the symbolic checks for one elaborated spec."""
 
-    def __init__(self, spec: Spec, timeout: float | None = None, emit_dir: str | None = None):
+    def __init__(self, spec: Spec, timeout: float | None = None, emit=None):
         self.spec = spec
         self.smt = SmtSpec(spec)
         self.timeout = timeout
-        self.emit_dir = Path(emit_dir) if emit_dir else None
+        #: where queries are written as SMT-LIB2: a sink (``write(name, text) ->
+        #: path``; the CLI's output module writes it all or nothing), or None
+        self.emit = emit
         self.emitted: list[str] = []
         self.actions = [a.name for a in spec.actions]
         self.A0, self.A1 = self.smt.state("A0"), self.smt.state("A1")
@@ -385,13 +387,11 @@ class Symbolic:
 
     # -- asking ---------------------------------------------------------------
     def _emit(self, q: Query, slug: str):
-        if self.emit_dir is None:
+        if self.emit is None:
             return
-        self.emit_dir.mkdir(parents=True, exist_ok=True)
         self._count += 1
-        path = self.emit_dir / f"{self._count:03d}-{slug}.smt2"
-        path.write_text(q.smt2())
-        self.emitted.append(str(path))
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{self._count:03d}-{slug}")[:200]
+        self.emitted.append(self.emit.write(f"{name}.smt2", q.smt2()))
 
     def _ms(self, budget: float | None):
         return None if budget is None else max(1, int(budget * 1000))

@@ -46,6 +46,8 @@ class _Tracing(Evaluator):
         self.others = others          # choice point -> {other reading: [rules]}
         self.rule = {r.id: r for r in spec.rules}
         self.called: list[str] = []
+        #: definitions of another reading, in place of this spec's (``StepRules._swap``)
+        self.override: dict = {}
 
     def value(self, expr, env: dict):
         """``expr``'s value, its definitions not noted (a condition, another reading)."""
@@ -65,6 +67,10 @@ class _Tracing(Evaluator):
 
     def eval(self, node, env: dict):
         if type(node) is Call:
+            if node.name in self.override:
+                d = self.override[node.name]
+                return self.eval(d.body, self._bind(
+                    d.params, [self.eval(a, env) for a in node.args], env))
             rid, d = self.spec.definitions[node.name]
             args = [self.eval(a, env) for a in node.args]
             value = self.eval(d.body, self._bind(d.params, args, env))
@@ -108,6 +114,15 @@ class StepRules:
         self.params = {a.name: [p.name for p in a.decl.params] for a in spec.actions}
         self.order = {r.id: i for i, r in enumerate(spec.rules)}
         self._own = {a.name: self._fragments(spec.rules, a.name) for a in spec.actions}
+        #: choice point -> the rule of this spec's reading (named when the reading
+        #: decided a step though none of its fragments is on the step's path)
+        self.reading_rule: dict = {}
+        for r in spec.rules:
+            if r.choice:
+                self.reading_rule.setdefault(r.choice, r.id)
+        #: what a swap compares: the table after the step, not the rules' records
+        #: of it (discard.lower's record of the points before the draw)
+        self.compared = {v.name for v in spec.variables if not v.record}
 
     @staticmethod
     def _fragments(rules, name: str):
@@ -153,10 +168,40 @@ class StepRules:
         for rules in self.others.get(choice, {}).values():
             yield self._fragments(rules, name)
 
-    def rules(self, s, action, s2) -> list[str]:
+    def reading_decides(self, choice: str, name: str, env) -> bool:
+        """Would the step come out otherwise (refused, or another successor) with
+        another reading of ``choice`` in place of this spec's, guards, updates and
+        definitions alike, everything else held fixed?"""
+        guards, updates = self._own.get(name, ([], {}))
+        for reading, rules in self.others.get(choice, {}).items():
+            alt_guards, alt_updates = self._fragments(rules, name)
+            self.ev.override = {f.name: f for r in rules for f in r.fragments
+                                if isinstance(f, Define)}
+            try:
+                kept = [(r, e) for r, e in guards if r.choice != choice] + alt_guards
+                if not all(self.ev.value(e, env) for _, e in kept):
+                    return True
+                for var in (set(updates) | set(alt_updates)) & self.compared:
+                    ups = [u for u in updates.get(var, []) if u[2].choice != choice]
+                    ups += alt_updates.get(var, [])
+                    if self._value(self._new_value(ups, env), var, env) != env["next"][var]:
+                        return True
+            except (KeyError, LookupError):  # it needs a definition this spec lacks
+                return True
+            finally:
+                self.ev.override = {}
+        return False
+
+    def env(self, s, action, s2) -> dict:
+        """The evaluation environment of the step ``s --action--> s2``."""
         name, args = action
         env = {"state": dict(zip(self.vars, s)), "next": dict(zip(self.vars, s2))}
         env.update(zip(self.params[name], args))
+        return env
+
+    def rules(self, s, action, s2) -> list[str]:
+        name, args = action
+        env = self.env(s, action, s2)
         guards, updates = self._own.get(name, ([], {}))
         out: list[str] = []
 
@@ -194,4 +239,12 @@ class StepRules:
                 if same:
                     continue
             note([r.id])
+        # a reading whose fragments are not on the path (a reading that does
+        # nothing, or acts through a condition) still decided the step if
+        # another reading of its point would have changed it: pass.multiple =
+        # allowed for a second Pass, secret.seat = both_seats for a team formed
+        decided = {self.ev.rule[r].choice for r in out}
+        for choice, rid in self.reading_rule.items():
+            if choice not in decided and self.reading_decides(choice, name, env):
+                note([rid])
         return sorted(out, key=lambda r: self.order.get(r, len(self.order)))

@@ -53,8 +53,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,7 +64,7 @@ from itcp.spec.choices import CHOICE_POINTS, default_readings
 from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import InputError, ScenarioError, nearest, valid_names
 from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
-from itcp.spec.tomlpos import index_lines
+from itcp.spec.tomlpos import index_lines, load_toml, read_input
 from itcp.spec.variants import (CONFIG_KEYS, _FrozenMap,
                                 load_variant)
 
@@ -176,31 +176,16 @@ def _flatten(table: Mapping, prefix: str = ""):
 def load_scenario(path) -> Scenario:
     """Read, check and resolve a scenario file.  Raises ScenarioError."""
     path = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise ScenarioError(f"no scenario file {path!r}", path) from None
-    except OSError as e:
-        raise ScenarioError(f"cannot read scenario file: {e.strerror or e}", path) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ScenarioError("scenario file is not UTF-8 text", path) from None
-    return loads(text, path)
+    return loads(read_input(path, "scenario file", ScenarioError,
+                            ScenarioError(f"no scenario file {path!r}", path)), path)
 
 
 def loads(text: str, path: str = "<scenario>") -> Scenario:
     """A scenario from TOML text (``path`` names it in messages and anchors relative variants)."""
     lines = index_lines(text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        msg = str(e)
-        m = re.search(r"\(at line (\d+), column \d+\)", msg)
-        what = re.sub(r"\s*\(at line .*?\)", "", msg)
-        raise ScenarioError(f"not valid TOML: {what}", f"{path}:{m[1]}" if m else path,
-                            'a scenario is TOML: key = value, strings in "quotes", '
-                            "moves as [[move]] tables") from None
+    data = load_toml(text, path, ScenarioError,
+                     'a scenario is TOML: key = value, strings in "quotes", '
+                     "moves as [[move]] tables")
     sc = Scenario(title="", variant="", path=path, lines=lines)
     for key, value in data.items():
         if key not in TOP_KEYS:
@@ -296,8 +281,12 @@ def build_variant(sc: Scenario):
     ref = sc.variant
     if (ref.endswith(".toml") or "/" in ref) and not Path(ref).is_absolute():
         base = Path(sc.path).parent
-        if (base / ref).exists():
-            ref = str(base / ref)
+        # the scenario may not be in its folder yet (checked before it is
+        # written): "../x.toml" from a folder still to be made, read lexically
+        for cand in (base / ref, Path(os.path.normpath(base / ref))):
+            if cand.exists():
+                ref = str(cand)
+                break
     for key in sc.config:
         if key not in CONFIG_KEYS:
             raise sc.error(f"unknown config key {key!r}; " + valid_names(CONFIG_KEYS),
@@ -616,10 +605,6 @@ def to_toml(sc: Scenario) -> str:
     return "\n".join(out) + "\n"
 
 
-def save(sc: Scenario, path) -> None:
-    Path(path).write_text(to_toml(sc), encoding="utf-8")
-
-
 def config_overrides(config) -> dict:
     """A Config (or a dict of overrides) as scenario [config] values."""
     if isinstance(config, Mapping):
@@ -679,5 +664,5 @@ def from_trace(variant_name: str, config, game: Game, trace_states, actions,
     return sc
 
 
-__all__ = ["Scenario", "Move", "SCOPES", "load_scenario", "loads", "to_toml", "save", "from_trace",
+__all__ = ["Scenario", "Move", "SCOPES", "load_scenario", "loads", "to_toml", "from_trace",
            "resolve", "index_lines", "OPTION_VALUES"]

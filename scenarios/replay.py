@@ -310,9 +310,13 @@ def changes(game, s, s2) -> list[str]:
     """What a step changed, in a player's words."""
     d, d2 = game.describe(s), game.describe(s2)
     out = []
+    team = S.team_change(game, s, s2)
+    played = set(game.get(s2, "hand_of"))  # the seats whose hand someone plays
     for p, (h, h2) in enumerate(zip(d["hands"], d2["hands"])):
-        if h != h2:
-            out.append(f"P{p} now holds {h2}")
+        if h != h2 and p in played:
+            out.append(f"P{p}'s hand is now {h2 or 'empty'}")
+    if team:
+        out.append(team)
     if d["pile"] != d2["pile"]:
         out.append(f"top of the pile: {d2['pile'][-1]}" if d2["pile"] else "the pile is empty")
     if d["deck"] != d2["deck"]:

@@ -1,20 +1,22 @@
-"""Saving traces as scenario files, all or nothing.
+"""Saving traces as scenario files: their text, checked before anything is written.
 
 The checker's traces (explicit or symbolic, lassos included) and any other
 sequence of engine states and actions become scenario files that replay to
-the same result.  ``write_scenarios`` writes a whole batch into a temporary
-folder beside the destination, re-loads and replays every file there, and
-only then moves the files into place: an error leaves nothing half-written;
-``write_atomic`` writes one file the same way.  ``trace_scenario`` names the
-variant so that the scenario loads from the folder it is saved in.  Commands
-that save traces (``check --save-scenarios``, ``scenarios generate``, ``ask``,
-``diff``, ``disputes``) share these functions.
+the same result.  Nothing here opens a file for writing: ``checked_texts``
+turns a batch of scenarios into their text, each loaded back (as if it were
+already in its folder, so a variant named by a relative path resolves the
+same) and replayed first; the CLI writes the texts through its one output
+module (``cli/output.py``: temporary folder, all or nothing, no overwriting
+without ``--force``).  Checkers that produce files as they go write them to a
+*sink*: any object with ``folder`` (where the files will be) and
+``write(name, text) -> path``; ``Collected`` is one that keeps them in memory.
+``trace_scenario`` names the variant so that the scenario loads from the
+folder it is saved in.  Commands that save traces (``check --save-scenarios``,
+``scenarios generate``, ``ask``, ``diff``, ``disputes``) share these functions.
 """
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -24,18 +26,17 @@ from .format import Scenario, from_trace, loads, to_toml
 from .replay import replay
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+class Collected:
+    """A sink that keeps the files a checker produces in memory (name -> text),
+    for a caller that writes them later, or not at all."""
+
+    def __init__(self, folder="."):
+        self.folder = Path(folder)
+        self.files: dict[str, str] = {}
+
+    def write(self, name: str, text: str) -> str:
+        self.files[name] = text
+        return str(self.folder / name)
 
 
 def variant_ref(variant, out_dir) -> str:
@@ -56,19 +57,23 @@ def _shipped_dir() -> Path:
 
 
 def close_lasso(game, states: list, actions: list, loop_from: int):
-    """Extend a lasso found under symmetry reduction until its last state is the
-    loop's first state exactly (not only up to a suit or copy permutation), so
-    that replaying it shows the recurrence.  ``loop_from`` is the index of the
-    state the loop starts from.  Returns (states, actions)."""
+    """Extend a lasso the explorer found until a state of its loop recurs exactly.
+
+    The explorer stores a position once: up to a suit or copy renaming, and
+    with the variables its future never reads forgotten, so the loop's last
+    state is its first state only up to those.  Going round the loop again
+    (each step the first move to a state of the same key) comes back, after a
+    few rounds, to a state met exactly before, so replaying the trace shows
+    the recurrence.  ``loop_from`` is the index of the state the loop starts
+    from.  Returns (states, actions)."""
     if states[-1] == states[loop_from]:
         return states, actions
-    from itcp.model.packing import compile_packer
-    from itcp.model.symmetry import canonicalizer
-    pack, _ = compile_packer(game.spec)
-    key_of, _ = canonicalizer(game.spec, pack, True)
+    from itcp.model.searchkey import search_keys
+    key_of = search_keys(game, True)[2]
     loop_keys = [key_of(s) for s in states[loop_from + 1:]]
     states, actions = list(states), list(actions)
-    for _ in range(64):  # the permutation's order bounds the number of turns
+    seen = {s: i for i, s in enumerate(states) if i >= loop_from}
+    for _ in range(1000):  # the forgotten values and the renamings bound the rounds
         for k in loop_keys:
             s = states[-1]
             step = next(((a, s2) for a, s2 in game.successors(s) if key_of(s2) == k), None)
@@ -76,10 +81,9 @@ def close_lasso(game, states: list, actions: list, loop_from: int):
                 raise AssertionError("cannot follow the lasso's loop")
             actions.append(step[0])
             states.append(step[1])
-            if s == states[loop_from]:
-                break
-        if states[-1] == states[loop_from]:
-            return states, actions
+            if step[1] in seen:
+                return states, actions
+            seen[step[1]] = len(states) - 1
     raise AssertionError("the lasso does not close")  # pragma: no cover
 
 
@@ -138,66 +142,48 @@ def _is_shipped(variant) -> bool:
     return not variant.path or Path(variant.path).resolve().parent == _shipped_dir()
 
 
-def write_scenarios(out_dir, files: Mapping[str, object], check: bool = True) -> list[Path]:
-    """Write ``{file name: Scenario or text}`` into ``out_dir`` atomically.
-
-    Every scenario is written to a temporary folder, loaded back and (with
-    ``check``) replayed there; a file that does not load or does not come out
-    as it says raises ``InputError`` and nothing is written.  Then the files
-    are moved into ``out_dir`` (created if needed), each with an atomic rename.
-    """
+def checked_texts(out_dir, files: Mapping[str, object], check: bool = True) -> dict[str, str]:
+    """``{file name: Scenario or text}`` -> ``{file name: text}``, every scenario
+    (``.toml``) loaded back as the file ``out_dir/name`` would be and (with
+    ``check``) replayed: one that does not load or does not come out as it
+    says raises ``InputError``, before anything is written."""
     out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{out} exists and is not a folder",
-                         hint="give a folder for the scenario files")
-    parent = out.resolve().parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=parent))
-    except OSError as e:
-        raise InputError(f"cannot write to {parent}: {e.strerror or e}") from None
-    try:
-        for name, item in files.items():
-            text = item if isinstance(item, str) else to_toml(item)
-            path = tmp / name
-            path.write_text(text, encoding="utf-8")
-            if check and name.endswith(".toml"):
-                try:  # loaded beside out_dir: relative variant paths resolve the same
-                    res = replay(loads(text, str(path)))
-                except InputError as e:
-                    raise InputError(f"the saved scenario {out / name} does not load: "
-                                     f"{e.message}", hint=e.hint) from None
-                if not res.ok:
-                    raise InputError(f"the saved scenario {out / name} does not replay to "
-                                     f"its own outcome: {res.message}")
-        if not out.exists():
-            os.replace(tmp, out)
-            tmp = None
-        else:
-            for name in files:
-                os.replace(tmp / name, out / name)
-    except OSError as e:
-        raise InputError(f"cannot write scenarios to {out}: {e.strerror or e}") from None
-    finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return [out / name for name in files]
+    texts = {}
+    for name, item in files.items():
+        text = item if isinstance(item, str) else to_toml(item)
+        if check and name.endswith(".toml"):
+            try:  # loaded as if in out_dir: relative variant paths resolve the same
+                res = replay(loads(text, str(out / name)))
+            except InputError as e:
+                raise InputError(f"the saved scenario {out / name} does not load: "
+                                 f"{e.message}", hint=e.hint) from None
+            if not res.ok:
+                raise InputError(f"the saved scenario {out / name} does not replay to "
+                                 f"its own outcome: {res.message}")
+        texts[name] = text
+    return texts
 
 
-def save_verdict_scenarios(out_dir, variant, game, verdicts) -> list[Path]:
-    """Each violation's trace as ``<variant>-<PROPERTY>.toml`` in ``out_dir``."""
+def verdict_scenarios(out_dir, variant, game, verdicts) -> dict[str, Scenario]:
+    """Each violation's trace as ``<variant>-<PROPERTY>.toml`` (for ``out_dir``)."""
     files = {}
     for v in verdicts:
         sc = verdict_scenario(variant, game, v, out_dir)
         if sc is not None:
-            files[f"{_slug(variant.name)}-{v.id}.toml"] = sc
-    return write_scenarios(out_dir, files)
+            files[verdict_file_name(variant.name, v.id)] = sc
+    return files
+
+
+def verdict_file_name(variant_name: str, pid: str, suffix: str = ".toml") -> str:
+    """``<variant>-<PROPERTY>.toml``, the variant's name made one plain name."""
+    return f"{_slug(variant_name)}-{pid}{suffix}"
 
 
 def _slug(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
+    out = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in name)
+    return out.lstrip("-.")[:80] or "variant"
 
 
-__all__ = ["verdict_scenario", "write_scenarios", "save_verdict_scenarios", "close_lasso",
-           "variant_ref", "write_atomic", "trace_scenario", "end_expectation",
+__all__ = ["verdict_scenario", "checked_texts", "verdict_scenarios", "verdict_file_name",
+           "close_lasso", "variant_ref", "Collected", "trace_scenario", "end_expectation",
            "refusal_expectation"]

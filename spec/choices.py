@@ -71,6 +71,22 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
     ], why=(
         'play.2: "discard any card from their hand"; the card just taken is in the hand '
         'and no sentence excepts it.')),
+    _cp("discard.lower", "\"Discard any card from their hand to lower their points\": a purpose "
+        "or a constraint?", ["play.2"], [
+        ("purpose", "a purpose: any card may be discarded"),
+        ("constraint", "a constraint: a discard may not leave the hand's points higher than "
+                       "before the turn's draw"),
+    ], origin="found", note=(
+        "constraint: the turn player's points are remembered at the turn's first draw (one "
+        "number, forgotten at the discard); in Mercy's race, where no draw came first, a "
+        "discard may not raise the racer's points (only a Charity's can). Discarding the "
+        "card just drawn always meets it, unless the take-back ban forbids that or a "
+        "Justice duty made the player draw twice: then no card may meet it, and "
+        "discard.none decides"), why=(
+        'play.2: "they then discard any card from their hand to lower their points": "any '
+        'card" grants the choice, and "to lower their points" says what discarding is for, '
+        'as object.1 says what the game is for ("finish the game with the fewest points"); '
+        'read as a condition it would take back the "any".')),
     _cp("pass.when", "May a player pass on their first turn?", ["pass.1"], [
         ("any_turn", "on any turn"),
         ("after_first_circuit", "not before every player has had a turn"),
@@ -91,17 +107,59 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         '"The round continues until it again reaches the passer": play reaches a player '
         "when their turn comes, so the passer's next turn is that moment.")),
     _cp("pass.score", "\"Try for a score of minus 20\": what does the passer score?", ["pass.1"], [
-        ("lowest_or_total", "-20 if lowest (ties count), else the hand total"),
-        ("strictly_lowest", "-20 only if strictly lowest, else the hand total"),
+        ("lowest_or_total", "-20 if lowest (ties count), else the Pass fails (pass.fail)"),
+        ("strictly_lowest", "-20 only if strictly lowest, else the Pass fails (pass.fail)"),
         ("always", "always -20"),
-    ], why=(
+    ], note="the hands compared are the hands in play: a team's kept hand once, a "
+            "set-aside hand not at all", why=(
         'pass.1 passes "to try for a score of minus 20" with "a winning hand", and the '
         'object is the fewest points (object.1): a hand tied for fewest is not beaten, so '
         'it wins; a hand that loses is totalled like any other (scoring.1).')),
+    _cp("pass.fail", "A Pass that fails (the passer's hand is beaten): what does the passer "
+        "score?", ["pass.1", "scoring.1"], [
+        ("total", "the hand's total, like any other player"),
+        ("penalty", "the hand's total plus 20"),
+    ], origin="found", note=(
+        "penalty: 20 because it is the only number the text gives, the -20 the passer "
+        "played for: a Pass then risks as much as it may win. A try that pass.zero does "
+        "not judge (a round stopped on zero under reached_only) has not failed: no "
+        "penalty"), why=(
+        'pass.1 only says the passer tries "for a score of minus 20"; a try that fails '
+        'leaves the passer what scoring.1 gives every player ("each player totals the '
+        'points of the cards in their hand"), and no sentence names a penalty.')),
+    _cp("pass.team", "A member of a team says Pass: who may score -20 for it?",
+        ["pass.1", "secret.2"], [
+        ("seat", "only the seat that said Pass; its teammates total the hand"),
+        ("team", "every member of the passer's team"),
+    ], origin="found", why=(
+        'pass.1: "they may say Pass ... (to try for a score of minus 20)": the player who '
+        'says Pass is the one who tries; secret.2 makes the team share a hand ("they '
+        'select the best hand"), not a Pass, and no sentence gives one member\'s Pass to '
+        'the others.')),
+    _cp("pass.zero", "The round stops on zero before play reaches the passer: may the passer "
+        "still score -20?", ["pass.1", "pass.4", "pass.5"], [
+        ("any_end", "yes: the try counts however the round stops"),
+        ("reached_only", "no: only a round stopped by reaching the passer gives -20 (on zero, "
+                         "or an exhausted deck, the passer totals their hand)"),
+    ], origin="found", note=(
+        "under pass.score = lowest_or_total a round stopped on zero leaves the passer "
+        "lowest only if their own hand is at zero too, which the text's other readings "
+        "rarely allow (no difference in an exhausted search at 2 players, 2 suits, ranks "
+        "2..2, hand 1, with and without Pride Cycle); the library's scenario takes "
+        "pass.score = always"), why=(
+        'pass.4 and pass.5 stop the round alike ("the round stops ... and scores are '
+        'totaled"), and pass.1 ties the try for minus 20 to saying Pass, not to the way '
+        'the round stops: the try counts either way.')),
     _cp("zero.when", "\"If at any time a player reaches zero\": when is it checked?", ["pass.5"], [
         ("every_change", "after every change to a hand, mid-effect too"),
         ("end_of_turn", "at the end of each turn"),
-    ], why=(
+        ("after_move", "after each whole move: a draw, or a discard once the effects it "
+                       "opened (a race, a Pride exchange, a team's choice) are over"),
+    ], note=(
+        "after_move counts each draw of a Justice duty as a move; the deal is "
+        "setup.zero_deal's question under every reading. Under end_of_turn and after_move "
+        "a hand can be at zero while an effect plays out, so ZERO_STOPS does not hold"),
+    why=(
         'pass.5: "if, at any time, a player reaches zero points, the round stops '
         'immediately": every moment a hand changes is such a time.')),
     _cp("charity.scope", "Which cards does Charity cancel?", ["charity.1"], [
@@ -317,6 +375,23 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         'secret.2: "they select the best hand of the two": selecting is something the '
         'team does, so the team chooses (the discarder speaking for it); nothing makes '
         'the lower score automatic.')),
+    _cp("secret.score", "At the end of the round, what does each member of a team score?",
+        ["scoring.1", "secret.2", "secret.3"], [
+        ("kept_hand", "every member totals the kept hand, the hand they play"),
+        ("own_hand", "each totals the cards at their own seat: a set-aside hand counts for "
+                     "its owner"),
+        ("once", "the team is scored once: the member whose hand was kept scores it, a "
+                 "member whose hand was set aside scores 0 (a Pass too: it is judged at the "
+                 "kept hand's seat)"),
+    ], origin="found", note=(
+        "once: a player's running total is the game's unit, so a team scored once gives "
+        "its score to one member, the one whose seat holds the kept hand; the others hold "
+        "no hand and total nothing. Whether that member's score may be -20 is pass.team's "
+        "question (under seat, a set-aside member's Pass scores nothing)"), why=(
+        'scoring.1: "each player totals the points of the cards in their hand"; after '
+        'secret.2 ("they select the best hand of the two and set the other aside") the '
+        'kept hand is the hand every member plays, and the set-aside hand is out of the '
+        'round ("they do not combine their cards"): each member totals the kept hand.')),
     _cp("secret.two", "Secret Combination when only two teams or players remain.", ["secret.1", "secret.4"], [
         ("applies", "it applies: the table becomes one team"),
         ("no_effect", "no effect"),

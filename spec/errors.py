@@ -10,6 +10,25 @@ from __future__ import annotations
 import difflib
 
 
+#: the longest line of an error message (and its place, and its hint): input
+#: echoed back is cut in the middle beyond it, so a 60 KB name prints as a line
+MAX_SHOWN = 300
+
+
+def clip(text, limit: int = MAX_SHOWN) -> str:
+    """``text`` with every line longer than ``limit`` cut in the middle."""
+    lines = str(text).split("\n")
+    out = []
+    for line in lines:
+        if len(line) > limit:
+            head = (limit - 40) * 2 // 3
+            tail = limit - 40 - head
+            line = (f"{line[:head]}[... {len(line) - head - tail:,} characters cut ...]"
+                    f"{line[-tail:] if tail else ''}")
+        out.append(line)
+    return "\n".join(out)
+
+
 class ItcpError(Exception):
     """Base of every error this program raises on purpose."""
 
@@ -18,7 +37,9 @@ class InputError(ItcpError):
     """Bad user input.  ``where`` is "file:line" when known; ``hint`` the fix."""
 
     def __init__(self, message: str, where: str | None = None, hint: str | None = None):
-        self.message, self.where, self.hint = message, where, hint
+        self.message = clip(message)
+        self.where = None if where is None else clip(where)
+        self.hint = None if hint is None else clip(hint)
         super().__init__(self.render())
 
     def render(self) -> str:

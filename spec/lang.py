@@ -136,6 +136,10 @@ class StateVar:
     scope: str = "round"  # "round" or "game"
     #: inclusive value range of an int variable (used to pack states)
     bounds: tuple[int, int] | None = None
+    #: a record rules keep of what happened (who has had a turn, what was taken
+    #: this turn), not something on the table: a story does not credit a reading
+    #: with a step because another reading would have recorded otherwise
+    record: bool = False
 
     @property
     def cur(self) -> A.Var:

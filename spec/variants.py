@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib.resources import files
@@ -37,6 +37,7 @@ from .choices import CHOICE_POINTS, default_readings
 from .config import (DEFAULT_OPTION_COPIES, MAX_RANK, MIN_RANK, OPTION_VALUES,
                      Config, full_deck_options)
 from .tomlpos import index_lines as _index_lines
+from .tomlpos import load_toml, read_input
 from .errors import ConfigError, InputError, VariantError, did_you_mean, nearest, valid_names
 
 TOP_KEYS = ("description", "extends", "readings", "config")
@@ -155,7 +156,7 @@ def parse_options(text: str) -> tuple[tuple[str, int], ...]:
 def parse_ranks(text: str) -> tuple[int, int]:
     """ "LO..HI" (or "N" for N..N) -> (LO, HI)."""
     expected = f"ranks are LO..HI within {MIN_RANK}..{MAX_RANK}, e.g. \"2..10\""
-    m = re.fullmatch(r"\s*(\d+)\s*(?:\.\.\s*(\d+)\s*)?", str(text))
+    m = re.fullmatch(r"\s*(\d{1,4})\s*(?:\.\.\s*(\d{1,4})\s*)?", str(text))
     if not m:
         raise InputError(f"cannot read ranks {str(text)!r}", hint=expected)
     lo = int(m[1])
@@ -277,16 +278,14 @@ def _flatten(table: Mapping, prefix: str = "") -> Iterator[tuple[str, object]]:
 
 def _parse(label: str, path: str, text: str) -> _Layer:
     layer = _Layer(label, path, _index_lines(text))
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        msg = str(e)
-        m = re.search(r"\(at line (\d+), column \d+\)", msg)
-        where = f"{path}:{m[1]}" if m else path
-        what = re.sub(r"\s*\(at line .*?\)", "", msg)
-        raise VariantError(f"not valid TOML: {what}", where,
-                           'a variant file is TOML: key = value, strings in "quotes", '
-                           "tables as [readings] and [config]") from None
+    data = load_toml(text, path, VariantError,
+                     'a variant file is TOML: key = value, strings in "quotes", '
+                     "tables as [readings] and [config]")
+    if not data:
+        raise VariantError("the variant file is empty (no keys): an empty file is not a "
+                           "variant", path,
+                           'give it at least a description, e.g. description = "mine" and '
+                           'extends = "official"')
 
     for key, value in data.items():
         if key not in TOP_KEYS:
@@ -327,17 +326,15 @@ def _parse(label: str, path: str, text: str) -> _Layer:
     return layer
 
 
-def _read(label: str, location, missing: VariantError) -> _Layer:
+def _read(label: str, location, missing: VariantError, origin: _Layer | None = None) -> _Layer:
+    """The layer at ``location``; a file that cannot be read is blamed on the
+    ``extends`` line of ``origin`` that named it, when there is one."""
     try:
-        raw = location.read_bytes()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        raise missing from None
-    except OSError as e:
-        raise VariantError(f"cannot read variant file: {e.strerror or e}", str(location)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise VariantError("variant file is not UTF-8 text", str(location)) from None
+        text = read_input(location, "variant file", VariantError, missing)
+    except VariantError as e:
+        if origin is None or e is missing:
+            raise
+        raise origin.error(f"extends: {e.message}", "extends", hint=e.hint) from None
     return _parse(label, str(location), text)
 
 
@@ -349,7 +346,12 @@ def _missing_file(path: str) -> VariantError:
 
 def _locate(ref: str, base):
     """A shipped name or a path -> (label, location, identity, base dir)."""
-    if not ref.endswith(".toml") and "/" not in ref and "\\" not in ref:
+    if "\0" in ref or not ref.strip():
+        raise VariantError(f"{ref!r} is not a variant name or path",
+                           hint=f"shipped variants: {', '.join(list_variants())}; or the path "
+                                "of a .toml file")
+    if (not ref.endswith(".toml") and "/" not in ref and "\\" not in ref
+            and not (base is None and ref not in list_variants() and os.path.exists(ref))):
         if ref not in list_variants():
             raise VariantError(f"no variant named {ref!r}; " + valid_names(list_variants()),
                                hint=_nearest_hint(ref, list_variants())
@@ -365,12 +367,20 @@ def _locate(ref: str, base):
     return ref, loc, identity, (loc.parent if isinstance(loc, Path) else base)
 
 
+#: the longest chain of ``extends``
+MAX_EXTENDS = 32
+
+
 def _load_chain(label: str, loc, identity: str, base, missing: VariantError,
-                seen: tuple[tuple[str, str], ...] = ()) -> list[_Layer]:
+                seen: tuple[tuple[str, str], ...] = (), origin: _Layer | None = None
+                ) -> list[_Layer]:
     """The file at ``loc`` and its ancestors, root first."""
-    layer = _read(label, loc, missing)
+    layer = _read(label, loc, missing, origin)
     if layer.extends is None:
         return [layer]
+    if len(seen) >= MAX_EXTENDS:
+        raise layer.error(f"extends: the chain of variants is longer than {MAX_EXTENDS}",
+                          "extends", hint="extend a shipped variant or a shorter chain")
     try:
         p_label, p_loc, p_id, p_base = _locate(layer.extends, base)
     except VariantError as e:
@@ -383,7 +393,7 @@ def _load_chain(label: str, loc, identity: str, base, missing: VariantError,
     missing = layer.error(f"extends: no variant file {str(p_loc)!r}", "extends",
                           hint=f"shipped variants: {', '.join(list_variants())}; "
                                "a .toml path is relative to this file")
-    return _load_chain(p_label, p_loc, p_id, p_base, missing, chain) + [layer]
+    return _load_chain(p_label, p_loc, p_id, p_base, missing, chain, layer) + [layer]
 
 
 # -- the whole variant ------------------------------------------------------------
@@ -431,23 +441,13 @@ def load_variant(name_or_path: str, overrides: Mapping[str, object] | None = Non
         settings.update(layer.config)
         set_by.update(dict.fromkeys(layer.config, layer))
 
-    overrides = dict(overrides or {})
-    for key, value in overrides.items():
-        if key not in CONFIG_KEYS:
-            raise InputError(f"unknown config key {key!r}; " + valid_names(CONFIG_KEYS),
-                             hint=_nearest_hint(key, CONFIG_KEYS))
-        settings[key] = _convert(key, value)
-
+    # the files' own table is validated whole first, whatever the command puts
+    # on top of it (a check's default table must not hide a bad [config])
     try:
         config = Config(**settings)
     except ConfigError as e:
         key = _blamed_key(e.message, settings)
         hint = _fit_hint(settings) if key == "hand" else None
-        touched = set(overrides) & (set(_FIT_KEYS) if key == "hand" else {key})
-        if touched:
-            given = ", ".join(f"{k}={_show(overrides[k])}" for k in overrides)
-            raise ConfigError(f"{e.message} (variant {label} with {given})",
-                              hint=hint or f"e.g. {key} = {_EXAMPLES[key]}") from None
         if key == "hand":  # blame the last file to change the deck or the hands
             layer = next((lay for lay in reversed(layers)
                           if set(lay.config) & set(_FIT_KEYS)), leaf)
@@ -455,6 +455,23 @@ def load_variant(name_or_path: str, overrides: Mapping[str, object] | None = Non
             layer = set_by.get(key, leaf)
         parts = ("config", key) if key in layer.config else ("config",)
         raise layer.error(e.message, *parts, hint=hint or f"e.g. {key} = {_EXAMPLES[key]}") from None
+
+    overrides = dict(overrides or {})
+    for key, value in overrides.items():
+        if key not in CONFIG_KEYS:
+            raise InputError(f"unknown config key {key!r}; " + valid_names(CONFIG_KEYS),
+                             hint=_nearest_hint(key, CONFIG_KEYS))
+        settings[key] = _convert(key, value)
+
+    if overrides:
+        try:
+            config = Config(**settings)
+        except ConfigError as e:
+            key = _blamed_key(e.message, settings)
+            hint = _fit_hint(settings) if key == "hand" else None
+            given = ", ".join(f"{k}={_show(overrides[k])}" for k in overrides)
+            raise ConfigError(f"{e.message} (variant {label} with {given})",
+                              hint=hint or f"e.g. {key} = {_EXAMPLES[key]}") from None
 
     readings = default_readings()
     readings.update(explicit)

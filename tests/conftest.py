@@ -31,6 +31,25 @@ def cli():
     return run
 
 
+class DirSink:
+    """A sink that writes each file straight into ``folder`` (for tests that read
+    the files a checker emits; the program itself writes through cli/output.py)."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+
+    def write(self, name: str, text: str) -> str:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / name).write_text(text, encoding="utf-8")
+        return str(self.folder / name)
+
+
+@pytest.fixture(scope="session")
+def dir_sink():
+    """``dir_sink(folder)``: a sink writing straight into ``folder``."""
+    return DirSink
+
+
 @pytest.fixture(scope="session")
 def sums_game():
     """A table whose steps compare point sums: a Secret Combination team keeps the

@@ -31,8 +31,8 @@ def tiny(variant: str = "clarified") -> Game:
     return Game.from_variant(load_with(variant, dict(TINY)))
 
 
-def test_frame_skipping_still_finds_the_one_breaking_action(tmp_path):
-    ch = SymbolicChecker(tiny(), emit_dir=str(tmp_path))
+def test_frame_skipping_still_finds_the_one_breaking_action(tmp_path, dir_sink):
+    ch = SymbolicChecker(tiny(), emit=dir_sink(tmp_path))
     pool = candidates(ch.spec)
     # nobody has passed at the deal; only `pass` writes `passers`
     ind = Inductor(ch, {n: pool[n] for n in ("NOT_DEALING", "CONST_PASSERS")})

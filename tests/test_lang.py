@@ -20,6 +20,8 @@ from itcp.spec.lang import (FALSE, TRUE, ActionDecl, And, DefSig, Define, Exists
                             Guard, If, Implies, LetIn, MapOf, Not, Or, ParamDecl, Phase, Rule,
                             RuleSet, SetOf, StateVar, Sum, Update, cards, elaborate, num,
                             player, players)
+from itcp.spec.rules.table import SCORE, SCORE_INPUTS
+from itcp.spec.rules.table import V as SPEC_VARS
 
 HERE = __file__
 TINY_CFG = Config(players=4, suits=1, ranks=(2, 4), hand=1)
@@ -262,30 +264,35 @@ def tiny_spec(value: A.Node, extra_rules=()):
     """A one-action spec whose ``step`` action stores ``value`` in ``out``.
 
     ``compile_spec`` expects the rulebook's ``score`` definition and the variables
-    it reads; they are declared here with a trivial body."""
-    vs = (StateVar("phase", INT, ""), StateVar("hands", map_of(CARDS), ""),
-          StateVar("hand_of", map_of(PLAYER), ""), StateVar("passers", PLAYERS, ""),
-          StateVar("out", value.type, ""))
-    score = DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYER), INT)
-    params = tuple(Bound(f"s{i}", t) for i, t in enumerate(score.params))
+    it reads (``SCORE_INPUTS``); they are declared here with a trivial body."""
+    inputs = tuple(SPEC_VARS[n] for n in SCORE_INPUTS)
+    vs = (StateVar("phase", INT, ""), *inputs, StateVar("out", value.type, ""))
+    params = tuple(Bound(f"s{i}", t) for i, t in enumerate(SCORE.params))
     rules = (rule("score", Define("score", params, num(0))),
              rule("store", Update(("step",), "out", value)), *extra_rules)
     zero = {INT: num(0), BOOL: FALSE, CARD: Const(-1, CARD), PLAYER: player(-1),
             CARDS: cards(0), PLAYERS: players(0), PILE: Const((), PILE)}
-    if value.type not in zero:
-        zero[value.type] = map_node(value.type, (0,) * 4)
-    initial = {"phase": num(0), "hands": map_node(map_of(CARDS), (0,) * 4),
-               "hand_of": map_node(map_of(PLAYER), range(4)), "passers": players(0),
+    for t in (value.type, *(v.type for v in inputs)):
+        if t not in zero:
+            zero[t] = map_node(t, (0,) * 4)
+    initial = {"phase": num(0), **{v.name: zero[v.type] for v in inputs},
                "out": zero[value.type]}
     rs = RuleSet(TINY_CFG, vs, (PLAY,), (ActionDecl("step", "PLAY", (), ""),), rules,
-                 {"score": score}, (), initial)
+                 {"score": SCORE}, (), initial)
     return elaborate(rs, {})
+
+
+def tiny_state(out):
+    """A state of the tiny spec: phase 0, every score input zero, then ``out``."""
+    zero = {INT: 0, PLAYERS: 0}
+    return (0, *((0,) * 4 if A.map_value_type(SPEC_VARS[n].type) else zero[SPEC_VARS[n].type]
+                 for n in SCORE_INPUTS), out)
 
 
 def run_tiny(value: A.Node):
     spec = tiny_spec(value)
     gen, ref = compile_spec(spec), ReferenceModule(spec)
-    s0 = (0, (0,) * 4, (0, 1, 2, 3), 0, None)
+    s0 = tiny_state(None)
     assert moves(gen.enum_step(s0)) == moves(ref.enum_step(s0)) == [()]
     return gen.apply_step(s0, ())[-1], ref.apply_step(s0, ())[-1]
 
@@ -296,7 +303,7 @@ def test_tiny_spec_compiles_and_agrees():
     spec = tiny_spec(num(1))
     mod = compile_spec(spec)
     assert "def apply_step(s, a):" in mod.__source__
-    s = (0, (0,) * 4, (0, 1, 2, 3), 0, 0)
+    s = tiny_state(0)
     assert mod.current(s) == 0
     assert mod.scores(s) == (0, 0, 0, 0)
 

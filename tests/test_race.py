@@ -14,9 +14,20 @@ from itcp.model.engine import build_spec
 from itcp.spec.config import Config
 
 
+class _Sink:
+    """Writes each emitted query straight into ``folder``."""
+
+    def __init__(self, folder):
+        self.folder = folder
+
+    def write(self, name, text):
+        (self.folder / name).write_text(text)
+        return str(self.folder / name)
+
+
 def _sym(tmp_path=None):
     spec = build_spec(Config(players=2, suits=1, ranks=(2, 3), hand=1))
-    return S.Symbolic(spec, timeout=30, emit_dir=str(tmp_path) if tmp_path else None)
+    return S.Symbolic(spec, timeout=30, emit=_Sink(tmp_path) if tmp_path else None)
 
 
 def _query(title, *parts):

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from itcp.cli.main import main
 from itcp.scenarios.format import load_scenario
 from itcp.scenarios.replay import replay
-from itcp.scenarios.save import write_scenarios
+from itcp.scenarios.save import checked_texts
 from itcp.spec.errors import InputError
 
 #: 2 players, 1 suit: FROZEN (Pride Cycle) and ROUND_ENDS (an Unbelief lasso)
@@ -64,16 +64,29 @@ def test_variant_file_is_named_relative_to_the_scenario(tmp_path):
     assert replay(load_scenario(saved)).ok
 
 
-def test_nothing_is_written_on_error(tmp_path):
+def test_a_scenario_that_does_not_replay_is_refused_before_anything_is_written(tmp_path):
     r = _check(["--property", "FROZEN", "--save-scenarios", str(tmp_path / "a")])
     assert r.exit_code == 1
     good = (tmp_path / "a" / "official-FROZEN.toml").read_text()
     wrong = good.replace('verdict = "violated"', 'verdict = "holds"')
     out = tmp_path / "b"
     with pytest.raises(InputError, match="does not replay"):
-        write_scenarios(out, {"one.toml": good, "two.toml": wrong})
-    assert not out.exists()
+        checked_texts(out, {"one.toml": good, "two.toml": wrong})
+    assert checked_texts(out, {"one.toml": good}) == {"one.toml": good}
     assert [p.name for p in tmp_path.iterdir()] == ["a"]
+
+
+def test_saving_again_needs_force(tmp_path):
+    out = tmp_path / "s"
+    assert _check(["--property", "FROZEN", "--save-scenarios", str(out)]).exit_code == 1
+    mine = out / "mine.txt"
+    mine.write_text("the user's")
+    r = _check(["--property", "FROZEN", "--save-scenarios", str(out)])
+    assert r.exit_code == 2 and "official-FROZEN.toml" in r.output and "--force" in r.output
+    r = _check(["--property", "FROZEN", "--save-scenarios", str(out), "--force"])
+    assert r.exit_code == 1, r.output
+    assert mine.read_text() == "the user's"  # other files in the folder are left alone
+    assert sorted(p.name for p in out.iterdir()) == ["mine.txt", "official-FROZEN.toml"]
 
 
 def test_save_into_a_file_is_bad_input(tmp_path):

@@ -57,8 +57,11 @@ def test_wrong_card_name(tmp_path):
 
 def test_illegal_move(tmp_path):
     # P0 may not pass: P1 already did (pass.multiple = not_allowed)
-    bad, text = _corrupt(tmp_path, "frozen-pride-cycle.toml",
-                         'player = 0\naction = "draw_pile"', 'player = 0\naction = "pass"')
+    bad, _ = _corrupt(tmp_path, "frozen-pride-cycle.toml",
+                      'player = 0\naction = "draw_pile"', 'player = 0\naction = "pass"')
+    text = bad.read_text().replace("[config]", '[readings]\n"pass.multiple" = "not_allowed"\n\n'
+                                   "[config]", 1)
+    bad.write_text(text)
     with pytest.raises(ScenarioError) as e:
         replay(load_scenario(bad))
     msg = str(e.value)

@@ -283,8 +283,8 @@ def test_conformance_full_game_playouts(seed, steps):
 # -- unsat cores name rules ----------------------------------------------------------------
 
 def test_core_of_an_illegal_pass_names_the_rule():
-    game = Game.make(Config(players=2, suits=1, ranks=(2, 3), hand=1))
-    assert game.spec.readings["pass.multiple"] == "not_allowed"
+    game = Game.make(Config(players=2, suits=1, ranks=(2, 3), hand=1),
+                     {"pass.multiple": "not_allowed"})
     ix = game.index
     target = None
     for s in explored_states(game):

@@ -80,9 +80,9 @@ def test_bmc_finds_official_frozen_violation_and_engine_replays_it():
     assert len(states) == ev["length"] + 1
 
 
-def test_induction_proves_frozen_for_clarified(tmp_path):
+def test_induction_proves_frozen_for_clarified(tmp_path, dir_sink):
     g = game("clarified")
-    ch = SymbolicChecker(g, depth=1, emit_dir=str(tmp_path),
+    ch = SymbolicChecker(g, depth=1, emit=dir_sink(tmp_path),
                          candidate_names=set(FROZEN_INVARIANTS))
     v = ch.check("FROZEN")
     assert v.verdict == HOLDS, v.evidence
@@ -102,9 +102,9 @@ def test_induction_proves_frozen_for_clarified(tmp_path):
     assert fresh_z3(f) == "unsat"
 
 
-def test_determined_is_proved_per_action_and_fresh_z3_agrees(tmp_path):
+def test_determined_is_proved_per_action_and_fresh_z3_agrees(tmp_path, dir_sink):
     g = Game.from_variant(load_with("clarified", dict(TINY)))
-    ch = SymbolicChecker(g, emit_dir=str(tmp_path))
+    ch = SymbolicChecker(g, emit=dir_sink(tmp_path))
     v = ch.check("DETERMINED")
     assert v.verdict == HOLDS, v.evidence
     ev = v.evidence
@@ -158,14 +158,14 @@ def test_cli_symbolic_official_frozen(cli):
 
 @pytest.mark.slow
 def test_abstracted_proof_steps_are_written_out_and_a_fresh_z3_agrees(tmp_path, monkeypatch,
-                                                                       sums_game):
+                                                                       sums_game, dir_sink):
     """A scouted step proved with its sums as free values, or as functions of the
     sets summed, is written as SMT-LIB2 like any proof query (its header says
     which), and a separate z3 process answers it the same."""
     from itcp.model import smt_checks
     g = sums_game
     plain = tmp_path / "free"
-    out = SymbolicChecker(g, emit_dir=str(plain)).inductor._replay("FROZEN")
+    out = SymbolicChecker(g, emit=dir_sink(plain)).inductor._replay("FROZEN")
     assert out is not None and out.proved
     free = [f for f in sorted(plain.glob("*.smt2")) if "a free value" in f.read_text()[:600]]
     # the free-value form made useless (sat): the function form is asked, and written
@@ -176,7 +176,7 @@ def test_abstracted_proof_steps_are_written_out_and_a_fresh_z3_agrees(tmp_path, 
         return light if congruent or light is None else smt_checks.Query("nothing", "")
     monkeypatch.setattr(smt_checks.Symbolic, "abstracted", functions_only)
     funcs = tmp_path / "functions"
-    out = SymbolicChecker(g, emit_dir=str(funcs)).inductor._replay("FROZEN")
+    out = SymbolicChecker(g, emit=dir_sink(funcs)).inductor._replay("FROZEN")
     assert out is not None and out.proved
     congruent = [f for f in sorted(funcs.glob("*.smt2"))
                  if "a function of its set" in f.read_text()[:600]]

@@ -56,7 +56,7 @@ def test_published_extends_official():
 
 def test_clarified_names_valid_readings():
     v = load_variant("clarified")
-    assert len(v.explicit) == 15
+    assert len(v.explicit) == 17
     assert set(v.readings) == set(CHOICE_POINTS)
     for point, reading in v.readings.items():
         assert reading in CHOICE_POINTS[point].reading_ids

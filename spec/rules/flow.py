@@ -118,6 +118,18 @@ def taken_by(t: Table, p, turn=None, taken=None):
     return If(p.eq(turn), taken, t.NONE)
 
 
+def points_before(t: Table, hand, racing=None):
+    """One more than the points a discard may not leave ``hand`` above (under
+    ``discard.lower = constraint``), 0 if none is recorded: the turn player's
+    points before the turn's first draw; in Mercy's race, where no draw came
+    first, the racer's points before the discard.  Who may win the race
+    (``racing=TRUE``) and what the winner may discard both read it, like
+    ``taken_by``.  (0 is what a reading that keeps no record leaves: a story
+    told under it then does not blame it on a record it never kept.)"""
+    racing = t.racing if racing is None else racing
+    return If(racing, t.cards_points(hand) + 1, t.before_draw)
+
+
 def live_seats(t: Table, aside, passers, first_passer):
     """Seats that take turns: not set aside, not frozen (the first passer
     stays, since reaching them ends the round)."""
@@ -126,5 +138,5 @@ def live_seats(t: Table, aside, passers, first_passer):
 
 __all__ = ["Effect", "effect_contexts", "opens", "opens_race", "opens_pride",
            "opens_secret", "forms_team", "skip", "race_field", "pride_givers",
-           "secret_partner", "ring", "live_seats", "taken_by", "race_on", "owes_discard",
-           "held", "may_hold", "FALSE"]
+           "secret_partner", "ring", "live_seats", "taken_by", "points_before", "race_on",
+           "owes_discard", "held", "may_hold", "FALSE"]

@@ -3,19 +3,18 @@ from __future__ import annotations
 
 from ..ast import op
 from ..lang import Exists, MapOf, Update, num
-from .table import DEAL, GAME_OVER, Table
+from .table import DEAL, GAME_OVER, Table, score_of
 from .turn import define, rule
 
 #: Round variables a new round starts afresh (everything but the game's own).
 ROUND_RESET = ("turn", "actor", "dir", "hands", "deck", "pile", "passers", "first_passer",
                "since_pass", "had_turn", "taken", "drew", "owed", "duty", "duty_on", "racing",
                "racers", "owes_discard", "duty_fresh", "resume", "pride_left", "gifts",
-               "partner", "hand_of", "aside", "charity_out", "ended")
+               "partner", "hand_of", "aside", "charity_out", "ended", "before_draw")
 
 
 def rules(t: Table):
-    totals = MapOf(t.ALLP, lambda p: t.totals[p] + t.d(
-        "score", t.hands, t.hand_of, t.passers, p), hint="p")
+    totals = MapOf(t.ALLP, lambda p: t.totals[p] + score_of(p), hint="p")
     done = t.d("game_done", t.totals_, t.round_no_)
     return [
         rule("game.next_round", ["object.1", "scoring.1", "setup.2"],

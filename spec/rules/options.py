@@ -116,7 +116,9 @@ def mercy_rules(t: Table):
         same test as the winner's discard (``play.discard``'s guard)."""
         hand = hands[hand_of[p]]
         mine = flow.taken_by(t, p, turn, taken)
-        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine, TRUE), hint="rc")
+        limit = flow.points_before(t, hand, racing=TRUE)
+        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine, limit, TRUE),
+                      hint="rc")
 
     def field(exclude_passers):
         def body(hands, hand_of, ps, aside, by, d, pile, turn, taken):
@@ -248,9 +250,11 @@ def justice_rules(t: Table):
     # after this draw the player can meet the duty with the turn's discard (a Justice
     # or Mercy they may discard): used where the answer is the discard
     hand_ = t.hands_[seat]
-    able = Exists(hand_ & jm, lambda c: t.d("discard_ok", c, hand_, t.pile_, t.taken_, FALSE),
+    able = Exists(hand_ & jm, lambda c: t.d("discard_ok", c, hand_, t.pile_, t.taken_,
+                                                       t.before_draw_, FALSE),
                   hint="j")
-    able_now = Exists(hand & jm, lambda c: t.d("discard_ok", c, hand, t.pile, t.taken, FALSE),
+    able_now = Exists(hand & jm, lambda c: t.d("discard_ok", c, hand, t.pile, t.taken,
+                                                          t.before_draw, FALSE),
                       hint="j")
     answers = And(by_discard, able)
     # where the answer is the discard, a duty still on the player when they discard
@@ -503,8 +507,8 @@ def secret_rules(t: Table):
         waits = And(forms, t.d("secret_waits"))
         now = And(forms, Not(t.d("secret_waits")))
         a_seat, q_seat = t.hand_of[e.by], t.hand_of[q]
-        auto = If(t.seat_points(t.hands_, t.hand_of, a_seat, t.charity_out_)
-                  <= t.seat_points(t.hands_, t.hand_of, q_seat, t.charity_out_),
+        auto = If(t.hand_points(t.hands_, t.hand_of, a_seat, t.charity_out_)
+                  <= t.hand_points(t.hands_, t.hand_of, q_seat, t.charity_out_),
                   a_seat, q_seat)
         hand_of, other = team(a_seat, q_seat, auto)
         frags += [Update((e.action,), "phase", num(SECRET), when=waits, priority=12),

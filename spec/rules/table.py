@@ -33,10 +33,11 @@ VARIABLES = (
     StateVar("pile", PILE, "the discard pile, top card last"),
     StateVar("passers", PLAYERS, "players who have said Pass this round"),
     StateVar("first_passer", PLAYER, "the first player to say Pass, or nobody"),
-    StateVar("since_pass", PLAYERS, "players who finished a turn since the first Pass"),
-    StateVar("had_turn", PLAYERS, "players who have finished a turn this round"),
-    StateVar("taken", CARDS, "the cards taken from the discard pile this turn"),
-    StateVar("drew", BOOL, "the player whose turn it is has drawn this turn"),
+    StateVar("since_pass", PLAYERS, "players who finished a turn since the first Pass",
+             record=True),
+    StateVar("had_turn", PLAYERS, "players who have finished a turn this round", record=True),
+    StateVar("taken", CARDS, "the cards taken from the discard pile this turn", record=True),
+    StateVar("drew", BOOL, "the player whose turn it is has drawn this turn", record=True),
     StateVar("owed", INT, "draws still owed this turn before discarding", bounds=(0, 31)),
     StateVar("duty", INT, "Justice cards stacked on the duty", bounds=(0, 31)),
     StateVar("duty_on", PLAYER, "the player the Justice duty falls on, or nobody"),
@@ -56,12 +57,29 @@ VARIABLES = (
     StateVar("charity_out", CARDS, "Charity cards discarded this round (they act once discarded "
              "under charity.acts = discarded)"),
     StateVar("ended", INT, "why the round ended: 0 live, 1 pass reached, 2 zero, 3 deck", bounds=(0, 7)),
+    StateVar("before_draw", INT, "one more than the turn player's points before this turn's "
+             "first draw; 0: none recorded (always, unless discard.lower = constraint)",
+             bounds=(0, 2047), record=True),
     StateVar("dealer", PLAYER, "the dealer of this round"),
     StateVar("totals", map_of(INT), "each player's running total", scope="game",
              bounds=(-4096, 65535)),
     StateVar("round_no", INT, "rounds completed", scope="game", bounds=(0, 255)),
 )
 V = {v.name: v for v in VARIABLES}
+
+#: A seat's score: the ``score`` definition (the scoring rules give its body),
+#: over the state variables of ``SCORE_INPUTS`` and then the player.
+SCORE = DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, INT, CARDS, PLAYER), INT)
+SCORE_INPUTS = ("hands", "hand_of", "passers", "ended", "charity_out")
+
+
+def score_of(p, primed=False):
+    """Player ``p``'s score in the current state (the next one with ``primed``),
+    as an expression: the ``score`` definition applied to the state variables
+    it reads.  Every backend, checker and rule that scores a player asks this,
+    so a reading that scores from more of the state changes ``SCORE`` and
+    ``SCORE_INPUTS`` here, and nothing that calls it."""
+    return SCORE(*(V[n].new if primed else V[n].cur for n in SCORE_INPUTS), p)
 
 
 class Table:
@@ -114,7 +132,8 @@ class Table:
             "owes_discard": FALSE, "duty_fresh": FALSE, "resume": t.NOBODY,
             "pride_left": t.NONEP, "gifts": MapOf(t.ALLP, lambda p: t.NOCARD),
             "partner": t.NOBODY, "hand_of": MapOf(t.ALLP, lambda p: p),
-            "aside": t.NONEP, "charity_out": t.NONE, "ended": num(LIVE), "dealer": player(0),
+            "aside": t.NONEP, "charity_out": t.NONE, "ended": num(LIVE), "before_draw": num(0),
+            "dealer": player(0),
             "totals": MapOf(t.ALLP, lambda p: num(0)), "round_no": num(0),
         }
 
@@ -187,12 +206,19 @@ class Table:
             DefSig("cancelled", (CARDS, CARDS), CARDS),
             DefSig("charity_acting", (CARDS, CARDS, CARDS), CARDS),
             DefSig("options_suited", (), BOOL),
-            DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYER), INT),
+            SCORE,
+            DefSig("seat_points", (map_of(CARDS), map_of(PLAYER), CARDS, PLAYER), INT),
+            DefSig("seat_scored", (map_of(PLAYER), PLAYER), BOOL),
+            DefSig("pass_for", (map_of(PLAYER), PLAYERS, PLAYER), BOOL),
+            DefSig("pass_tested", (INT,), BOOL),
+            DefSig("pass_wins", (map_of(CARDS), map_of(PLAYER), CARDS, PLAYER), BOOL),
+            DefSig("pass_failed", (INT,), INT),
             DefSig("desolation_ok", (CARD, PILE), BOOL),
             DefSig("take_back_ok", (CARD, CARDS), BOOL),
             DefSig("desolation_binds", (BOOL,), BOOL),
-            DefSig("can_discard", (CARD, PILE, CARDS, BOOL), BOOL),
-            DefSig("discard_ok", (CARD, CARDS, PILE, CARDS, BOOL), BOOL),
+            DefSig("lowers_ok", (CARD, CARDS, INT), BOOL),
+            DefSig("can_discard", (CARD, CARDS, PILE, CARDS, INT, BOOL), BOOL),
+            DefSig("discard_ok", (CARD, CARDS, PILE, CARDS, INT, BOOL), BOOL),
             DefSig("race_field", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYERS, PLAYER, INT, PILE,
                                   PLAYER, CARDS), PLAYERS),
             DefSig("race_effects", (), BOOL),
@@ -235,13 +261,18 @@ class Table:
             out = out | If(hand_of[Q].eq(Q), hands[Q], self.NONE)
         return out
 
-    def seat_points(self, hands, hand_of, seat, charity_out):
+    def hand_points(self, hands, hand_of, seat, charity_out):
         """The points of the hand at ``seat`` (``charity_out``: the Charities discarded)."""
         return self.d("points_of", hands[seat], self.held(hands, hand_of), charity_out)
 
     def points(self, hands, hand_of, p, charity_out):
         """The points of the hand player ``p`` plays."""
-        return self.seat_points(hands, hand_of, hand_of[p], charity_out)
+        return self.hand_points(hands, hand_of, hand_of[p], charity_out)
+
+    def cards_points(self, h):
+        """The points of the cards ``h`` as a hand of the current state (the
+        Charities acting on it are the current state's)."""
+        return self.d("points_of", h, self.held(self.hands, self.hand_of), self.charity_out)
 
     def any_zero(self, hands, hand_of, charity_out):
         from ..lang import Exists

@@ -6,7 +6,7 @@ gap belong to one reading of a choice point.
 from __future__ import annotations
 
 from ..ast import op
-from ..lang import (And, Define, Exists, FALSE, Guard, If, MapOf, Not, Or, Rule, TRUE,
+from ..lang import (And, Define, Exists, FALSE, ForAll, Guard, If, MapOf, Not, Or, Rule, TRUE,
                     Update, _bound, num)
 from . import flow
 from .table import (DECK, DECK_OUT, DISCARD, DRAW, LIVE, OVER, PASS_REACHED, REVEAL,
@@ -157,21 +157,26 @@ def discard_rules(t: Table):
     ac = next(a for a in t.actions if a.name == "answer").params[0].ref
     hand = t.hands[seat]
     mine = flow.taken_by(t, t.actor)
-    any_ok = Exists(hand, lambda x: t.d("can_discard", x, t.pile, mine, t.racing), hint="d")
+    limit = flow.points_before(t, hand)
+    any_ok = Exists(hand, lambda x: t.d("can_discard", x, hand, t.pile, mine, limit, t.racing),
+                    hint="d")
+    first_draw = [Update((a,), "before_draw", t.cards_points(hand) + 1, when=Not(t.drew))
+                  for a in ("draw_pile", "deck_card")]
     out = [
         rule("play.discard", ["play.2"],
              "Discard a card from the hand onto the pile.",
-             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, mine, t.racing)),
+             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, mine, limit, t.racing)),
              Update(("discard",), "hands", t.hands.put(seat, hand.minus(dc))),
              Update(("discard",), "pile", op("push", t.pile, dc)),
              Update(("answer",), "hands", t.hands.put(seat, hand.minus(ac))),
              Update(("answer",), "pile", op("push", t.pile, ac))),
         rule("play.can_discard", ["play.2", "desolation.1"],
-             "A card may be discarded when Desolation's and the take-back rule allow it "
-             "(Desolation's in a Mercy race discard as mercy.desolation says).",
-             define(t, "can_discard", lambda c, pile, taken, racing: And(
+             "A card may be discarded when Desolation's rule (in Mercy's race as "
+             "mercy.desolation says), the take-back rule and the reading of \"to lower "
+             "their points\" allow it.",
+             define(t, "can_discard", lambda c, h, pile, taken, lim, racing: And(
                  Or(Not(t.d("desolation_binds", racing)), t.d("desolation_ok", c, pile)),
-                 t.d("take_back_ok", c, taken)))),
+                 t.d("take_back_ok", c, taken), t.d("lowers_ok", c, h, lim)))),
         rule("turn.take_back.allowed", ["play.2"],
              "\"Any card\": a card taken from the pile may be discarded again.",
              define(t, "take_back_ok", lambda c, taken: TRUE),
@@ -180,25 +185,38 @@ def discard_rules(t: Table):
              "No card taken from the pile this turn may be discarded this turn.",
              define(t, "take_back_ok", lambda c, taken: Not(c.in_(taken))),
              choice="turn.take_back", reading="not_allowed"),
+        rule("discard.lower.purpose", ["play.2"],
+             "\"To lower their points\" says why a player discards: any card may be "
+             "discarded.",
+             define(t, "lowers_ok", lambda c, h, lim: TRUE),
+             choice="discard.lower", reading="purpose"),
+        rule("discard.lower.constraint", ["play.2"],
+             "A discard may not leave the hand's points higher than they were before the "
+             "turn's first draw (in Mercy's race, than before the discard).",
+             define(t, "lowers_ok", lambda c, h, lim: Or(
+                 lim.eq(0), t.cards_points(h.minus(c)) < lim)),
+             *first_draw,
+             Update(("discard", "skip_discard"), "before_draw", num(0)),
+             choice="discard.lower", reading="constraint"),
         rule("discard.none.stuck", ["play.2"],
              "The text says nothing: with no legal discard there is no move.",
              Guard(("skip_discard",), FALSE),
-             define(t, "discard_ok", lambda c, h, pile, taken, racing: t.d(
-                 "can_discard", c, pile, taken, racing)),
+             define(t, "discard_ok", lambda c, h, pile, taken, lim, racing: t.d(
+                 "can_discard", c, h, pile, taken, lim, racing)),
              choice="discard.none", reading="stuck"),
         rule("discard.none.any_card", ["play.2"],
              "With no legal discard, any card may be discarded.",
              Guard(("skip_discard",), FALSE),
-             define(t, "discard_ok", lambda c, h, pile, taken, racing: Or(
-                 t.d("can_discard", c, pile, taken, racing),
-                 Not(Exists(h, lambda x: t.d("can_discard", x, pile, taken, racing),
+             define(t, "discard_ok", lambda c, h, pile, taken, lim, racing: Or(
+                 t.d("can_discard", c, h, pile, taken, lim, racing),
+                 Not(Exists(h, lambda x: t.d("can_discard", x, h, pile, taken, lim, racing),
                             hint="d")))),
              choice="discard.none", reading="any_card"),
         rule("discard.none.skip_discard", ["play.2"],
              "With no legal discard, the turn ends without one.",
              Guard(("skip_discard",), Not(any_ok)),
-             define(t, "discard_ok", lambda c, h, pile, taken, racing: t.d(
-                 "can_discard", c, pile, taken, racing)),
+             define(t, "discard_ok", lambda c, h, pile, taken, lim, racing: t.d(
+                 "can_discard", c, h, pile, taken, lim, racing)),
              choice="discard.none", reading="skip_discard"),
     ]
     return out
@@ -305,25 +323,43 @@ def zero_rules(t: Table):
              *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=50)
                for a, ends, _, _ in endings(t)],
              choice="zero.when", reading="end_of_turn"),
+        rule("zero.when.after_move", ["pass.5"],
+             "After each whole move: a draw, or a discard once every effect it opened (a "
+             "race and its discard, a Pride exchange, a team's choice) is over; a player at "
+             "zero points then stops the round.",
+             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=50)
+               for a, ends, _, _ in endings(t)],
+             *[Update((a,), "ended", num(ZERO), when=zero_now, priority=50)
+               for a in ("draw_pile", "deck_card")],
+             choice="zero.when", reading="after_move"),
     ]
 
 
 def scoring_rules(t: Table):
-    # a score is taken of the state at the round's end: the Charities discarded are
-    # that state's (charity.acts = discarded)
-    out = t.charity_out
+    """A seat's score, composed of one definition per choice point it depends on,
+    so each reading changes one part: which hand a seat totals (secret.score),
+    whose Pass a seat may score -20 for (pass.team), whether the way the round
+    stopped allows it (pass.zero), when the try wins (pass.score) and what a
+    failed try scores (pass.fail).  ``out``: the Charities discarded this round
+    (they act on every hand under charity.acts = discarded)."""
+    def score(hands, hand_of, ps, ended, out, p):
+        base = t.d("seat_points", hands, hand_of, out, p)
+        tried = And(t.d("pass_for", hand_of, ps, p), t.d("pass_tested", ended))
+        result = If(tried, If(t.d("pass_wins", hands, hand_of, out, p), num(-20),
+                              t.d("pass_failed", base)), base)
+        return If(t.d("seat_scored", hand_of, p), result, num(0))
 
-    def score(passer_bonus):
-        def body(hands, hand_of, ps, p):
+    def wins(cmp):
+        """The hand p plays against every other hand in play (a team's members
+        play one hand: it is not compared with itself)."""
+        def body(hands, hand_of, out, p):
             own = t.points(hands, hand_of, p, out)
-            return If(p.in_(ps), If(passer_bonus(hands, hand_of, p, own), num(-20), own), own)
+            return ForAll(t.ALLP, lambda q: Or(hand_of[q].eq(hand_of[p]),
+                                               cmp(own, t.points(hands, hand_of, q, out))),
+                          hint="q")
         return body
 
-    def others(hands, hand_of, p, cmp):
-        from ..lang import ForAll
-        return ForAll(t.ALLP, lambda q: Or(hand_of[q].eq(hand_of[p]),
-                                           cmp(t.points(hands, hand_of, q, out))), hint="q")
-
+    in_play = lambda hands, hand_of, out, p: t.points(hands, hand_of, p, out)
     return [
         rule("scoring.points", ["scoring.1", "options.1"],
              "A hand's points: the cards' values, less what the Charities that act on it "
@@ -331,20 +367,67 @@ def scoring_rules(t: Table):
              define(t, "points_of", lambda h, held, out: op(
                  "tsum", h - t.d("cancelled", h, t.d("charity_acting", h, held, out)),
                  t.VALUES))),
+        rule("scoring.score", ["scoring.1", "pass.1"],
+             "Each player totals the points of their hand; a passer whose try counts "
+             "scores -20 if it wins, else what a failed Pass scores.",
+             define(t, "score", score)),
         rule("pass.score.lowest_or_total", ["pass.1", "scoring.1"],
-             "The passer scores -20 if no one is lower (ties count), else their total.",
-             define(t, "score", score(lambda hs, ho, p, own: others(
-                 hs, ho, p, lambda x: own <= x))),
+             "The passer's try wins if no hand in play is lower (ties count).",
+             define(t, "pass_wins", wins(lambda own, x: own <= x)),
              choice="pass.score", reading="lowest_or_total"),
         rule("pass.score.strictly_lowest", ["pass.1", "scoring.1"],
-             "The passer scores -20 only if strictly lowest, else their total.",
-             define(t, "score", score(lambda hs, ho, p, own: others(
-                 hs, ho, p, lambda x: own < x))),
+             "The passer's try wins only if every other hand in play is higher.",
+             define(t, "pass_wins", wins(lambda own, x: own < x)),
              choice="pass.score", reading="strictly_lowest"),
         rule("pass.score.always", ["pass.1", "scoring.1"],
-             "The passer always scores -20.",
-             define(t, "score", score(lambda hs, ho, p, own: TRUE)),
+             "The passer's try always wins: -20.",
+             define(t, "pass_wins", lambda hands, hand_of, out, p: TRUE),
              choice="pass.score", reading="always"),
+        rule("pass.fail.total", ["pass.1", "scoring.1"],
+             "A Pass that fails scores the hand's total, like any player.",
+             define(t, "pass_failed", lambda total: total),
+             choice="pass.fail", reading="total"),
+        rule("pass.fail.penalty", ["pass.1", "scoring.1"],
+             "A Pass that fails scores the hand's total plus 20.",
+             define(t, "pass_failed", lambda total: total + 20),
+             choice="pass.fail", reading="penalty"),
+        rule("pass.team.seat", ["pass.1", "secret.2"],
+             "Only the seat that said Pass may score -20; its teammates total their hand.",
+             define(t, "pass_for", lambda hand_of, ps, p: p.in_(ps)),
+             choice="pass.team", reading="seat"),
+        rule("pass.team.team", ["pass.1", "secret.2"],
+             "A Pass said by any member of a team counts for every member.",
+             define(t, "pass_for", lambda hand_of, ps, p: Exists(
+                 ps, lambda q: hand_of[q].eq(hand_of[p]), hint="q")),
+             choice="pass.team", reading="team"),
+        rule("pass.zero.any_end", ["pass.1", "pass.4", "pass.5"],
+             "The passer's try counts however the round stops.",
+             define(t, "pass_tested", lambda ended: TRUE),
+             choice="pass.zero", reading="any_end"),
+        rule("pass.zero.reached_only", ["pass.1", "pass.4", "pass.5"],
+             "The passer's try counts only when the round stops by reaching the passer: "
+             "a round stopped on zero (or by an exhausted deck) gives no -20.",
+             define(t, "pass_tested", lambda ended: Not(Or(ended.eq(ZERO),
+                                                           ended.eq(DECK_OUT)))),
+             choice="pass.zero", reading="reached_only"),
+        rule("secret.score.kept_hand", ["scoring.1", "secret.2"],
+             "Every member of a team totals the kept hand (the hand they play).",
+             define(t, "seat_points", in_play),
+             define(t, "seat_scored", lambda hand_of, p: TRUE),
+             choice="secret.score", reading="kept_hand"),
+        rule("secret.score.own_hand", ["scoring.1", "secret.2", "secret.3"],
+             "Each player totals the cards at their own seat: a set-aside hand is its "
+             "owner's score.",
+             define(t, "seat_points", lambda hands, hand_of, out, p: t.hand_points(
+                 hands, hand_of, p, out)),
+             define(t, "seat_scored", lambda hand_of, p: TRUE),
+             choice="secret.score", reading="own_hand"),
+        rule("secret.score.once", ["scoring.1", "secret.2", "secret.3"],
+             "A team is scored once, at the seat whose hand was kept; a member whose "
+             "hand was set aside scores 0.",
+             define(t, "seat_points", in_play),
+             define(t, "seat_scored", lambda hand_of, p: hand_of[p].eq(p)),
+             choice="secret.score", reading="once"),
     ]
 
 

@@ -1,0 +1,154 @@
+"""A check stopped from outside, by its time limit or by its memory limit still
+gives a whole report: every undecided property UNKNOWN, naming what stopped it."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from itcp.cli import entry, limits
+
+#: a table whose search takes minutes: stopped long before it is exhausted
+BIG = ["official", "--players", "2", "--suits", "1", "--ranks", "2..3", "--hand", "2",
+       "--options", "all"]
+
+
+def _console() -> list[str]:
+    exe = Path(sys.executable).with_name("itcp-check")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "itcp.cli.entry"]
+
+
+def _stopped_report(text: str, reason: str) -> dict:
+    """The report is whole JSON; what the search did not decide is UNKNOWN naming ``reason``."""
+    report = json.loads(text)
+    # the search stops itself at its share of --timeout; a watchdog or a signal is "stopped_by"
+    assert reason in (report["stats"]["limit"], report["stats"].get("stopped_by")), report["stats"]
+    verdicts = {p["id"]: p for p in report["properties"]}
+    assert len(verdicts) == 9
+    for p in verdicts.values():
+        if p["verdict"] == "UNKNOWN":
+            assert p["evidence"]["limit"] == reason, p
+        else:  # what the search found before the stop stands
+            assert p["verdict"] == "VIOLATED", p
+    assert any(p["verdict"] == "UNKNOWN" for p in verdicts.values())
+    return report
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig, name", [(signal.SIGTERM, "SIGTERM")])
+def test_a_signal_mid_search_gives_the_partial_report(tmp_path, sig, name):
+    """(SIGHUP and SIGINT take the same path: see the Budget test below.)"""
+    p = subprocess.Popen(_console() + ["check", *BIG, "--json"], cwd=tmp_path,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(5)
+    p.send_signal(sig)
+    out, err = p.communicate(timeout=60)
+    assert "Traceback" not in err
+    report = _stopped_report(out, name)
+    assert p.returncode == (1 if any(x["verdict"] == "VIOLATED"
+                                     for x in report["properties"]) else 3)
+
+
+@pytest.mark.slow
+def test_timeout_bounds_the_whole_command(tmp_path):
+    start = time.monotonic()
+    r = subprocess.run(_console() + ["check", *BIG, "--timeout", "4", "--json"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    wall = time.monotonic() - start
+    assert r.returncode in (1, 3), r.stderr
+    _stopped_report(r.stdout, "--timeout 4")
+    # within S, give or take the start of Python and a loaded machine (this table's
+    # search alone runs for minutes)
+    assert wall < 4 + limits.GRACE + 10, wall
+
+
+def test_timeout_cuts_the_analysis_after_the_search_short(cli, monkeypatch):
+    """The search ends by itself (exhausted); the cycle search after it would run
+    for ever: at --timeout S it is stopped, ROUND_ENDS is UNKNOWN naming the
+    limit, and what the search decided stands."""
+    from itcp.checks import verdicts as V
+
+    def endless(ex):
+        while True:
+            time.sleep(0.01)
+    monkeypatch.setattr(V, "find_post_pass_cycle", endless)
+    start = time.monotonic()
+    r = cli("check", "--suits", "1", "--timeout", "5", "--json")
+    assert r.exit_code == 1, r.output
+    assert time.monotonic() - start < 5 + 3
+    report = json.loads(r.stdout)
+    assert report["stats"]["complete"] and report["stats"]["stopped_by"] == "--timeout 5"
+    got = {p["id"]: (p["verdict"], p["evidence"].get("limit")) for p in report["properties"]}
+    assert got["ROUND_ENDS"] == ("UNKNOWN", "--timeout 5")
+    assert got["FROZEN"][0] == "VIOLATED" and got["CONSERVATION"] == ("HOLDS", None)
+
+
+def test_the_memory_limit_stops_the_search(cli, monkeypatch):
+    """The watchdog sees the process grow past --max-memory (here, a resident
+    size that jumps past it once the search has finished its first level) and
+    stops the search."""
+    from itcp.cli import check_cmd
+    levels = []
+    real_explore = check_cmd.explore
+
+    def explore(*args, progress=None, **kwargs):
+        return real_explore(*args, progress=lambda *a: levels.append(a), **kwargs)
+    monkeypatch.setattr(check_cmd, "explore", explore)
+    monkeypatch.setattr(limits, "resident", lambda: 3 << 30 if levels else 0)
+    r = cli("check", *BIG, "--max-memory", "2G", "--json")
+    assert r.exit_code in (1, 3), r.output
+    report = _stopped_report(r.stdout, "memory limit (--max-memory: 2.0 GB)")
+    assert report["stats"]["limit"] == "memory limit (--max-memory: 2.0 GB)"
+    assert 0 < report["stats"]["states"]
+
+
+def test_a_signal_while_the_program_starts_still_gives_a_report(cli, monkeypatch):
+    """A SIGTERM that came while the program was being imported (noted by
+    cli/entry.py) stops the check before its search: every verdict UNKNOWN."""
+    monkeypatch.setattr(entry, "PENDING", [signal.SIGTERM])
+    monkeypatch.setattr(limits, "PENDING", entry.PENDING)
+    r = cli("check", "--suits", "1", "--json")
+    assert r.exit_code == 3, r.output
+    report = json.loads(r.stdout)
+    assert {p["verdict"] for p in report["properties"]} == {"UNKNOWN"}
+    assert {p["evidence"]["limit"] for p in report["properties"]} == {"SIGTERM"}
+    assert not entry.PENDING
+
+
+def test_a_signal_outside_the_interruptible_parts_is_held():
+    with limits.Budget() as b:
+        os.kill(os.getpid(), signal.SIGTERM)  # held: nothing raised here
+        time.sleep(0.05)
+        assert b.reason == "SIGTERM"
+        with pytest.raises(KeyboardInterrupt):
+            with b.interruptible():  # acted on as the next stoppable part begins
+                pass
+        with pytest.raises(KeyboardInterrupt):
+            with b.interruptible():
+                os.kill(os.getpid(), signal.SIGHUP)
+                time.sleep(1)
+        assert b.reason == "SIGTERM"  # the first stop is the one named
+    assert signal.getsignal(signal.SIGTERM) is not b._on_signal
+
+
+def test_the_search_gets_its_share_of_the_timeout():
+    b = limits.Budget(timeout=100, start=time.monotonic())
+    assert 89 < b.search_timeout() <= 90
+    assert b.limit_text("--timeout 87.3") == "--timeout 100"
+    b.reason = "SIGTERM"
+    assert b.limit_text("interrupted (Ctrl-C)") == "SIGTERM"
+
+
+def test_sizes():
+    assert limits.parse_size("2G") == 2 << 30 and limits.parse_size("500M") == 500 << 20
+    assert limits.parse_size("1.5g") == 3 << 29 and limits.parse_size("123") == 123
+    for bad in ("", "x", "-1", "0", "1Q", "nan"):
+        with pytest.raises(ValueError):
+            limits.parse_size(bad)
+    assert limits.default_memory_limit() is None or limits.default_memory_limit() > 0

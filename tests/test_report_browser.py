@@ -1,0 +1,116 @@
+"""The report in a real browser: headless Chromium (Debian's package) driven by
+Playwright opens the page from a file:// URL, steps through the FROZEN trace
+with clicks and arrow keys, and checks what the page shows at each step against
+the engine's states.  A screenshot of the last step is saved under pytest's
+temporary folder.  Skips, saying why, where Chromium or Playwright is missing
+(``.ci/run`` installs Chromium)."""
+from __future__ import annotations
+
+import pytest
+
+from itcp.checks.explore import Limits, explore
+from itcp.checks.verdicts import verdicts
+from itcp.cli.check_cmd import start_table
+from itcp.cli.common import load_with
+from itcp.model.engine import Game
+from itcp.report.browser import missing, page
+from itcp.report.html import check_page
+
+pytestmark = pytest.mark.slow
+
+WHY = missing()
+
+
+@pytest.fixture(scope="module")
+def frozen_report(tmp_path_factory):
+    """The report of the default check table (as ``itcp-check --html`` writes it)
+    and the FROZEN verdict behind it."""
+    if WHY:
+        pytest.skip(f"browser test skipped: {WHY}")
+    v = load_with("official", start_table({}))
+    game = Game.from_variant(v)
+    ex = explore(game, Limits())
+    vs = verdicts(ex)
+    stats = {"states": ex.states, "transitions": ex.transitions, "depth": ex.depth,
+             "seconds": ex.seconds, "complete": ex.complete}
+    out = tmp_path_factory.mktemp("browser") / "report.html"
+    out.write_text(check_page(v, game, vs, stats, None, ex), encoding="utf-8")
+    return out, game, next(x for x in vs if x.id == "FROZEN")
+
+
+def visible_step(pg):
+    return pg.locator("#trace-FROZEN .step:not([hidden])")
+
+
+def expect_step(pg, game, frozen, k: int):
+    """The visible step is ``k`` and shows the table of the trace's state ``k``."""
+    raw = frozen.trace["raw"]
+    st = visible_step(pg)
+    assert st.count() == 1
+    assert st.get_attribute("data-step") == str(k)
+    assert pg.locator("#trace-FROZEN").get_attribute("data-current") == str(k)
+    d = game.describe(raw["states"][k])
+    table = st.locator(".table")
+    assert table.get_attribute("data-deck") == str(d["deck"])
+    assert st.locator(".deck-count").inner_text() == str(d["deck"])
+    top = d["pile"][-1] if d["pile"] else ""
+    assert table.get_attribute("data-pile-top") == top
+    if top:
+        assert st.locator(".pile svg.card").get_attribute("data-card") == top
+    who = game.current_player(raw["states"][k])
+    for p, hand in enumerate(d["hands"]):
+        seat = st.locator(f'.seat[data-seat="{p}"]')
+        shown = [c.get_attribute("data-card") for c in seat.locator("svg.card").all()]
+        assert ", ".join(shown) == ("" if hand == "nothing" else hand), (k, p)
+        classes = seat.get_attribute("class").split()
+        assert ("passer" in classes) == (p in d["passers"]), (k, p, classes)
+        if p in d["passers"]:
+            assert "passed" in seat.locator(".badge.pass").inner_text()
+        assert ("to-act" in classes) == (who == p)
+    if k > 0:
+        told = frozen.trace["steps"][k - 1]
+        rules = [li.get_attribute("data-rule") for li in st.locator("ul.rules > li").all()]
+        assert rules == told["rules"]
+        # each rule shows its rulebook sentences
+        for rid in told["rules"]:
+            sids = [b.get_attribute("data-sentence") for b in
+                    st.locator(f'li[data-rule="{rid}"] blockquote.sentence').all()]
+            assert sids == list(game.spec.rule(rid).sentences)
+
+
+def test_step_through_frozen_in_chromium(frozen_report, tmp_path):
+    path, game, frozen = frozen_report
+    n = len(frozen.trace["raw"]["actions"])
+    with page() as pg:
+        pg.goto(path.resolve().as_uri())
+        stepper = pg.locator("#trace-FROZEN")
+        assert stepper.get_attribute("data-steps") == str(n)
+        expect_step(pg, game, frozen, 0)
+        # one move per click...
+        stepper.locator('[data-go="next"]').click()
+        expect_step(pg, game, frozen, 1)
+        # ...and per arrow key
+        for k in range(2, n + 1):
+            pg.keyboard.press("ArrowRight")
+            expect_step(pg, game, frozen, k)
+        assert stepper.locator('[data-go="next"]').is_disabled()
+        pg.keyboard.press("ArrowRight")          # nothing after the last step
+        expect_step(pg, game, frozen, n)
+        # the last step ends with the violation, the passer marked
+        assert "FROZEN violated" in visible_step(pg).locator(".ending").inner_text()
+        shot = tmp_path / "frozen-last-step.png"
+        stepper.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
+        print(f"screenshot: {shot}")
+        pg.keyboard.press("ArrowLeft")
+        expect_step(pg, game, frozen, n - 1)
+        pg.keyboard.press("Home")
+        expect_step(pg, game, frozen, 0)
+        pg.keyboard.press("End")
+        expect_step(pg, game, frozen, n)
+        # a move in the list jumps to its step
+        stepper.locator('.moves li[data-goto="2"]').click()
+        expect_step(pg, game, frozen, 2)
+        # the verdict table's link leads to the stepper
+        assert pg.locator('tr[data-property="FROZEN"] a').get_attribute("href") == \
+            "#trace-FROZEN"
