@@ -809,7 +809,8 @@ class Compiler:
                                         A.op("subset", self.hand(q), self.kind_mask(a[1]))),
             "score": lambda q: self.compare(score_of(q),
                                             a[1], a[2]),
-            "points": lambda q: self.compare(t.points(t.hands, t.hand_of, q), a[1], a[2]),
+            "points": lambda q: self.compare(t.points(t.hands, t.hand_of, q, t.charity_out),
+                                             a[1], a[2]),
             "aside": lambda q: q.in_(t.aside),
             "teamed": lambda q: self.teamed(q),
             "joins": lambda q: And(Not(self.teamed(q)), self.teamed(q, True)),
@@ -836,13 +837,14 @@ class Compiler:
     def lowest(self, q, tie: bool):
         """Nobody's hand is worth less than q's (and, for a tie, another's is worth as much)."""
         t = self.t
-        mine = t.points(t.hands, t.hand_of, q)
-        low = ForAll(t.ALLP, lambda r: mine <= t.points(t.hands, t.hand_of, r), hint="r")
+        mine = t.points(t.hands, t.hand_of, q, t.charity_out)
+        low = ForAll(t.ALLP, lambda r: mine <= t.points(t.hands, t.hand_of, r, t.charity_out),
+                     hint="r")
         if not tie:
             return low
         return And(low, Exists(t.ALLP, lambda r: And(
             Not(t.hand_of[r].eq(t.hand_of[q])),
-            t.points(t.hands, t.hand_of, r).eq(mine)), hint="r"))
+            t.points(t.hands, t.hand_of, r, t.charity_out).eq(mine)), hint="r"))
 
     def _phase(self, name):
         return num(PHASE_NAMES.index(name))

@@ -155,7 +155,7 @@ def candidates(spec) -> dict:
         "OVER_HAS_REASON": ("a round that is over says why",
                             Implies(t.phase.eq(OVER), Not(t.ended.eq(LIVE)))),
         "NO_ZERO_MID_ROUND": ("no player is at zero points in the middle of a round",
-                              Implies(mid_round, Not(t.any_zero(t.hands, t.hand_of)))),
+                              Implies(mid_round, Not(t.any_zero(t.hands, t.hand_of, t.charity_out)))),
         "TURN_SET": ("in the middle of a round some seat has the turn",
                      Implies(mid_round, Not(t.turn.eq(t.NOBODY)))),
         "RESUME_SET": ("during Mercy's race, Pride Cycle's gifts or a team's choice, the seat "

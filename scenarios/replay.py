@@ -292,6 +292,8 @@ def say(game, s, action) -> str:
     if name == "deck_card":
         return f"the card drawn is {game.card_name(args[0])}"
     if name == "race":
+        if game.get(s, "racers"):  # a later racer (every racer discards)
+            return f"P{args[0]} is next to discard in Mercy's race"
         return f"P{args[0]} wins Mercy's race"
     if name == "discard":
         return f"{actor} discards {game.card_name(args[0])}"

@@ -168,6 +168,22 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
     ], why=(
         'charity.1: "cancels points of all cards in the same suit": all of them, a '
         'Desolation of that suit included.')),
+    _cp("charity.acts", "When and in whose hand does Charity cancel points?",
+        ["charity.1", "scoring.1"], [
+        ("held_own", "while held, in the holder's hand only"),
+        ("held_every", "while held, in every hand (a Charity held anywhere cancels its suit "
+                       "for everyone)"),
+        ("discarded", "when discarded: from then to the round's end its suit scores nothing "
+                      "in any hand; a Charity held cancels nothing"),
+    ], origin="found", note=(
+        "One point, not two (when x where): a discarded Charity is in no hand, so \"the "
+        "holder's hand\" has no meaning once it acts on discard; the three readings are the "
+        "meaningful combinations."), why=(
+        'charity.1 ("0 pts.": cancels points of all cards in the same suit) gives no moment '
+        'of play, unlike the cards that act "when a player discards" them (pride.1, '
+        'secret.1): it is a card held and scored, and scoring.1 totals "the points of the '
+        'cards in their hand", so what Charity cancels is counted where it is, in the '
+        "holder's hand.")),
     _cp("desolation.target", "\"Only discarded on the same suit\": on what?", ["desolation.1"], [
         ("same_suit", "the top card of the pile has that suit"),
         ("or_mercy", "that, or the top card is a Mercy"),
@@ -175,6 +191,18 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
     ], why=(
         'desolation.1: "can only be discarded on the same suit": on a card of its suit, '
         'which can only be the top of the pile; nothing else is named.')),
+    _cp("options.suit", "Do the option cards have a suit (for Charity and Desolation)?",
+        ["options.1", "charity.1", "desolation.1"], [
+        ("suitless", "no: an option card is of no suit; a Desolation may never be discarded "
+                     "on one and no Charity cancels one"),
+        ("every_suit", "an option card belongs to every suit: a Desolation of any suit may be "
+                       "discarded on it, and a Charity cancels option cards with its own suit "
+                       "(where charity.scope cancels more than number cards)"),
+    ], origin="found", why=(
+        'options.1 gives each option card a point value "shown in parentheses" and nothing '
+        'else: the option cards list no suit, while Charity and Desolation, which speak of '
+        '"the same suit", are cards of a suit. A card of no suit is never "the same suit" as '
+        'another, so no Desolation follows an option card and no Charity cancels one.')),
     _cp("discard.none", "After drawing, no card in hand may legally be discarded.", ["play.2", "desolation.1"], [
         ("stuck", "the text says nothing: no move, the game is stuck"),
         ("any_card", "then any card may be discarded"),
@@ -190,6 +218,20 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         'mercy.1 has "all players" race to discard, and pass.2 says the passer\'s hand '
         '"cannot be altered": racing is not required, so both are obeyed when everyone '
         'but the passer may race. The other readings drop one of the two sentences.')),
+    _cp("mercy.discards", "Who discards in Mercy's race?", ["mercy.1"], [
+        ("winner", "only the winner: the first to discard is the only one who does"),
+        ("every_racer", "every racer discards one card; the order (chance, like the race "
+                        "itself) only decides who wins"),
+    ], origin="found", note=(
+        "Under every_racer the order is chance, as the winner is today: a race is won by "
+        "speed, which no rule lets a player choose, so the checker explores every order. A "
+        "racer discards when their turn in the order comes if they still can (the pile's top "
+        "and their hand may have changed); the first racer is the winner (mercy.after)."),
+        why=(
+        'mercy.1: "all players race to be the first to discard any card": the race decides '
+        'who is first to discard, and no sentence gives the first anything else; if every '
+        'player discarded anyway, being first would decide nothing. So the race is for the '
+        'discard, and only its winner makes it.')),
     _cp("mercy.after", "After Mercy's race, where does play go on?", ["mercy.1"], [
         ("from_mercy_player", "from the player who discarded the Mercy"),
         ("from_winner", "from the race winner"),
@@ -204,17 +246,52 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         'Cycle card", "a player who discards a Secret Combination card"); the race is a '
         'race "to discard" (mercy.1), so the race discard is a discard, and no sentence '
         'exempts it.')),
+    _cp("mercy.desolation", "Does Desolation's restriction bind a Mercy race discard?",
+        ["mercy.1", "desolation.1"], [
+        ("binds", "yes: a Desolation is discarded in the race only on its suit"),
+        ("free", "no: the race is to discard any card, a Desolation on anything"),
+    ], origin="found", why=(
+        'desolation.1: "can only be discarded on the same suit", with no exception; the '
+        '"any card" of mercy.1 ("to discard any card") is the "any card" of the turn\'s own '
+        'discard (play.2: "discard any card from their hand"), which Desolation restricts '
+        'all the same.')),
     _cp("justice.duty", "\"Must draw or play a Justice or Mercy\": what is the duty?", ["justice.1"], [
         ("no_force", "draw as usual, or play a Justice or Mercy instead of drawing"),
         ("play_or_extra", "play a Justice or Mercy if able, else draw one extra card"),
         ("stacking", "play a Justice or Mercy, or draw one card per Justice stacked"),
         ("until", "draw until a Justice or Mercy is drawn"),
-    ], why=(
+        ("take_or_play", "take a Justice or Mercy from the top of the pile, or play one: no "
+                         "deck draw under the duty"),
+        ("extra_lapses", "as play_or_extra, but the extra draw lapses when the deck and the "
+                         "pile are both empty"),
+    ], note=(
+        "Where the answer is the turn's discard (justice.answer = is_discard), \"play\" means "
+        "discarding a Justice or Mercy after the usual draw: a player who can then do so must "
+        "(no_force forces nothing), one who cannot takes the reading's extra draws; under "
+        "take_or_play a deck draw is allowed to a player holding a Justice or Mercy to "
+        "discard."), why=(
         'justice.1 with "draw" read as the turn\'s usual draw (play.1: "players take turns '
         'drawing"): the next player must draw, or play a Justice or Mercy instead; the '
         '"must" has force, since it takes away the only other move at the start of a '
         'turn, saying Pass (justice.pass). Reading "a Justice or Mercy card" as the '
         'object of "draw" as well gives take_or_play or until.')),
+    _cp("justice.answer", "A Justice duty met by playing a Justice or Mercy: what does the "
+        "play replace?", ["justice.1", "play.1", "play.2"], [
+        ("whole_turn", "the whole turn: the card is played instead of drawing, and there is "
+                       "no other discard"),
+        ("draw_only", "the draw only: the card acts, then the player discards as usual"),
+        ("is_discard", "nothing: it is the turn's discard; the player draws, and discarding a "
+                       "Justice or Mercy meets the duty"),
+    ], origin="found", note=(
+        "Under draw_only an answered Mercy's race runs first, then the player discards; a "
+        "duty an answered Justice sets lasts to the end of the next turn (duty_fresh)."),
+        why=(
+        'The text calls putting an option card on the pile "playing" it (secret.4: "playing '
+        'subsequent Secret Combination cards", which secret.1 says are discarded), and '
+        'justice.1 offers that play as the alternative to the draw ("must draw or play"). A '
+        'turn is a draw then a discard (play.1, play.2: "they then discard"); played instead '
+        'of the draw, the card is both the turn\'s play and its discard, and no second '
+        'discard follows a draw that never happened.')),
     _cp("justice.passer", "Justice is played and the next player is the passer.", ["justice.1", "pass.2"], [
         ("stands", "the duty stands (a frozen hand cannot meet it)"),
         ("skips", "the duty skips to the next player after the passer"),
@@ -276,6 +353,21 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         'secret.2 sets aside a hand ("select the best hand of the two and set the other '
         'aside"), not a player: both players stay at the table and keep their turns, '
         'playing the one hand they now share.')),
+    _cp("secret.passer", "A team is formed with the passer and the passer's seat is set aside "
+        "(secret.seat = leaves): where does play reach the passer?",
+        ["secret.2", "pass.3", "pass.4"], [
+        ("seat_leaves", "the passer's seat leaves the turn order with its hand; play never "
+                        "reaches it again"),
+        ("team_takes_pass", "the team's seat takes over the Pass: the round ends when play "
+                            "reaches the team"),
+    ], origin="found", note=(
+        "Only matters where the passer's seat is set aside: under the literal secret.seat = "
+        "both_seats no seat leaves the turn order and the readings agree (the scenario pins "
+        "secret.seat = leaves)."), why=(
+        'pass.3: "the round continues until it again reaches the passer", and the passer '
+        "is the player who said Pass, at their seat; secret.2 sets the passer's hand aside "
+        "(and, under secret.seat = leaves, the seat with it) and no sentence moves a Pass to "
+        "another seat. That play then never reaches the passer is the text's own conflict.")),
     _cp("secret.best", "Who chooses the best hand?", ["secret.2"], [
         ("team_chooses", "the team (the discarder) chooses"),
         ("lower_score", "the lower-scoring hand, automatically (ties keep the discarder's)"),

@@ -62,7 +62,7 @@ def build(t) -> tuple[Property, ...]:
         Not(t.ended.eq(LIVE))), hint="f")
     turn_defined = Implies(playing, And(
         Not(t.actor.eq(t.NOBODY)), Not(t.actor.in_(t.aside))))
-    zero_stops = Implies(in_round, Not(t.any_zero(t.hands, t.hand_of)))
+    zero_stops = Implies(in_round, Not(t.any_zero(t.hands, t.hand_of, t.charity_out)))
     return (
         Property("FROZEN", "step",
                  "The passer's hand never changes until the round ends.", frozen),

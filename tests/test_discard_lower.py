@@ -46,7 +46,8 @@ def test_constraint_refuses_exactly_the_discards_that_raise_points(constrained):
     g, states = constrained
     free = game(discard_lower="purpose", discard_none="skip_discard")
     ev = Evaluator(g.spec)
-    points = lambda mask: ev.eval(ev.inline(Call("points_of", (Const(mask, CARDS),), INT)), {})
+    points = lambda mask: ev.eval(ev.inline(Call("points_of", (
+        Const(mask, CARDS), Const(mask, CARDS), Const(0, CARDS)), INT)), {})
     refused = allowed = racing = 0
     for s in states:
         if g.get(s, "phase") != DISCARD:

@@ -29,7 +29,7 @@ class Effect:
 
 def effect_contexts(t: Table) -> list[Effect]:
     c = lambda a: next(p for p in next(x for x in t.actions if x.name == a).params).ref
-    racing_from = If(t.racing, t.d("race_from", t.actor, t.resume), t.turn)
+    racing_from = If(t.racing, t.d("race_resume", t.actor, t.resume), t.turn)
     return [
         Effect("discard", c("discard"), t.actor,
                Or(Not(t.racing), t.d("race_effects")), racing_from),
@@ -83,6 +83,32 @@ def skip(t, e):
                         And(t.is_kind(e.card, "repentance"), t.d("repentance_skips"))))
 
 
+def race_on(t: Table):
+    """After this move, Mercy's race still has a racer to discard (only under
+    ``mercy.discards = every_racer``: the racers still to discard who can)."""
+    field = t.d("race_field", t.hands_, t.hand_of_, t.passers_, t.aside_, t.resume, t.dir_,
+                t.pile_, t.turn, t.taken)
+    return And(t.d("race_continues"), Not((t.racers & field).is_empty()))
+
+
+def owes_discard(t: Table):
+    """After this move, the turn player still owes the turn's discard (a Justice
+    answer under ``justice.answer = draw_only``)."""
+    return And(t.d("answer_then_discard"), t.owes_discard_)
+
+
+def held(t: Table):
+    """The turn goes on after a move that would otherwise end it: the race has
+    racers left, or the turn's own discard is still to come."""
+    return Or(race_on(t), owes_discard(t))
+
+
+def may_hold(t: Table):
+    """Can a turn go on after a move that would otherwise end it (at all, under
+    these readings)?  A duty set in such a turn outlasts the turn's end."""
+    return Or(t.d("race_continues"), t.d("answer_then_discard"))
+
+
 def taken_by(t: Table, p, turn=None, taken=None):
     """The cards ``p`` took from the pile this turn: the turn player's taken
     cards, nothing for anyone else (a Mercy race winner drew nothing).  Who may
@@ -101,7 +127,7 @@ def points_before(t: Table, hand, racing=None):
     ``taken_by``.  (0 is what a reading that keeps no record leaves: a story
     told under it then does not blame it on a record it never kept.)"""
     racing = t.racing if racing is None else racing
-    return If(racing, t.d("points_of", hand) + 1, t.before_draw)
+    return If(racing, t.cards_points(hand) + 1, t.before_draw)
 
 
 def live_seats(t: Table, aside, passers, first_passer):
@@ -112,4 +138,5 @@ def live_seats(t: Table, aside, passers, first_passer):
 
 __all__ = ["Effect", "effect_contexts", "opens", "opens_race", "opens_pride",
            "opens_secret", "forms_team", "skip", "race_field", "pride_givers",
-           "secret_partner", "ring", "live_seats", "taken_by", "points_before", "FALSE"]
+           "secret_partner", "ring", "live_seats", "taken_by", "points_before", "race_on",
+           "owes_discard", "held", "may_hold", "FALSE"]

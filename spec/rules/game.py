@@ -9,8 +9,8 @@ from .turn import define, rule
 #: Round variables a new round starts afresh (everything but the game's own).
 ROUND_RESET = ("turn", "actor", "dir", "hands", "deck", "pile", "passers", "first_passer",
                "since_pass", "had_turn", "taken", "drew", "owed", "duty", "duty_on", "racing",
-               "resume", "pride_left", "gifts", "partner", "hand_of", "aside", "ended",
-               "before_draw")
+               "racers", "owes_discard", "duty_fresh", "resume", "pride_left", "gifts",
+               "partner", "hand_of", "aside", "charity_out", "ended", "before_draw")
 
 
 def rules(t: Table):

@@ -11,7 +11,7 @@ from ..lang import (And, Exists, FALSE, Guard, If, MapOf, Not, Or, SetOf, TRUE, 
                     num)
 from . import flow
 from .table import DISCARD, PRIDE, RACE, SECRET, Table
-from .turn import define, my_seat, next_seat, rule
+from .turn import define, endings, my_seat, next_seat, raw_endings, rule
 
 
 def _param(t, action, i=0):
@@ -20,30 +20,56 @@ def _param(t, action, i=0):
 
 def charity_rules(t: Table):
     def cancelled(numbers_only):
-        def body(h):
+        def body(h, acting):
             out = t.NONE
             for s, ch in enumerate(t.charity_of):
                 if ch is None:
                     continue
-                suit = t.suit_mask[s] & t.kind["number"] if numbers_only else t.suit_mask[s]
-                out = out | If(op("member", t.card_const(ch), h), suit, t.NONE)
+                # an option card is of Charity's suit only under options.suit = every_suit
+                suit = (t.suit_mask[s] & t.kind["number"] if numbers_only else
+                        t.suit_mask[s] | If(t.d("options_suited"), t.OPTIONS, t.NONE))
+                out = out | If(op("member", t.card_const(ch), acting), suit, t.NONE)
             return out
         return body
+    charities = t.kind["charity"]
+    dc = _param(t, "discard")
+    discard = next(e for e in flow.effect_contexts(t) if e.action == "discard")
     return [
         rule("charity.scope.whole_suit", ["charity.1"],
-             "Charity cancels every card of its suit in the holder's hand, Desolation too.",
+             "Charity cancels every card of its suit in the hands it acts on, Desolation too.",
              define(t, "cancelled", cancelled(False)),
              choice="charity.scope", reading="whole_suit"),
         rule("charity.scope.numbers_only", ["charity.1"],
              "Charity cancels the number cards of its suit only.",
              define(t, "cancelled", cancelled(True)),
              choice="charity.scope", reading="numbers_only"),
+        # charity_acting(hand, held, out): the Charities that act on ``hand``; held: the
+        # cards of the hands in play; out: the Charities discarded this round
+        rule("charity.acts.held_own", ["charity.1", "scoring.1"],
+             "A Charity counts while held, in the hand that holds it.",
+             define(t, "charity_acting", lambda h, held, out: h & charities),
+             choice="charity.acts", reading="held_own"),
+        rule("charity.acts.held_every", ["charity.1"],
+             "A Charity counts while held, in every hand: a Charity held anywhere cancels its "
+             "suit for everyone.",
+             define(t, "charity_acting", lambda h, held, out: held & charities),
+             choice="charity.acts", reading="held_every"),
+        rule("charity.acts.discarded", ["charity.1"],
+             "A Charity acts when discarded: from then to the end of the round its suit is "
+             "cancelled in every hand (a Charity held cancels nothing).",
+             define(t, "charity_acting", lambda h, held, out: out),
+             Update(("discard",), "charity_out", t.charity_out.plus(dc),
+                    when=And(discard.on, dc.in_(charities))),
+             choice="charity.acts", reading="discarded"),
     ]
 
 
 def desolation_rules(t: Table):
-    same = lambda c, pile: And(Not(op("pile_len", pile).eq(0)),
-                               op("attr", op("top", pile), t.SUIT).eq(op("attr", c, t.SUIT)))
+    # the top card is of the Desolation's suit (an option card is of every suit under
+    # options.suit = every_suit)
+    same = lambda c, pile: And(Not(op("pile_len", pile).eq(0)), Or(
+        op("attr", op("top", pile), t.SUIT).eq(op("attr", c, t.SUIT)),
+        And(t.d("options_suited"), op("top", pile).in_(t.OPTIONS))))
     gate = lambda c, ok: Or(Not(t.is_kind(c, "desolation")), ok)
     return [
         rule("desolation.target.same_suit", ["desolation.1"],
@@ -63,6 +89,21 @@ def desolation_rules(t: Table):
     ]
 
 
+def option_suit_rules(t: Table):
+    return [
+        rule("options.suit.suitless", ["options.1", "charity.1", "desolation.1"],
+             "An option card has no suit: no Desolation is discarded on one, no Charity "
+             "cancels one.",
+             define(t, "options_suited", lambda: FALSE),
+             choice="options.suit", reading="suitless"),
+        rule("options.suit.every_suit", ["options.1", "charity.1", "desolation.1"],
+             "An option card belongs to every suit: a Desolation may be discarded on one, "
+             "and a Charity cancels one as a card of its suit.",
+             define(t, "options_suited", lambda: TRUE),
+             choice="options.suit", reading="every_suit"),
+    ]
+
+
 def mercy_rules(t: Table):
     frags = []
     for e in flow.effect_contexts(t):
@@ -76,7 +117,8 @@ def mercy_rules(t: Table):
         hand = hands[hand_of[p]]
         mine = flow.taken_by(t, p, turn, taken)
         limit = flow.points_before(t, hand, racing=TRUE)
-        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine, limit), hint="rc")
+        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine, limit, TRUE),
+                      hint="rc")
 
     def field(exclude_passers):
         def body(hands, hand_of, ps, aside, by, d, pile, turn, taken):
@@ -85,6 +127,11 @@ def mercy_rules(t: Table):
             return SetOf(pool, lambda p: can_race(hands, hand_of, p, pile, turn, taken),
                          hint="m")
         return body
+
+    field_now = t.d("race_field", t.hands, t.hand_of, t.passers, t.aside, t.resume, t.dir,
+                    t.pile, t.turn, t.taken)
+    # no racer has discarded yet in this race (mercy.discards = every_racer)
+    first_pick = t.racers.is_empty()
 
     def next_only(hands, hand_of, ps, aside, by, d, pile, turn, taken):
         q = op("next_in", by, d, t.ALLP - aside)
@@ -100,6 +147,28 @@ def mercy_rules(t: Table):
              Update(("race",), "actor", w),
              Update(("race",), "racing", TRUE),
              Update(("race",), "phase", num(DISCARD))),
+        rule("mercy.discards.winner", ["mercy.1"],
+             "Only the race winner discards; play then goes on as mercy.after says.",
+             define(t, "race_continues", lambda: FALSE),
+             define(t, "race_resume", lambda winner, mercy_player: t.d(
+                 "race_from", winner, mercy_player)),
+             choice="mercy.discards", reading="winner"),
+        rule("mercy.discards.every_racer", ["mercy.1"],
+             "Every player who can discards one card, in an order chance decides; the first "
+             "wins the race (mercy.after: play goes on from them or the Mercy player).",
+             define(t, "race_continues", lambda: TRUE),
+             # the seat play goes on from is fixed at the first discard of the race
+             define(t, "race_resume", lambda racer, resume: resume),
+             Guard(("race",), Or(first_pick, w.in_(t.racers))),
+             Update(("race",), "racers", If(first_pick, field_now, t.racers).minus(w)),
+             Update(("race",), "resume", t.d("race_from", w, t.resume), when=first_pick),
+             *[Update((e.action,), "racers", t.NONEP, when=flow.opens_race(t, e), priority=1)
+               for e in flow.effect_contexts(t)],
+             *[f for a, raw, _, _ in raw_endings(t) for f in (
+                 Update((a,), "phase", num(RACE), when=And(raw, flow.race_on(t)), priority=7),
+                 Update((a,), "racing", FALSE, when=And(raw, flow.race_on(t)), priority=7))],
+             *[Update((a,), "racers", t.NONEP, when=ends) for a, ends, _, _ in endings(t)],
+             choice="mercy.discards", reading="every_racer"),
         rule("mercy.race.not_passer", ["mercy.1", "pass.2"],
              "Any player who can discard may win the race, except a passer.",
              define(t, "race_field", field(True)),
@@ -120,6 +189,14 @@ def mercy_rules(t: Table):
              "After the race, play goes on from the race winner.",
              define(t, "race_from", lambda winner, mercy_player: winner),
              choice="mercy.after", reading="from_winner"),
+        rule("mercy.desolation.binds", ["mercy.1", "desolation.1"],
+             "A Mercy race discard obeys Desolation's restriction like any discard.",
+             define(t, "desolation_binds", lambda racing: TRUE),
+             choice="mercy.desolation", reading="binds"),
+        rule("mercy.desolation.free", ["mercy.1", "desolation.1"],
+             "A Mercy race discard may be any card: Desolation's restriction does not bind it.",
+             define(t, "desolation_binds", lambda racing: Not(racing)),
+             choice="mercy.desolation", reading="free"),
         rule("mercy.effect.no_effect", ["mercy.1"],
              "The card discarded in the race has no option effect.",
              define(t, "race_effects", lambda: FALSE),
@@ -135,20 +212,65 @@ def justice_rules(t: Table):
     seat = my_seat(t)
     duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
     jm = t.kind["justice"] | t.kind["mercy"]
-    has_jm = Not((t.hands[seat] & jm).is_empty())
+    hand = t.hands[seat]
+    has_jm = Not((hand & jm).is_empty())
     ac = _param(t, "answer")
+    dc = _param(t, "discard")
+    top = t.top_card
+    # justice.answer: is the answer the turn's discard (is_discard)?
+    by_discard = t.d("answer_by_discard")
     frags = []
     for e in flow.effect_contexts(t):
         q1, live = next_seat(t, e.from_seat)
         when = And(e.on, t.is_kind(e.card, "justice"), Not(flow.opens(t, e)))
+        # the player after the passer is the seat play arrives at (the turn's next
+        # player when the move ends the turn; also right when it does not)
+        nxt = t.d("arrival_seat", q1, t.first_passer_, t.dir_, live)
+        # a Justice answering a duty stacks on it (so does the turn's discard of a
+        # Justice under the duty when that is the answer, or after a duty set this
+        # turn); any other Justice starts at one
+        if e.action == "answer":
+            stacked = t.duty + 1
+        elif e.action == "discard":
+            stacked = If(Or(And(flow.may_hold(t), t.duty_fresh),
+                            And(by_discard, duty_active, Not(t.racing))),
+                         t.duty + 1, num(1))
+        else:
+            stacked = num(1)
         frags += [
-            # a Justice answering a duty stacks on it; any other Justice starts at one
-            Update((e.action,), "duty", t.duty + 1 if e.action == "answer" else num(1),
+            Update((e.action,), "duty", stacked, when=when, priority=1),
+            Update((e.action,), "duty_on", t.d("justice_target", q1, t.passers_, nxt),
                    when=when, priority=1),
-            Update((e.action,), "duty_on", t.d("justice_target", q1, t.passers_, t.turn_),
-                   when=when, priority=1)]
+            # set while the turn goes on (a Justice answer followed by the turn's
+            # discard, or a race with racers left): the duty outlasts this turn
+            Update((e.action,), "duty_fresh", TRUE, when=And(when, flow.held(t)),
+                   priority=1)]
     answer_guard = lambda: Guard(("answer",), And(duty_active, ac.in_(jm), Not(t.drew)))
-    drew = lambda x: (("draw_pile", t.top_card), ("deck_card", _param(t, "deck_card")))
+    drawn = (("draw_pile", top), ("deck_card", _param(t, "deck_card")))
+    # after this draw the player can meet the duty with the turn's discard (a Justice
+    # or Mercy they may discard): used where the answer is the discard
+    hand_ = t.hands_[seat]
+    able = Exists(hand_ & jm, lambda c: t.d("discard_ok", c, hand_, t.pile_, t.taken_,
+                                                       t.before_draw_, FALSE),
+                  hint="j")
+    able_now = Exists(hand & jm, lambda c: t.d("discard_ok", c, hand, t.pile, t.taken,
+                                                          t.before_draw, FALSE),
+                      hint="j")
+    answers = And(by_discard, able)
+    # where the answer is the discard, a duty still on the player when they discard
+    # (they could answer after drawing) is met only by a Justice or Mercy
+    must_answer = Guard(("discard",), Or(Not(by_discard), t.racing, Not(duty_active),
+                                         dc.in_(jm)))
+    draws = ("draw_pile", "deck_card")
+
+    def extra(owed_if_not):
+        """One extra draw (``owed_if_not``) unless the player answers with the discard."""
+        return [Update(draws, "owed", If(answers, num(0), owed_if_not), when=duty_active,
+                       priority=1),
+                Update(draws, "duty", If(answers, t.duty, num(0)), when=duty_active,
+                       priority=1)]
+
+    both_empty = And(t.deck_.is_empty(), op("pile_len", t.pile_).eq(0))
     return [
         rule("justice.duty_set", ["justice.1"],
              "Discarding a Justice puts a duty on the next player.", *frags),
@@ -159,24 +281,68 @@ def justice_rules(t: Table):
         rule("justice.duty.play_or_extra", ["justice.1"],
              "The next player must play a Justice or Mercy if able, else draws one extra card.",
              answer_guard(),
-             Guard(("draw_pile", "draw_deck"), Not(And(duty_active, has_jm))),
-             Update(("draw_pile", "deck_card"), "owed", num(1), when=duty_active, priority=1),
-             Update(("draw_pile", "deck_card"), "duty", num(0), when=duty_active, priority=1),
+             Guard(("draw_pile", "draw_deck"), Or(by_discard, Not(And(duty_active, has_jm)))),
+             *extra(num(1)), must_answer,
              choice="justice.duty", reading="play_or_extra"),
+        rule("justice.duty.extra_lapses", ["justice.1", "play.1"],
+             "As play_or_extra, but the extra draw lapses when the deck and the discard pile "
+             "are both empty.",
+             answer_guard(),
+             Guard(("draw_pile", "draw_deck"), Or(by_discard, Not(And(duty_active, has_jm)))),
+             *extra(If(both_empty, num(0), num(1))), must_answer,
+             choice="justice.duty", reading="extra_lapses"),
         rule("justice.duty.stacking", ["justice.1"],
              "Justices stack: play a Justice (passing the stack on) or a Mercy, or draw one "
              "extra card per Justice stacked.",
              answer_guard(),
-             Update(("draw_pile", "deck_card"), "owed", t.duty, when=duty_active, priority=1),
-             Update(("draw_pile", "deck_card"), "duty", num(0), when=duty_active, priority=1),
+             *extra(t.duty), must_answer,
              choice="justice.duty", reading="stacking"),
         rule("justice.duty.until", ["justice.1"],
-             "The next player keeps drawing until a Justice or Mercy is drawn.",
-             *[f for a, x in drew(None) for f in (
-                 Update((a,), "owed", If(x.in_(jm), num(0), num(1)), when=duty_active,
-                        priority=1),
-                 Update((a,), "duty", num(0), when=And(duty_active, x.in_(jm)), priority=1))],
+             "The next player plays a Justice or Mercy, or keeps drawing until one is drawn.",
+             answer_guard(),
+             *[f for a, x in drawn for f in (
+                 Update((a,), "owed", If(by_discard, If(able, num(0), num(1)),
+                                         If(x.in_(jm), num(0), num(1))),
+                        when=duty_active, priority=1),
+                 Update((a,), "duty", num(0),
+                        when=And(duty_active, Not(by_discard), x.in_(jm)), priority=1))],
+             must_answer,
              choice="justice.duty", reading="until"),
+        rule("justice.duty.take_or_play", ["justice.1", "play.1"],
+             "The next player must take a Justice or Mercy from the top of the pile or play "
+             "one: no deck draw under the duty.",
+             answer_guard(),
+             Guard(("draw_pile",), Or(Not(duty_active), top.in_(jm))),
+             # where the answer is the discard, a deck draw is allowed to a player who
+             # will answer with a Justice or Mercy they already hold
+             Guard(("draw_deck",), Or(Not(duty_active), And(by_discard, able_now))),
+             Update(("draw_pile",), "duty", num(0), when=duty_active, priority=1),
+             must_answer,
+             choice="justice.duty", reading="take_or_play"),
+        rule("justice.answer.whole_turn", ["justice.1", "play.1"],
+             "Playing a Justice or Mercy under the duty is the whole turn: no draw, no "
+             "discard.",
+             define(t, "answer_by_discard", lambda: FALSE),
+             define(t, "answer_then_discard", lambda: FALSE),
+             choice="justice.answer", reading="whole_turn"),
+        rule("justice.answer.draw_only", ["justice.1", "play.1", "play.2"],
+             "Playing a Justice or Mercy under the duty replaces the draw only: the card acts, "
+             "then the player discards as usual.",
+             define(t, "answer_by_discard", lambda: FALSE),
+             define(t, "answer_then_discard", lambda: TRUE),
+             Update(("answer",), "owes_discard", TRUE),
+             Update(("answer",), "drew", TRUE, priority=1),
+             Update(("answer",), "owed", num(0), priority=1),
+             Update(("discard", "skip_discard"), "owes_discard", FALSE, when=Not(t.racing)),
+             *_back_to_discard(t),
+             choice="justice.answer", reading="draw_only"),
+        rule("justice.answer.is_discard", ["justice.1", "play.1", "play.2"],
+             "The answer is the turn's discard: the player draws, and discarding a Justice "
+             "or Mercy meets the duty.",
+             Guard(("answer",), FALSE),
+             define(t, "answer_by_discard", lambda: TRUE),
+             define(t, "answer_then_discard", lambda: FALSE),
+             choice="justice.answer", reading="is_discard"),
         rule("justice.passer.stands", ["justice.1", "pass.2"],
              "The duty falls on the next player even if they passed (a frozen hand cannot "
              "meet it).",
@@ -191,6 +357,23 @@ def justice_rules(t: Table):
              define(t, "justice_target", lambda q, ps, nxt: If(q.in_(ps), t.NOBODY, q)),
              choice="justice.passer", reading="lapses"),
     ]
+
+
+def _back_to_discard(t: Table):
+    """After a move that would end the turn while the turn player still owes the
+    turn's discard (and no race has racers left), that player discards."""
+    out = []
+    for a, raw, _, _ in raw_endings(t):
+        back = And(raw, Not(flow.race_on(t)), flow.owes_discard(t))
+        # a team formed in the meantime may have set the turn player's seat aside:
+        # the team discards from the seat it plays from
+        actor = If(t.turn.in_(t.aside_), t.hand_of_[t.turn], t.turn)
+        out += [Update((a,), "phase", num(DISCARD), when=back, priority=6),
+                Update((a,), "actor", actor, when=back, priority=6),
+                Update((a,), "racing", FALSE, when=back, priority=6),
+                Update((a,), "resume", t.NOBODY, when=back, priority=6),
+                Update((a,), "racers", t.NONEP, when=back, priority=6)]
+    return out
 
 
 def repentance_unbelief_rules(t: Table):
@@ -324,7 +507,8 @@ def secret_rules(t: Table):
         waits = And(forms, t.d("secret_waits"))
         now = And(forms, Not(t.d("secret_waits")))
         a_seat, q_seat = t.hand_of[e.by], t.hand_of[q]
-        auto = If(t.d("points_of", t.hands_[a_seat]) <= t.d("points_of", t.hands_[q_seat]),
+        auto = If(t.hand_points(t.hands_, t.hand_of, a_seat, t.charity_out_)
+                  <= t.hand_points(t.hands_, t.hand_of, q_seat, t.charity_out_),
                   a_seat, q_seat)
         hand_of, other = team(a_seat, q_seat, auto)
         frags += [Update((e.action,), "phase", num(SECRET), when=waits, priority=12),
@@ -351,6 +535,16 @@ def secret_rules(t: Table):
         rule("secret.seat.both_seats", ["secret.2"],
              "Both seats keep their turns, each playing the team's one hand.",
              choice="secret.seat", reading="both_seats"),
+        rule("secret.passer.seat_leaves", ["secret.2", "pass.3"],
+             "A Pass stays with the passer's seat, even one set aside by a team.",
+             choice="secret.passer", reading="seat_leaves"),
+        rule("secret.passer.team_takes_pass", ["secret.2", "pass.3", "pass.4"],
+             "When a team sets the first passer's seat aside, the seat the team plays from "
+             "takes over the Pass: play reaching it ends the round.",
+             *[Update((a,), "first_passer", t.hand_of_[t.first_passer],
+                      when=t.first_passer.in_(t.aside_))
+               for a in [e.action for e in flow.effect_contexts(t)] + ["keep"]],
+             choice="secret.passer", reading="team_takes_pass"),
         rule("secret.best.lower_score", ["secret.2"],
              "The lower-scoring hand is kept automatically (a tie keeps the discarder's).",
              define(t, "secret_waits", lambda: FALSE),
@@ -384,5 +578,6 @@ def secret_rules(t: Table):
 
 
 def rules(t: Table):
-    return (charity_rules(t) + desolation_rules(t) + mercy_rules(t) + justice_rules(t)
+    return (charity_rules(t) + desolation_rules(t) + option_suit_rules(t) + mercy_rules(t)
+            + justice_rules(t)
             + repentance_unbelief_rules(t) + pride_rules(t) + secret_rules(t))

@@ -12,7 +12,7 @@ from functools import cached_property
 from .. import ast as A
 from ..ast import BOOL, CARD, CARDS, INT, NOBODY, NOCARD, PILE, PLAYER, PLAYERS, map_of
 from ..config import Config, OPTION_VALUES
-from ..lang import (ActionDecl, DefSig, ParamDecl, Phase, StateVar,
+from ..lang import (ActionDecl, DefSig, If, ParamDecl, Phase, StateVar,
                     card, cards, num, player, players, table)
 
 # Phase numbers (the value of the ``phase`` variable).
@@ -42,12 +42,20 @@ VARIABLES = (
     StateVar("duty", INT, "Justice cards stacked on the duty", bounds=(0, 31)),
     StateVar("duty_on", PLAYER, "the player the Justice duty falls on, or nobody"),
     StateVar("racing", BOOL, "the pending discard is a Mercy race discard"),
+    StateVar("racers", PLAYERS, "racers still to discard in Mercy's race (every racer discards "
+             "under mercy.discards = every_racer)"),
+    StateVar("owes_discard", BOOL, "the turn player answered a Justice duty and still owes the "
+             "turn's discard (justice.answer = draw_only)"),
+    StateVar("duty_fresh", BOOL, "the Justice duty was set in the middle of this turn: it "
+             "outlasts the turn's end"),
     StateVar("resume", PLAYER, "the seat play resumes from after a race, gifts or a team"),
     StateVar("pride_left", PLAYERS, "Pride Cycle givers still to choose"),
     StateVar("gifts", map_of(CARD), "cards chosen for Pride Cycle, not yet handed over"),
     StateVar("partner", PLAYER, "the next player in a Secret Combination being formed"),
     StateVar("hand_of", map_of(PLAYER), "the seat whose hand each player plays and scores"),
     StateVar("aside", PLAYERS, "seats set aside by a Secret Combination (out of the rotation)"),
+    StateVar("charity_out", CARDS, "Charity cards discarded this round (they act once discarded "
+             "under charity.acts = discarded)"),
     StateVar("ended", INT, "why the round ended: 0 live, 1 pass reached, 2 zero, 3 deck", bounds=(0, 7)),
     StateVar("before_draw", INT, "one more than the turn player's points before this turn's "
              "first draw; 0: none recorded (always, unless discard.lower = constraint)",
@@ -61,8 +69,8 @@ V = {v.name: v for v in VARIABLES}
 
 #: A seat's score: the ``score`` definition (the scoring rules give its body),
 #: over the state variables of ``SCORE_INPUTS`` and then the player.
-SCORE = DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, INT, PLAYER), INT)
-SCORE_INPUTS = ("hands", "hand_of", "passers", "ended")
+SCORE = DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, INT, CARDS, PLAYER), INT)
+SCORE_INPUTS = ("hands", "hand_of", "passers", "ended", "charity_out")
 
 
 def score_of(p, primed=False):
@@ -120,10 +128,12 @@ class Table:
             "hands": MapOf(t.ALLP, lambda p: t.NONE), "deck": t.ALL,
             "pile": A.Const((), PILE), "passers": t.NONEP, "first_passer": t.NOBODY,
             "since_pass": t.NONEP, "had_turn": t.NONEP, "taken": t.NONE, "drew": FALSE, "owed": num(1),
-            "duty": num(0), "duty_on": t.NOBODY, "racing": FALSE, "resume": t.NOBODY,
+            "duty": num(0), "duty_on": t.NOBODY, "racing": FALSE, "racers": t.NONEP,
+            "owes_discard": FALSE, "duty_fresh": FALSE, "resume": t.NOBODY,
             "pride_left": t.NONEP, "gifts": MapOf(t.ALLP, lambda p: t.NOCARD),
             "partner": t.NOBODY, "hand_of": MapOf(t.ALLP, lambda p: p),
-            "aside": t.NONEP, "ended": num(LIVE), "before_draw": num(0), "dealer": player(0),
+            "aside": t.NONEP, "charity_out": t.NONE, "ended": num(LIVE), "before_draw": num(0),
+            "dealer": player(0),
             "totals": MapOf(t.ALLP, lambda p: num(0)), "round_no": num(0),
         }
 
@@ -192,24 +202,31 @@ class Table:
     @cached_property
     def signatures(self):
         return {s.name: s for s in (
-            DefSig("points_of", (CARDS,), INT),
-            DefSig("cancelled", (CARDS,), CARDS),
+            DefSig("points_of", (CARDS, CARDS, CARDS), INT),
+            DefSig("cancelled", (CARDS, CARDS), CARDS),
+            DefSig("charity_acting", (CARDS, CARDS, CARDS), CARDS),
+            DefSig("options_suited", (), BOOL),
             SCORE,
-            DefSig("seat_points", (map_of(CARDS), map_of(PLAYER), PLAYER), INT),
+            DefSig("seat_points", (map_of(CARDS), map_of(PLAYER), CARDS, PLAYER), INT),
             DefSig("seat_scored", (map_of(PLAYER), PLAYER), BOOL),
             DefSig("pass_for", (map_of(PLAYER), PLAYERS, PLAYER), BOOL),
             DefSig("pass_tested", (INT,), BOOL),
-            DefSig("pass_wins", (map_of(CARDS), map_of(PLAYER), PLAYER), BOOL),
+            DefSig("pass_wins", (map_of(CARDS), map_of(PLAYER), CARDS, PLAYER), BOOL),
             DefSig("pass_failed", (INT,), INT),
             DefSig("desolation_ok", (CARD, PILE), BOOL),
             DefSig("take_back_ok", (CARD, CARDS), BOOL),
+            DefSig("desolation_binds", (BOOL,), BOOL),
             DefSig("lowers_ok", (CARD, CARDS, INT), BOOL),
-            DefSig("can_discard", (CARD, CARDS, PILE, CARDS, INT), BOOL),
-            DefSig("discard_ok", (CARD, CARDS, PILE, CARDS, INT), BOOL),
+            DefSig("can_discard", (CARD, CARDS, PILE, CARDS, INT, BOOL), BOOL),
+            DefSig("discard_ok", (CARD, CARDS, PILE, CARDS, INT, BOOL), BOOL),
             DefSig("race_field", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYERS, PLAYER, INT, PILE,
                                   PLAYER, CARDS), PLAYERS),
             DefSig("race_effects", (), BOOL),
             DefSig("race_from", (PLAYER, PLAYER), PLAYER),
+            DefSig("race_continues", (), BOOL),
+            DefSig("race_resume", (PLAYER, PLAYER), PLAYER),
+            DefSig("answer_by_discard", (), BOOL),
+            DefSig("answer_then_discard", (), BOOL),
             DefSig("pride_givers", (PLAYERS, PLAYERS, INT), PLAYERS),
             DefSig("pride_to", (PLAYER, PLAYERS, PLAYERS, INT), PLAYER),
             DefSig("secret_partner", (PLAYER, PLAYERS, PLAYERS, INT), PLAYER),
@@ -236,9 +253,28 @@ class Table:
     def seated(self, aside):
         return self.ALLP - aside
 
-    def points(self, hands, hand_of, p):
-        return self.d("points_of", hands[hand_of[p]])
+    def held(self, hands, hand_of):
+        """The cards in the hands in play (a hand set aside by a team is not)."""
+        out = self.NONE
+        for q in range(self.n):
+            Q = self.player_const(q)
+            out = out | If(hand_of[Q].eq(Q), hands[Q], self.NONE)
+        return out
 
-    def any_zero(self, hands, hand_of):
+    def hand_points(self, hands, hand_of, seat, charity_out):
+        """The points of the hand at ``seat`` (``charity_out``: the Charities discarded)."""
+        return self.d("points_of", hands[seat], self.held(hands, hand_of), charity_out)
+
+    def points(self, hands, hand_of, p, charity_out):
+        """The points of the hand player ``p`` plays."""
+        return self.hand_points(hands, hand_of, hand_of[p], charity_out)
+
+    def cards_points(self, h):
+        """The points of the cards ``h`` as a hand of the current state (the
+        Charities acting on it are the current state's)."""
+        return self.d("points_of", h, self.held(self.hands, self.hand_of), self.charity_out)
+
+    def any_zero(self, hands, hand_of, charity_out):
         from ..lang import Exists
-        return Exists(self.ALLP, lambda p: self.points(hands, hand_of, p).eq(0), hint="z")
+        return Exists(self.ALLP, lambda p: self.points(hands, hand_of, p, charity_out).eq(0),
+                      hint="z")

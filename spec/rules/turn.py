@@ -32,12 +32,14 @@ def my_seat(t):
     return t.hand_of[t.actor]
 
 
-def endings(t: Table):
-    """(action, does it end the turn, seat play resumes from, skip flag)."""
+def raw_endings(t: Table):
+    """(action, does it end what the move began, seat play resumes from, skip flag):
+    a move that opens nothing more ends the turn unless the turn is held open
+    (``endings``)."""
     out = []
     for e in flow.effect_contexts(t):
         out.append((e.action, Not(flow.opens(t, e)), e.from_seat, flow.skip(t, e)))
-    racing_from = If(t.racing, t.d("race_from", t.actor, t.resume), t.turn)
+    racing_from = If(t.racing, t.d("race_resume", t.actor, t.resume), t.turn)
     out += [
         ("skip_discard", TRUE, racing_from, FALSE),
         ("pass", TRUE, t.actor, FALSE),
@@ -46,6 +48,14 @@ def endings(t: Table):
         ("keep", TRUE, t.resume, FALSE),
     ]
     return out
+
+
+def endings(t: Table):
+    """(action, does it end the turn, seat play resumes from, skip flag): a turn
+    held open (Mercy's race with racers left, the turn's own discard still to
+    come: ``flow.held``) does not end."""
+    held = flow.held(t)
+    return [(a, And(ends, Not(held)), f, s) for a, ends, f, s in raw_endings(t)]
 
 
 def next_seat(t: Table, from_seat):
@@ -89,8 +99,8 @@ def setup_rules(t: Table):
              choice="setup.first_card", reading="applies"),
         rule("setup.zero_deal.ends_at_once", ["setup.1", "pass.5"],
              "A hand dealt worth zero ends the round at once.",
-             Update(("deal",), "ended", num(ZERO), when=t.any_zero(t.hands_, t.hand_of_),
-                    priority=50),
+             Update(("deal",), "ended", num(ZERO),
+                    when=t.any_zero(t.hands_, t.hand_of_, t.charity_out_), priority=50),
              choice="setup.zero_deal", reading="ends_at_once"),
         rule("setup.zero_deal.after_actions", ["setup.1", "pass.5"],
              "Zero is only checked after a player's action, not at the deal.",
@@ -148,23 +158,25 @@ def discard_rules(t: Table):
     hand = t.hands[seat]
     mine = flow.taken_by(t, t.actor)
     limit = flow.points_before(t, hand)
-    any_ok = Exists(hand, lambda x: t.d("can_discard", x, hand, t.pile, mine, limit), hint="d")
-    first_draw = [Update((a,), "before_draw", t.d("points_of", hand) + 1, when=Not(t.drew))
+    any_ok = Exists(hand, lambda x: t.d("can_discard", x, hand, t.pile, mine, limit, t.racing),
+                    hint="d")
+    first_draw = [Update((a,), "before_draw", t.cards_points(hand) + 1, when=Not(t.drew))
                   for a in ("draw_pile", "deck_card")]
     out = [
         rule("play.discard", ["play.2"],
              "Discard a card from the hand onto the pile.",
-             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, mine, limit)),
+             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, mine, limit, t.racing)),
              Update(("discard",), "hands", t.hands.put(seat, hand.minus(dc))),
              Update(("discard",), "pile", op("push", t.pile, dc)),
              Update(("answer",), "hands", t.hands.put(seat, hand.minus(ac))),
              Update(("answer",), "pile", op("push", t.pile, ac))),
         rule("play.can_discard", ["play.2", "desolation.1"],
-             "A card may be discarded when Desolation's rule, the take-back rule and the "
-             "reading of \"to lower their points\" allow it.",
-             define(t, "can_discard", lambda c, h, pile, taken, lim: And(
-                 t.d("desolation_ok", c, pile), t.d("take_back_ok", c, taken),
-                 t.d("lowers_ok", c, h, lim)))),
+             "A card may be discarded when Desolation's rule (in Mercy's race as "
+             "mercy.desolation says), the take-back rule and the reading of \"to lower "
+             "their points\" allow it.",
+             define(t, "can_discard", lambda c, h, pile, taken, lim, racing: And(
+                 Or(Not(t.d("desolation_binds", racing)), t.d("desolation_ok", c, pile)),
+                 t.d("take_back_ok", c, taken), t.d("lowers_ok", c, h, lim)))),
         rule("turn.take_back.allowed", ["play.2"],
              "\"Any card\": a card taken from the pile may be discarded again.",
              define(t, "take_back_ok", lambda c, taken: TRUE),
@@ -182,29 +194,29 @@ def discard_rules(t: Table):
              "A discard may not leave the hand's points higher than they were before the "
              "turn's first draw (in Mercy's race, than before the discard).",
              define(t, "lowers_ok", lambda c, h, lim: Or(
-                 lim.eq(0), t.d("points_of", h.minus(c)) < lim)),
+                 lim.eq(0), t.cards_points(h.minus(c)) < lim)),
              *first_draw,
              Update(("discard", "skip_discard"), "before_draw", num(0)),
              choice="discard.lower", reading="constraint"),
         rule("discard.none.stuck", ["play.2"],
              "The text says nothing: with no legal discard there is no move.",
              Guard(("skip_discard",), FALSE),
-             define(t, "discard_ok", lambda c, h, pile, taken, lim: t.d(
-                 "can_discard", c, h, pile, taken, lim)),
+             define(t, "discard_ok", lambda c, h, pile, taken, lim, racing: t.d(
+                 "can_discard", c, h, pile, taken, lim, racing)),
              choice="discard.none", reading="stuck"),
         rule("discard.none.any_card", ["play.2"],
              "With no legal discard, any card may be discarded.",
              Guard(("skip_discard",), FALSE),
-             define(t, "discard_ok", lambda c, h, pile, taken, lim: Or(
-                 t.d("can_discard", c, h, pile, taken, lim),
-                 Not(Exists(h, lambda x: t.d("can_discard", x, h, pile, taken, lim),
+             define(t, "discard_ok", lambda c, h, pile, taken, lim, racing: Or(
+                 t.d("can_discard", c, h, pile, taken, lim, racing),
+                 Not(Exists(h, lambda x: t.d("can_discard", x, h, pile, taken, lim, racing),
                             hint="d")))),
              choice="discard.none", reading="any_card"),
         rule("discard.none.skip_discard", ["play.2"],
              "With no legal discard, the turn ends without one.",
              Guard(("skip_discard",), Not(any_ok)),
-             define(t, "discard_ok", lambda c, h, pile, taken, lim: t.d(
-                 "can_discard", c, h, pile, taken, lim)),
+             define(t, "discard_ok", lambda c, h, pile, taken, lim, racing: t.d(
+                 "can_discard", c, h, pile, taken, lim, racing)),
              choice="discard.none", reading="skip_discard"),
     ]
     return out
@@ -258,6 +270,7 @@ def pass_rules(t: Table):
 def advance_rules(t: Table):
     """End of turn: who plays next, and whether that reaches the passer."""
     frags = []
+    clear_duty = Or(Not(flow.may_hold(t)), Not(t.duty_fresh))
     for action, ends, from_seat, skip in endings(t):
         q1, live = next_seat(t, from_seat)
         land = If(skip, op("next_in", q1, t.dir_, live), q1)
@@ -272,8 +285,10 @@ def advance_rules(t: Table):
             Update((action,), "drew", FALSE, when=ends),
             Update((action,), "racing", FALSE, when=ends),
             Update((action,), "resume", t.NOBODY, when=ends, priority=-1),
-            Update((action,), "duty", num(0), when=ends),
-            Update((action,), "duty_on", t.NOBODY, when=ends),
+            # a duty set in the middle of this turn (duty_fresh) outlasts its end
+            Update((action,), "duty", num(0), when=And(ends, clear_duty)),
+            Update((action,), "duty_on", t.NOBODY, when=And(ends, clear_duty)),
+            Update((action,), "duty_fresh", FALSE, when=And(ends, flow.may_hold(t))),
             Update((action,), "phase", num(DRAW), when=ends),
             Update((action,), "ended", num(PASS_REACHED), when=And(ends, stop)),
         ]
@@ -296,7 +311,7 @@ def advance_rules(t: Table):
 
 
 def zero_rules(t: Table):
-    zero_now = t.any_zero(t.hands_, t.hand_of_)
+    zero_now = t.any_zero(t.hands_, t.hand_of_, t.charity_out_)
     every = [a for a in ROUND_ACTIONS if a not in ("deal", "race")]
     return [
         rule("zero.when.every_change", ["pass.5"],
@@ -325,28 +340,33 @@ def scoring_rules(t: Table):
     so each reading changes one part: which hand a seat totals (secret.score),
     whose Pass a seat may score -20 for (pass.team), whether the way the round
     stopped allows it (pass.zero), when the try wins (pass.score) and what a
-    failed try scores (pass.fail)."""
-    def score(hands, hand_of, ps, ended, p):
-        base = t.d("seat_points", hands, hand_of, p)
+    failed try scores (pass.fail).  ``out``: the Charities discarded this round
+    (they act on every hand under charity.acts = discarded)."""
+    def score(hands, hand_of, ps, ended, out, p):
+        base = t.d("seat_points", hands, hand_of, out, p)
         tried = And(t.d("pass_for", hand_of, ps, p), t.d("pass_tested", ended))
-        result = If(tried, If(t.d("pass_wins", hands, hand_of, p), num(-20),
+        result = If(tried, If(t.d("pass_wins", hands, hand_of, out, p), num(-20),
                               t.d("pass_failed", base)), base)
         return If(t.d("seat_scored", hand_of, p), result, num(0))
 
     def wins(cmp):
         """The hand p plays against every other hand in play (a team's members
         play one hand: it is not compared with itself)."""
-        def body(hands, hand_of, p):
-            own = t.points(hands, hand_of, p)
+        def body(hands, hand_of, out, p):
+            own = t.points(hands, hand_of, p, out)
             return ForAll(t.ALLP, lambda q: Or(hand_of[q].eq(hand_of[p]),
-                                               cmp(own, t.points(hands, hand_of, q))), hint="q")
+                                               cmp(own, t.points(hands, hand_of, q, out))),
+                          hint="q")
         return body
 
-    in_play = lambda hands, hand_of, p: t.points(hands, hand_of, p)
+    in_play = lambda hands, hand_of, out, p: t.points(hands, hand_of, p, out)
     return [
         rule("scoring.points", ["scoring.1", "options.1"],
-             "A hand's points: the cards' values, less what Charity cancels.",
-             define(t, "points_of", lambda h: op("tsum", h - t.d("cancelled", h), t.VALUES))),
+             "A hand's points: the cards' values, less what the Charities that act on it "
+             "cancel.",
+             define(t, "points_of", lambda h, held, out: op(
+                 "tsum", h - t.d("cancelled", h, t.d("charity_acting", h, held, out)),
+                 t.VALUES))),
         rule("scoring.score", ["scoring.1", "pass.1"],
              "Each player totals the points of their hand; a passer whose try counts "
              "scores -20 if it wins, else what a failed Pass scores.",
@@ -361,7 +381,7 @@ def scoring_rules(t: Table):
              choice="pass.score", reading="strictly_lowest"),
         rule("pass.score.always", ["pass.1", "scoring.1"],
              "The passer's try always wins: -20.",
-             define(t, "pass_wins", lambda hands, hand_of, p: TRUE),
+             define(t, "pass_wins", lambda hands, hand_of, out, p: TRUE),
              choice="pass.score", reading="always"),
         rule("pass.fail.total", ["pass.1", "scoring.1"],
              "A Pass that fails scores the hand's total, like any player.",
@@ -398,7 +418,8 @@ def scoring_rules(t: Table):
         rule("secret.score.own_hand", ["scoring.1", "secret.2", "secret.3"],
              "Each player totals the cards at their own seat: a set-aside hand is its "
              "owner's score.",
-             define(t, "seat_points", lambda hands, hand_of, p: t.d("points_of", hands[p])),
+             define(t, "seat_points", lambda hands, hand_of, out, p: t.hand_points(
+                 hands, hand_of, p, out)),
              define(t, "seat_scored", lambda hand_of, p: TRUE),
              choice="secret.score", reading="own_hand"),
         rule("secret.score.once", ["scoring.1", "secret.2", "secret.3"],
