@@ -8,7 +8,8 @@ A shown command is a line ``$ itcp-check ...`` inside a fenced block that has
 no language tag; its output is every line up to the next ``$`` line or the
 end of the block.  Where the README elides part of an output with a line
 ``...``, the regenerated output keeps as many lines before and after the
-``...`` as it kept before.  The commands run in one fresh temporary folder
+``...`` as it kept before (and a part shown between two ``...`` lines is
+found again by its opening words).  The commands run in one fresh temporary folder
 per file, in order, through the shell (so ``saved/*.toml`` expands), with
 this environment's ``itcp-check`` first on the PATH.
 
@@ -46,14 +47,39 @@ def segments(block: list[str]) -> list[tuple[str, list[str]]]:
 
 
 def shaped(old: list[str], new: list[str]) -> list[str]:
-    """``new`` cut the way ``old`` was: the same number of lines around ``...``."""
-    if ELIDED not in old:
+    """``new`` cut the way ``old`` was: the same number of lines before the first
+    ``...`` and after the last; a part shown between two ``...`` is found again
+    by its first line's opening words (up to the first digit or bracket)."""
+    marks = [line for line in old if line.strip() == ELIDED]
+    if not marks:
         return new
-    k = old.index(ELIDED)
-    head, tail = k, len(old) - k - 1
-    if head + tail >= len(new):
+    parts: list[list[str]] = [[]]
+    for line in old:
+        if line.strip() == ELIDED:
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    head, middle, tail = parts[0], parts[1:-1], parts[-1]
+    if len(head) + len(tail) >= len(new):
         return new
-    return new[:head] + [ELIDED] + (new[len(new) - tail:] if tail else [])
+    out, at = new[:len(head)] + [marks[0]], len(head)
+    for part, mark in zip(middle, marks[1:]):
+        key = re.split(r"[\d(\[]", part[0], maxsplit=1)[0] if part else ""
+        found = next((i for i in range(at, len(new) - len(tail))
+                      if key and new[i].startswith(key)), None)
+        if found is None:
+            continue
+        out += new[found:found + len(part)] + [mark]
+        at = found + len(part)
+    return out + (new[len(new) - len(tail):] if tail else [])
+
+
+def trailing_blanks(lines: list[str]) -> list[str]:
+    """The blank lines that end ``lines`` (kept between two commands of a block)."""
+    n = len(lines)
+    while n and not lines[n - 1].strip():
+        n -= 1
+    return lines[n:]
 
 
 def run(command: str, cwd: Path) -> list[str]:
@@ -84,7 +110,9 @@ def regenerate(text: str, cwd: Path, log=print) -> str:
             for command, old in segs:
                 log(f"$ {command}")
                 out.append(PROMPT + command)
-                out.extend(shaped(old, run(command, cwd)))
+                gap = trailing_blanks(old)
+                body = old[:len(old) - len(gap)]
+                out.extend(shaped(body, run(command, cwd)) + gap)
         else:
             out.extend(block)
         i = j
