@@ -28,6 +28,11 @@ import subprocess
 import sys
 import time
 
+from itcp.checks.explore import Limits, explore
+from itcp.model.engine import Game
+from itcp.spec.config import Config
+from itcp.spec.variants import load_variant
+
 ALL = tuple((o, 1) for o in ("mercy", "justice", "repentance", "unbelief", "pride_cycle",
                              "secret_combination"))
 TABLES = {
@@ -38,10 +43,6 @@ TABLES = {
 
 def one(table: str, budget: int | None, symmetry: bool, fast: bool) -> dict:
     """One search in this process: its figures."""
-    from itcp.checks.explore import Limits, explore
-    from itcp.model.engine import Game
-    from itcp.spec.config import Config
-    from itcp.spec.variants import load_variant
     game = Game.make(Config(**TABLES[table]), dict(load_variant("official").readings))
     start = time.process_time()
     ex = explore(game, Limits(max_states=budget), symmetry=symmetry, track_rules=False,

@@ -21,12 +21,13 @@ import statistics
 import time
 
 from itcp.checks.conformance import conformance, explored_states
+from itcp.checks.deadline import OutOfTime
 from itcp.checks.scout import forget_plans
-from itcp.checks.symbolic import SymbolicChecker, _Out
-from itcp.cli.check_cmd import DEFAULT_TABLE
-from itcp.cli.common import load_with, overrides
+from itcp.checks.symbolic import SymbolicChecker
+from itcp.cli.common import load_with
 from itcp.model.engine import Game
 from itcp.spec.config import Config
+from itcp.spec.tables import DEFAULT_TABLE, overrides
 
 
 def induction(players: int, timeout: float, pid: str = "FROZEN") -> tuple[float, str]:
@@ -43,7 +44,7 @@ def bmc_depth(seconds: float) -> int:
     ch = SymbolicChecker(game, timeout=seconds)
     try:
         ch.bmc("FROZEN", 1000)
-    except _Out:
+    except OutOfTime:
         pass
     return ch._bmc_done.get("FROZEN", -1)
 

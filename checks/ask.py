@@ -21,7 +21,6 @@ Every answer states its scope in plain words.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -29,35 +28,21 @@ import networkx as nx
 
 from itcp.model.engine import Game
 from itcp.model.engine import build_spec
+from itcp.scenarios.format import to_toml
+from itcp.scenarios.save import end_expectation, trace_scenario
+from itcp.spec.errors import ConfigError
 from itcp.spec.rulebook import SENTENCES
-from itcp.spec.variants import FULL_DECK_OVERRIDES, Variant
+from itcp.spec.variants import FULL_DECK_OVERRIDES, Variant, load_variant
 
 from . import story as S
+from .answer import NO, UNKNOWN, YES, Answer, slug
+from .diff import differs_answer
 from .explore import Exploration, Limits, concrete_trace, explore, path_to, state
 from .questions import Question, compile_question, mentions_cards, parse
+from .symbolic import symbolic_verdicts
 
-YES, NO, UNKNOWN = "yes", "no", "unknown"
 #: player counts of the symbolic proofs by default
 PROOF_SIZES = tuple(range(2, 9))
-
-
-@dataclass
-class Answer:
-    question: str
-    variant: str
-    answer: str
-    scope: str
-    evidence: dict
-    lines: list = field(default_factory=list)  # the answer told for people
-    scenario: str | None = None  # the saved witness scenario
-    table: str = ""
-    #: the witness or counterexample told as a story (``checks/story.py``, with its
-    #: engine states), for the HTML report; not part of the JSON answer
-    trace: dict | None = None
-
-    def as_json(self) -> dict:
-        return {"question": self.question, "variant": self.variant, "table": self.table,
-                "answer": self.answer, "scope": self.scope, "evidence": self.evidence}
 
 
 def table_scope(config) -> str:
@@ -80,11 +65,6 @@ def sizes_scope(sizes) -> str:
 
 
 # -- helpers --------------------------------------------------------------------------
-
-def slug(text: str) -> str:
-    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return s[:60].rstrip("-") or "question"
-
 
 def rule_core(spec, rule_ids) -> dict:
     """Rules of a core with their rulebook sentences and readings."""
@@ -132,8 +112,6 @@ def save_witness(variant: Variant, game, states, actions, question: str, title: 
                  save, name: str) -> str:
     """The trace as a scenario file, handed to the sink ``save`` (see
     ``scenarios/save.py``: the CLI's writes it all or nothing); its path."""
-    from itcp.scenarios.format import to_toml
-    from itcp.scenarios.save import end_expectation, trace_scenario
     sc = trace_scenario(variant, game, states, actions, end_expectation(game, states[-1]),
                         save.folder, title, question)
     return save.write(name, to_toml(sc))
@@ -171,7 +149,6 @@ def ask_many(questions, variant: Variant, opts: Options | None = None,
     out: dict[int, Answer] = {}
     for i, q in enumerate(qs):
         if q.form == "differs":
-            from .diff import differs_answer
             out[i] = differs_answer(q, variant, opts, stems[i] if stems else None)
     rest = [i for i in range(len(qs)) if i not in out]
     if rest:
@@ -302,7 +279,6 @@ def _table_label(opts) -> str:
 
 
 def load_variant_table(variant, table, n):
-    from itcp.spec.variants import load_variant
     return load_variant(variant.path or variant.name, dict(table, players=n)).config
 
 
@@ -313,9 +289,6 @@ def _question_goal(q: Question, spec) -> list:
 
 def symbolic_proofs(q: Question, variant: Variant, opts: Options) -> list[dict]:
     """The symbolic checker at each requested size with the full deck."""
-    from itcp.spec.errors import ConfigError
-    from itcp.spec.variants import load_variant
-    from .symbolic import symbolic_verdicts
     out = []
     for n in opts.proof_sizes:
         table = dict(opts.proof_table, players=n)

@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
 from itcp.model.simulate import random_states
+from itcp.model.smt import SmtSpec, SuccessorQuery
+
+from .explore import Limits, explore, state
 
 
 @dataclass
@@ -70,7 +73,6 @@ class Checker:
     """One successor query per action (model/smt.py), reused across states."""
 
     def __init__(self, game: Game, smt=None):
-        from itcp.model.smt import SmtSpec, SuccessorQuery
         self.game = game
         self.smt = smt or SmtSpec(game.spec)
         self._query_class = SuccessorQuery
@@ -137,7 +139,6 @@ def explored_states(game: Game, max_states: int | None = None, symmetry: bool = 
     """The initial state, then every state an exploration of ``game`` reached
     (every reachable state: chance nodes and variables no move reads again
     included, as the engine has them)."""
-    from itcp.checks.explore import Limits, explore, state
     ex = explore(game, Limits(max_states=max_states), symmetry=symmetry, track_rules=False,
                  fold=False, reduce=False)
     yield game.initial_state()

@@ -20,10 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
+from itcp.scenarios.format import to_toml
+from itcp.scenarios.save import end_expectation, refusal_expectation, trace_scenario
 from itcp.spec.choices import CHOICE_POINTS
 from itcp.spec.errors import ConfigError, InputError
 from itcp.spec.variants import Variant, load_variant
 
+from .answer import NO, UNKNOWN, YES, Answer, slug
 from .divergence import Exact, first_difference
 
 #: option cards a choice point is about (the others are left out of its tables)
@@ -121,8 +124,6 @@ def _scenarios(cmp: Comparison, base: Variant, ga, gb, d: Difference, save,
                stem) -> list[str]:
     """The distinguishing play as one scenario per side, handed to the sink
     ``save`` (``scenarios/save.py``); their paths."""
-    from itcp.scenarios.format import to_toml
-    from itcp.scenarios.save import end_expectation, refusal_expectation, trace_scenario
     steps = d.path + ([(d.state, d.action)] if d.action is not None else [])
     actions = [a for _, a in steps]
     out = []
@@ -194,7 +195,6 @@ def diff_variants(va: Variant, vb: Variant, save=None, max_states=DIFF_MAX_STATE
 
 def differs_answer(q, variant: Variant, opts, stem=None):
     """``differs CP``: does any other reading of CP change the game, all else equal?"""
-    from .ask import NO, UNKNOWN, YES, Answer, slug
     cp = CHOICE_POINTS[q.choice]
     mine = variant.readings[cp.id]
     comps = [compare_readings(variant, cp.id, mine, r, opts.save,

@@ -28,6 +28,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from itcp.scenarios.replay import facts
+
 
 @dataclass
 class Found:
@@ -136,7 +138,6 @@ class Observable:
     """
 
     def __init__(self, ga, gb):
-        from itcp.scenarios.replay import facts
         self.ga, self.gb, self.facts = ga, gb, facts
         self.s0 = ga.initial_state()
 

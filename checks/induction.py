@@ -116,7 +116,11 @@ def _ill_formed(q: Query) -> Query:
 
 
 class Inductor:
-    """Proves state and step properties of one spec by 1-induction (see module doc)."""
+    """Proves state and step properties of one spec by 1-induction (see module doc).
+
+    ``checker`` is the symbolic checker of the run (``symbolic.SymbolicChecker``):
+    its queries, budget and progress, and ``new_scout()``, the scout whose plans
+    are re-proved here (handed in by the checker, so this module imports neither)."""
 
     def __init__(self, checker, pool: dict, refuted: dict | None = None):
         self.ch = checker
@@ -282,10 +286,9 @@ class Inductor:
     def _replay(self, pid: str) -> Outcome | None:
         """Prove ``pid`` with the invariants a scout table found, every one proved
         again here; None when the plan is missing or fails here."""
-        from .scout import Scout
         ch, sym = self.ch, self.sym
         if self._scout is None:
-            self._scout = Scout(ch.spec, ch.progress, ch.deadline)
+            self._scout = ch.new_scout()
         start_q = sym.queries
         plan = self._scout.plan(pid)
         if plan is None:
@@ -421,11 +424,10 @@ class Inductor:
         Why: the plain Houdini over every candidate asks whole step queries with
         every member assumed, some of which Z3 does not decide in minutes at the
         full deck; the re-proof asks only cut ones."""
-        from .scout import Scout
         if not self.big:
             return None
         if self._scout is None:
-            self._scout = Scout(self.ch.spec, self.ch.progress, self.ch.deadline)
+            self._scout = self.ch.new_scout()
         names = self._scout.deadlock_support(pid)
         if names is None:
             return None

@@ -31,10 +31,11 @@ from functools import lru_cache
 
 from itcp.spec import ast as A
 from itcp.spec.choices import CHOICE_POINTS
-from itcp.spec.config import OPTION_TITLES, SUIT_NAMES
+from itcp.spec.config import OPTION_TITLES, SUIT_NAMES, Config
 from itcp.spec.errors import InputError, did_you_mean, nearest
 from itcp.spec.lang import And, Exists, ForAll, Not, Or, num
-from itcp.spec.properties import Property
+from itcp.spec.properties import LIVE_PHASES, Property
+from itcp.spec.rules import build_ruleset
 from itcp.spec.rules.table import PHASE_NAMES, Table, score_of
 
 FORMS = ("can", "always", "never", "after", "differs")
@@ -157,8 +158,6 @@ NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "a": 1, "an": 1, "two": 2, "three"
 @lru_cache(maxsize=1)
 def all_rule_ids() -> tuple[str, ...]:
     """Every rule of every reading (rule ids do not depend on the table)."""
-    from itcp.spec.config import Config
-    from itcp.spec.rules import build_ruleset
     return tuple(r.id for r in build_ruleset(Config()).rules)
 
 
@@ -733,7 +732,6 @@ class Compiler:
             return body(A.op("next_in", t.turn, t.dir, t.ring(t.hand_of, t.aside)))
         if kind == "actor":
             # the player who must choose now: only while a player (not chance) moves
-            from itcp.spec.properties import LIVE_PHASES
             playing = Or(*[t.phase.eq(self._phase(p)) for p in LIVE_PHASES])
             return And(playing, Not(t.actor.eq(t.NOBODY)), body(t.actor))
         if kind == "turn":
@@ -831,7 +829,6 @@ class Compiler:
 
     def live(self):
         """A round in play (a player or chance is to move)."""
-        from itcp.spec.properties import LIVE_PHASES
         return Or(*[self.t.phase.eq(self._phase(p)) for p in LIVE_PHASES + ("DECK", "RACE")])
 
     def lowest(self, q, tie: bool):

@@ -26,11 +26,16 @@ import re
 import time
 from dataclasses import dataclass, field
 
+from itcp.model.engine import Game, build_spec
 from itcp.model.smt_checks import SAT, UNSAT
+from itcp.spec import ast as A
 from itcp.spec.config import Config, ConfigError
 from itcp.spec.errors import InputError
 
+from .deadline import OutOfTime
+from .deadlock import no_deadlock
 from .induction import STRUCTURE
+from .verdicts import HOLDS
 
 #: random rounds of the engine at the scout table that filter the candidates (cheap
 #: there, and every candidate they refute is a satisfiable query saved)
@@ -86,7 +91,6 @@ def forget_plans() -> None:
 def _alpha(formula) -> str:
     """The formula as text with its bound names numbered in order of appearance: two
     compilations of one question (fresh names each time) give the same text."""
-    from itcp.spec import ast as A
     names: dict = {}
     for n in A.walk(formula):
         if isinstance(n, A.Bound):
@@ -101,8 +105,11 @@ class Scout:
     """The scout table of one run, and a plan per property; answers found for one
     property are kept for the next, and plans for the next run in this process."""
 
-    def __init__(self, spec, progress, deadline: float | None):
-        from itcp.model.engine import build_spec
+    def __init__(self, spec, progress, deadline: float | None, checker):
+        """``checker(game, timeout=, rounds=)`` makes the symbolic checker run at
+        the scout table (``symbolic.SymbolicChecker``, which makes the scouts:
+        handed in, so this module sits below it)."""
+        self.make_checker = checker
         self.config = scout_config(spec.config)
         self.progress = progress
         self.deadline = deadline
@@ -128,12 +135,9 @@ class Scout:
     def _checker(self):
         """The symbolic checker at the scout table, made on first need."""
         if self.ch is None:
-            from itcp.model.engine import Game
-            from .symbolic import SymbolicChecker, _Out
-            self._out = _Out
             left = (None if self.deadline is None
                     else max(1.0, self.deadline - time.monotonic()))
-            self.ch = SymbolicChecker(Game(self.small), timeout=left, rounds=SCOUT_ROUNDS)
+            self.ch = self.make_checker(Game(self.small), timeout=left, rounds=SCOUT_ROUNDS)
             self.ind = self.ch.inductor
         return self.ch
 
@@ -175,7 +179,7 @@ class Scout:
                         and not (light and (ind._heavy(n) or n in self.broken))]
             try:
                 closure = self._inductive(pid, believed, state_prop)
-            except (TimeoutError, self._out):
+            except (TimeoutError, OutOfTime):
                 self.failed = True
                 return None
             if closure is not None:
@@ -238,13 +242,11 @@ class Scout:
             return None
         key = self._key(pid, "support")
         if key not in _PLANS:
-            from .deadlock import no_deadlock
-            from .verdicts import HOLDS
             self._checker()
             self.progress(f"{pid}: scouting at {self.config.describe()}")
             try:
                 v = no_deadlock(self.ch, pid, reachability=False)
-            except (TimeoutError, self._out):
+            except (TimeoutError, OutOfTime):
                 self.failed = True
                 return None
             _PLANS[key] = list(v.evidence.get("invariants", ())) \

@@ -30,11 +30,12 @@ from itcp.spec.lang import And, Exists, ForAll, Implies, Not, Or
 from itcp.spec.rules.table import (DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET, DECK,
                                    Table)
 
+from .deadline import OutOfTime, seconds_left
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
-from .scout import MINIMISE_SECONDS
+from .scout import MINIMISE_SECONDS, Scout
 from .sampled import ROUNDS, refuted_by_playouts
-from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
+from .verdicts import HOLDS, UNKNOWN, Verdict, frozen_ending, replayed_bmc_verdict, state_ending
 
 DEFAULT_DEPTH = 6
 MAX_K = 1
@@ -244,10 +245,6 @@ class Stats:
                 "invariants": self.invariants, "smt2_files": self.smt2_files}
 
 
-class _Out(Exception):
-    """The time budget ran out."""
-
-
 class SymbolicChecker:
     def __init__(self, game: Game, depth: int | None = None, timeout: float | None = None,
                  emit=None, max_k: int = MAX_K, progress=None,
@@ -279,12 +276,13 @@ class SymbolicChecker:
 
     # -- budget -------------------------------------------------------------------
     def budget(self) -> float | None:
-        if self.deadline is None:
-            return None
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise _Out()
-        return left
+        """Seconds left of the run (None: no limit); ``OutOfTime`` when none are."""
+        return seconds_left(self.deadline)
+
+    def new_scout(self) -> Scout:
+        """A scout for this run (``scout.py``): its table's proofs are re-proved
+        here by the inductor; it runs a checker like this one at its small table."""
+        return Scout(self.spec, self.progress, self.deadline, SymbolicChecker)
 
     def ask(self, q: Query, slug: str, solver: str = "pipeline"):
         return self._settled(self.sym.ask(q, slug, self.budget(), solver), slug)
@@ -315,7 +313,7 @@ class SymbolicChecker:
             self.progress(f"slow query {slug}: {ans.result} in {ans.seconds:.1f} s")
         if ans.result not in (SAT, UNSAT) and self.deadline is not None \
                 and time.monotonic() >= self.deadline:
-            raise _Out()
+            raise OutOfTime()
         return ans
 
     # -- the initial states: Init then one deal -----------------------------------
@@ -407,17 +405,16 @@ class SymbolicChecker:
                 "kind": "conformance_bug", "note": problem,
                 "deal": list(deal[1]), "actions": [[a[0], list(a[1])] for a in actions],
                 "z3_states": decoded})
-        from .verdicts import _frozen_ending, _state_ending
 
         class _G:  # the endings only read .game
             pass
         shim = _G()
         shim.game = game
         if prop.kind == "step":
-            ending = (_frozen_ending(shim, eng[-2], actions[-1], eng[-1]) if pid == "FROZEN"
+            ending = (frozen_ending(shim, eng[-2], actions[-1], eng[-1]) if pid == "FROZEN"
                       else f"{pid} violated")
         else:
-            ending = _state_ending(shim, pid, eng[-1])
+            ending = state_ending(shim, pid, eng[-1])
         return replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
                                     "the engine reproduces the violation")
 
@@ -509,7 +506,7 @@ class SymbolicChecker:
             if special is not None:
                 try:
                     return special(pid)
-                except _Out:
+                except OutOfTime:
                     return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                         "kind": "bounded", "limit": f"--timeout {self.timeout}",
                         "note": "time ran out"})
@@ -538,7 +535,7 @@ class SymbolicChecker:
                         f"1-induction: {why.note if why else 'no proof attempted'}",
                 "cti": why.cti if why else None,
                 "invariants": list(self.inductor.proven)})
-        except _Out:
+        except OutOfTime:
             d = self._bmc_done.get(pid, -1)
             searched = (f"no violation within {d} moves after any deal" if d >= 0 else
                         "no bounded search finished")

@@ -79,7 +79,9 @@ def _deadlock_ending(game, s) -> str:
             "legal: NO_DEADLOCK violated")
 
 
-def _frozen_ending(ex, s, a, s2):
+def frozen_ending(ex, s, a, s2):
+    """How the step ``s -a-> s2`` violating FROZEN ends its trace: the passer
+    whose hand changed, told in words."""
     g = ex.game
     ps = [p for p in range(g.config.players) if g.get(s, "passers") >> p & 1]
     hof, hof2 = g.get(s, "hand_of"), g.get(s2, "hand_of")
@@ -91,7 +93,8 @@ def _frozen_ending(ex, s, a, s2):
     return "FROZEN violated"
 
 
-def _state_ending(ex, pid, s):
+def state_ending(ex, pid, s):
+    """How a trace ending in ``s``, a state violating ``pid``, is told in words."""
     g = ex.game
     d = g.describe(s)
     if pid == "ZERO_STOPS":
@@ -169,11 +172,11 @@ def _verdict(ex: Exploration, pid: str, prop) -> Verdict:
             # the violating step, taken from the concrete (not canonical) last state
             match = next(b for b, x in game.successors(last)
                          if not game.check_property(pid, last, x))
-            ending = _frozen_ending(ex, last, match, game.apply(last, match))
+            ending = frozen_ending(ex, last, match, game.apply(last, match))
             t = _trace_with_final(ex, nums, match, ending)
         else:
             _, i = w
-            t = _trace(ex, path_to(ex, i), lambda s, pid=pid: _state_ending(ex, pid, s))
+            t = _trace(ex, path_to(ex, i), lambda s, pid=pid: state_ending(ex, pid, s))
         v.verdict, v.trace = VIOLATED, t
         v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"]}
     elif pid == "NO_DEADLOCK":

@@ -12,7 +12,8 @@ import sys
 
 import click
 
-from itcp.checks.ask import UNKNOWN, Answer, Options, ask, slug
+from itcp.checks.answer import UNKNOWN, Answer, slug
+from itcp.checks.ask import Options, ask
 from itcp.checks.explore import Limits
 from itcp.checks.questions import parse
 from itcp.model.engine import Game

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 
 import click
+import networkx as nx
+from tqdm import tqdm
 
 from itcp.checks.explore import Limits, explore
+from itcp.checks.symbolic import symbolic_verdicts
 from itcp.checks.verdicts import (HOLDS, UNKNOWN, VIOLATED, Verdict, exit_code, search_verdicts,
                                   verdicts)
 from itcp.model.engine import Game
@@ -20,17 +24,12 @@ from itcp.report.html import check_page
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
 from itcp.spec.config import Config
 from itcp.spec.errors import InputError, nearest, valid_names
+from itcp.spec.tables import DEFAULT_TABLE, overrides
 
 from .common import (COUNT, NATURAL, SECONDS, VARIANT_HELP, Command, config_options, emit_json,
-                     force_option, load_with, memory_option, overrides, variant_argument)
+                     force_option, load_with, memory_option, variant_argument)
 from .limits import SEARCH_SHARE, Budget, memory_option_value
 from .output import FileOut, Outputs
-
-#: The table ``itcp-check`` checks by default: small enough to exhaust in well
-#: under a minute, large enough to show the official text's contradictions
-#: (a passer's hand changed by Pride Cycle; a turn with no legal discard).
-DEFAULT_TABLE = {"players": 2, "suits": 2, "ranks": (2, 2), "hand": 1,
-                 "options": (("unbelief", 1), ("pride_cycle", 1))}
 
 PROPERTY_IDS = ("FROZEN", "NO_DEADLOCK", "ROUND_ENDS", "CONSERVATION", "DETERMINED",
                 "TURN_DEFINED", "ZERO_STOPS", "HAND_BOUNDS", "SCORE_DEFINED")
@@ -52,7 +51,6 @@ def _load(variant: str, flags: dict):
 def _progress():
     if not sys.stderr.isatty():
         return None, None
-    from tqdm import tqdm
     bar = tqdm(unit=" states", file=sys.stderr, dynamic_ncols=True, leave=False)
 
     def update(states, depth, seconds):
@@ -73,7 +71,6 @@ def _itf_files(variant: str, vs) -> dict[str, str]:
 
 
 def _write_graph(ex, out: FileOut):
-    import networkx as nx
     g = nx.DiGraph()
     for i in range(ex.states):
         g.add_node(i, depth=int(ex.depth_of[i]))
@@ -233,7 +230,6 @@ def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_sy
         vs = search_verdicts(ex, wanted, budget.reason)
     sym_stats, svs = None, []
     if engine == "all":
-        from itcp.checks.symbolic import symbolic_verdicts
         got = _interruptible(budget, symbolic_verdicts, game, wanted, depth,
                              budget.search_timeout(), smt, stopped=lambda: budget.reason)
         if got is not None:
@@ -347,7 +343,6 @@ def merge(explicit: list, symbolic: list) -> list:
 
 
 def _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves, html, out):
-    from itcp.checks.symbolic import symbolic_verdicts
     game = _game(v, budget)
     if game is None:
         return _not_started(v, properties, budget, as_json, "symbolic")
@@ -447,7 +442,6 @@ def text_report(v, vs, stats, coverage) -> str:
                   f"this table{sampled} (checks may be vacuous for them)"
               + (":" if never else ".")]
     if never:
-        import textwrap
         lines += textwrap.wrap(", ".join(never), 100, initial_indent="  ",
                                subsequent_indent="  ")
     return "\n".join(lines)

@@ -17,10 +17,10 @@ from collections.abc import Mapping
 import click
 
 from itcp.spec.errors import ConfigError, InputError, clip
-from itcp.spec.variants import (FULL_DECK_OVERRIDES, Variant, list_variants, load_variant,
-                                parse_options, parse_ranks)
+from itcp.spec.tables import overrides
+from itcp.spec.variants import Variant, list_variants, load_variant
 
-from .entry import PENDING
+from .early import PENDING
 from .limits import command_started, interrupted_text, parse_size, signals_interrupt
 
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -230,28 +230,6 @@ def config_options(f):
     return wrapper
 
 
-def overrides(flags: Mapping | None) -> dict:
-    """Config flags -> ``load_variant`` overrides.  Raises InputError on bad text."""
-    flags = dict(flags or {})
-    out: dict = {}
-    if flags.get("full_deck"):
-        out.update(FULL_DECK_OVERRIDES)
-    for key in ("players", "suits", "hand"):
-        if flags.get(key) is not None:
-            out[key] = flags[key]
-    if flags.get("ranks") is not None:
-        try:
-            out["ranks"] = parse_ranks(flags["ranks"])
-        except InputError as e:
-            raise InputError(f"--ranks: {e.message}", hint=e.hint) from None
-    if flags.get("options") is not None:
-        try:
-            out["options"] = parse_options(flags["options"])
-        except InputError as e:
-            raise InputError(f"--options: {e.message}", hint=e.hint) from None
-    return out
-
-
 def load(variant: str, flags: Mapping | None = None) -> Variant:
     """The variant named or at a path, with the command line's config flags on top."""
     return load_with(variant, overrides(flags))
@@ -316,6 +294,6 @@ def table(rows: list[tuple], headers: tuple | None = None, indent: int = 2,
 
 
 __all__ = ["Command", "Group", "COUNT", "NATURAL", "SECONDS", "SEED", "SIZE", "Number",
-           "force_option", "memory_option", "config_options", "config_option_objects", "pop_config_flags", "variant_argument", "overrides", "load",
+           "force_option", "memory_option", "config_options", "config_option_objects", "pop_config_flags", "variant_argument", "load",
            "emit_json", "table", "report_input_error", "VARIANT_HELP",
            "EXIT_OK", "EXIT_VIOLATED", "EXIT_USAGE", "EXIT_UNKNOWN", "CONFIG_FLAGS"]

@@ -8,7 +8,13 @@ action and both successor sets); 3: Z3 answered unknown somewhere.
 """
 from __future__ import annotations
 
+from itertools import chain, islice
+
 import click
+
+from itcp.checks.conformance import conformance as check_conformance
+from itcp.checks.conformance import explored_states, playout_states
+from itcp.model.engine import Game
 
 from .common import (COUNT, EXIT_OK, EXIT_UNKNOWN, EXIT_VIOLATED, NATURAL, SEED, VARIANT_HELP,
                      Command, config_options, emit_json, load, variant_argument)
@@ -84,11 +90,7 @@ def _text(game, report, variant, sources: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def conformance(variant, config_flags, max_states, playouts, no_explore, seed, max_solutions,
                 as_json):
-    from itertools import chain, islice
 
-    from itcp.checks.conformance import conformance as run
-    from itcp.checks.conformance import explored_states, playout_states
-    from itcp.model.engine import Game
 
     v = load(variant, small_table_flags(config_flags))
     game = Game.from_variant(v)
@@ -99,7 +101,7 @@ def conformance(variant, config_flags, max_states, playouts, no_explore, seed, m
     if playouts:
         parts.append(playout_states(game, playouts, seed))
         sources.append(f"{playouts} random playouts (seed {seed})")
-    report = run(game, chain(*parts), max_solutions=max_solutions)
+    report = check_conformance(game, chain(*parts), max_solutions=max_solutions)
     if as_json:
         out = {"variant": v.name, "config": v.config.describe(), "sources": sources}
         out.update(report.to_json(game))

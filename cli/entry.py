@@ -12,11 +12,8 @@ from __future__ import annotations
 import signal
 import time
 
-#: signals that came before the command could act on them
-PENDING: list[int] = []
-#: when the program started (its first line), for ``--timeout``; None when the
-#: commands run another way (``python -m itcp.cli.main``, tests)
-STARTED: list[float] = []
+from .early import PENDING, STARTED
+
 EARLY = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
@@ -31,7 +28,8 @@ def main():
             signal.signal(sig, _note)
         except (OSError, ValueError):
             pass
-    from .main import main as program  # the import this module exists to guard
+    # lazy on purpose: the import this module exists to guard (handlers first)
+    from .main import main as program
     return program()
 
 

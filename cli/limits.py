@@ -39,7 +39,7 @@ from contextlib import contextmanager
 
 from itcp.spec.errors import InputError
 
-from .entry import PENDING, STARTED
+from .early import PENDING, STARTED
 
 _started = [time.monotonic()]
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import click
 
+from itcp.model.engine import build_spec, generated_source
+from itcp.model.packed import PackedSource
 from itcp.spec.choices import CHOICE_POINTS, ChoicePoint
 from itcp.spec.lang import included
 from itcp.spec.rulebook import SENTENCES
@@ -230,12 +232,9 @@ def rules(variant, config_flags, as_json, dump_engine, dump_successors, as_markd
             "choose at most one of --json, --dump-engine, --dump-successors, --markdown")
     v = load(variant, config_flags)
     if dump_successors:
-        from itcp.model.engine import build_spec
-        from itcp.model.packed import PackedSource
         click.echo(PackedSource(build_spec(v.config, dict(v.readings)), store=True).build(),
                    nl=False)
     elif dump_engine:
-        from itcp.model.engine import generated_source
         click.echo(generated_source(v.config, dict(v.readings)), nl=False)
     elif as_markdown:
         click.echo(markdown(v), nl=False)

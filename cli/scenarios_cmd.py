@@ -17,7 +17,9 @@ import click
 from itcp.scenarios import generate as G
 from itcp.scenarios.format import load_scenario
 from itcp.scenarios.save import checked_texts
+from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import InputError, nearest, valid_names
+from itcp.spec.rules import build_ruleset
 
 from .common import (COUNT, EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, Group, emit_json,
                      force_option, load, variant_argument)
@@ -114,13 +116,11 @@ def _generate(v, pairs, option_topic, max_states, depth, as_json, folder, out):
 
 
 def _topics(v) -> list[str]:
-    from itcp.spec.rules import build_ruleset
     ids = [r.id for r in build_ruleset(v.config).rules]
     return sorted({i.split(".")[0] for i in ids}, key=len, reverse=True)
 
 
 def _all_options():
-    from itcp.spec.config import OPTION_VALUES
     return OPTION_VALUES
 
 

@@ -5,6 +5,8 @@ import sys
 
 import click
 
+from itcp.model.engine import Game
+from itcp.model.simulate import simulate as simulate_rounds
 from itcp.report import plots
 from itcp.spec.errors import InputError
 
@@ -106,14 +108,12 @@ def simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json, p
 
 def _simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json, plot_dir,
               html_file, counts, folder, page, out):
-    from itcp.model.engine import Game
-    from itcp.model.simulate import simulate as run
 
     plotting = folder is not None or page is not None
     v = load(variant, config_flags)
     game = Game.from_variant(v, backend=backend)
     records = [] if plotting else None
-    report = run(game, rounds, seed, max_steps=max_steps, records=records)
+    report = simulate_rounds(game, rounds, seed, max_steps=max_steps, records=records)
     written = []
     if plotting:
         data = by_players(v, variant, config_flags, backend, report, records, counts,
@@ -145,8 +145,6 @@ def by_players(v, variant, config_flags, backend, report, records, counts, round
     """The command's own run, and the same variant and flags at each other player count
     of ``counts`` (same rounds, same seed; rule firings are counted at the command's
     table only)."""
-    from itcp.model.engine import Game
-    from itcp.model.simulate import simulate as run
 
     main = plots.Run(v.config.players, report, records)
     data = plots.SimulationData(v.name, v.config.describe(), main, {main.players: main})
@@ -161,7 +159,7 @@ def by_players(v, variant, config_flags, backend, report, records, counts, round
         if not quiet and sys.stderr.isatty():
             click.echo(f"  ... {rounds:,} rounds at {n} players", err=True)
         recs = []
-        rep = run(Game.from_variant(other, backend=backend), rounds, seed, max_steps=max_steps,
+        rep = simulate_rounds(Game.from_variant(other, backend=backend), rounds, seed, max_steps=max_steps,
                   track_rules=False, records=recs)
         data.by_players[n] = plots.Run(n, rep, recs)
     return data

@@ -13,12 +13,13 @@ function per state or step property.
 """
 from __future__ import annotations
 
+import linecache
 import types
 
 from itcp.spec import ast as A
 from itcp.spec.ast import Bound, Call, Const, Ite, Let, Op, Param, Primed, Quant, Var
 from itcp.spec.errors import SpecError
-from itcp.spec.lang import Inliner, Spec
+from itcp.spec.lang import And, Inliner, Spec
 from itcp.spec.rules.table import score_of
 
 from . import runtime
@@ -29,7 +30,9 @@ TERMINAL = -4
 _SIMPLE = str.isidentifier
 
 
-def _is_atom(code: str) -> bool:
+def is_atom(code: str) -> bool:
+    """``code`` (generated Python) needs no parentheses around it: a name, a
+    number, a literal."""
     return _SIMPLE(code) or code.lstrip("-").isdigit() or code in ("True", "False", "()")
 
 
@@ -103,7 +106,7 @@ class FunctionEmitter:
 
     def atom(self, node) -> str:
         code = self.expr(node)
-        if _is_atom(code):
+        if is_atom(code):
             return code
         name = self.fresh()
         self.line(f"{name} = {code}")
@@ -118,7 +121,7 @@ class FunctionEmitter:
         code = getattr(self, "on_" + type(node).__name__)(node)
         if type(node) in (Op, Ite, Quant):
             # every compound result is computed once per block (CSE)
-            if not _is_atom(code):
+            if not is_atom(code):
                 name = self.fresh()
                 self.line(f"{name} = {code}")
                 code = name
@@ -616,8 +619,7 @@ class EngineSource:
         if state_props:
             em = self.emitter()
             self.unpack(em)
-            from itcp.spec.lang import And as _And
-            em.line(f"return {em.expr(self.inline(_And(*[p.formula for p in state_props])))}")
+            em.line(f"return {em.expr(self.inline(And(*[p.formula for p in state_props])))}")
             self.function("def state_ok(s):", em)
         em = self.emitter()
         self.unpack(em)
@@ -649,7 +651,6 @@ def compile_spec(spec: Spec, filename: str = "<itcp-engine>") -> types.ModuleTyp
     source = generate(spec)
     mod = types.ModuleType("itcp_generated_engine")
     mod.__source__ = source
-    import linecache
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compile(source, filename, "exec"), mod.__dict__)
     return mod

@@ -22,6 +22,7 @@ from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
 from . import runtime
 from .codegen import CHANCE, TERMINAL, compile_spec, generate
 from .reference import Evaluator, ReferenceModule
+from .steprules import StepRules
 
 Action = tuple  # (name, args)
 
@@ -205,7 +206,6 @@ class Game:
 
     def step_rules(self):
         if self._step_rules is None:
-            from .steprules import StepRules
             self._step_rules = StepRules(self.spec)
         return self._step_rules
 

@@ -36,6 +36,7 @@ from itcp.spec import ast as A
 from itcp.spec.ast import Const, Op, Primed, Var
 from itcp.spec.lang import Inliner, Spec
 
+from .codegen import FunctionEmitter, Module
 from .specialise import (base_action, framed, initial_constants, reachable_values,
                          specialise, spec_type)
 
@@ -233,7 +234,6 @@ def _single(spec, values) -> dict:
 def compile_observations(spec: Spec):
     """(post_pass(s), hand_range(s)) on state tuples, from ``graph_observations``
     (the generic path's; the batch path compiles the same formulas)."""
-    from .codegen import FunctionEmitter, Module
     obs = graph_observations(spec)
     module = Module()
     names = ", ".join("v_" + v.name for v in spec.variables)

@@ -39,18 +39,21 @@ from __future__ import annotations
 
 import ast
 import functools
+import linecache
 import re
 import types
+from dataclasses import dataclass, fields
 
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Ite, Op, Primed, Var
-from itcp.spec.lang import And, Inliner, Spec, _unprime
+from itcp.spec.lang import And, Inliner, Spec, unprime
+from itcp.spec.rules.table import OVER
 from itcp.spec.simplify import simplify
 
 from . import runtime
-from .codegen import FunctionEmitter, Module, _is_atom
+from .codegen import FunctionEmitter, Module, is_atom
 from .packing import Layout
-from .specialise import _moves, constant_fields, reachable_values, specialise
+from .specialise import constant_fields, reachable_values, reads_move, specialise
 
 
 
@@ -339,7 +342,7 @@ class SpecialisedAction:
         nexts = {**primed, **self.values}
         on_move = lambda e: specialise(e, known, spec, nexts)
         self.step_checks = [
-            (p, on_move(_unprime(src.inline(p.formula), self.updated))) for p in src.step_props]
+            (p, on_move(unprime(src.inline(p.formula), self.updated))) for p in src.step_props]
         self.state_checks = []
         for n, p in enumerate(src.state_props):
             formula = _on_successor(src.inline(p.formula), self.updated)
@@ -369,7 +372,6 @@ class PackedSource:
         self.store = store  # successors stored in the search's tables
         self.symmetric = symmetric  # stored keys canonicalised (bind's canon, orbit)
         self.phase_name = None
-        from itcp.spec.rules.table import OVER
         self.over = OVER
         self.layout = Layout(spec)
         self.module = Module()
@@ -569,7 +571,7 @@ class PackedSource:
             found: set = set()
 
             def collect(x):
-                if isinstance(x, (Op, Ite)) and not _moves(x):
+                if isinstance(x, (Op, Ite)) and not reads_move(x):
                     found.add(x)
                     return
                 if isinstance(x, (A.Quant, A.Let)):
@@ -956,9 +958,12 @@ class PackedSource:
         consts = self.new_constants()
         if self.store:
             make = [f"    table[{x}] = _make_{n}({', '.join(_BOUND)})" for x, n in table.items()]
-            bind = ("def bind(" + ", ".join(_BIND_ARGS) + "):\n"
-                    "    \"\"\"The functions bound to one search's tables, by dispatch index.\"\"\"\n"
-                    "    seen_add, keys_append, parent_append = seen.add, keys.append, parent.append\n"
+            names = [f.name for f in fields(SearchTables)]
+            bind = ("def bind(tables):\n"
+                    "    \"\"\"The functions bound to one search's tables (a SearchTables), by "
+                    "dispatch index.\"\"\"\n"
+                    + "".join(f"    {n} = tables.{n}\n" for n in names)
+                    + "    seen_add, keys_append, parent_append = seen.add, keys.append, parent.append\n"
                     "    edge_src, edge_dst = edge_src.append, edge_dst.append\n"
                     "    pending_extend = pending.extend\n"
                     f"    table = [None] * {1 << self.dispatch_size}\n"
@@ -970,9 +975,28 @@ class PackedSource:
                          + [bind, ""] + [f + "\n" for f in helpers])
 
 
-#: the names a stored-mode successor function reads from its search
-_BIND_ARGS = ("seen", "keys", "parent", "edge_src", "edge_dst", "pending", "bad", "state_bad",
-              "bounds", "canon=None", "orbit=None", "unreduced=None")
+@dataclass
+class SearchTables:
+    """What a stored-mode successor function writes to and reads from: the
+    tables of the search that runs it (``compile_packed(store=True)``: the
+    module's ``bind(tables)`` gives the functions bound to them).  The one
+    interface between a search and the generated code: the code names only
+    these fields."""
+    seen: set                # keys stored so far
+    keys: list               # key of each stored state, by index
+    parent: list             # index of the state each one was first reached from
+    edge_src: list           # post-Pass edges (for ROUND_ENDS): source index ...
+    edge_dst: list           # ... and target index (-1: seen before, its key in pending)
+    pending: bytearray       # post-Pass edge targets' keys, KEY_BYTES each
+    bad: list                # (property id, action) of each step violation met
+    state_bad: list          # (property id, state index) of state violations
+    bounds: list             # [lo, hi] of the live hands' sizes met
+    canon: object = None     # key -> its canonical key (with symmetry)
+    orbit: object = None     # key -> how many keys its renamings give
+    unreduced: object = None  # [states counted before the symmetry reduction]
+
+
+#: the names the generated functions read, bound once per search by ``bind``
 _BOUND = ("seen", "seen_add", "keys", "keys_append", "parent_append", "edge_src", "edge_dst",
           "pending_extend", "bad", "state_bad", "bounds", "canon", "orbit", "unreduced")
 
@@ -1078,7 +1102,7 @@ def _block_ends(lines: list[str], j: int, ind: str) -> bool:
 
 
 def _paren(code: str) -> str:
-    return code if _is_atom(code) or (code.startswith("(") and _balanced(code)) else f"({code})"
+    return code if is_atom(code) or (code.startswith("(") and _balanced(code)) else f"({code})"
 
 
 def _inline_once(lines: list[str]) -> list[str]:
@@ -1112,7 +1136,7 @@ def _inline_once(lines: list[str]) -> list[str]:
                 break
             if not re.search(rf"\b{name}\b", use):
                 break
-            code = expr if _is_atom(expr) or (expr.startswith("(") and _balanced(expr)) \
+            code = expr if is_atom(expr) or (expr.startswith("(") and _balanced(expr)) \
                 else f"({expr})"
             out[-2:] = [re.sub(rf"\b{name}\b", lambda _: code, use, count=1)]
             count[name] = 0
@@ -1213,13 +1237,12 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
     The successor functions are compiled on first use, one per dispatch class
     a search meets (``k & DISPATCH``: the phase, whose turn, who acts), so a
     table with many seats pays only for the classes its states fall in.
-    ``store``: ``bind(...)`` returns the dispatch table of functions that store
-    each new successor in the search's tables themselves (with ``symmetric``,
-    under the canonical key ``canon`` gives, adding each new state's ``orbit``
-    size to ``unreduced[0]``); otherwise ``TABLE`` (and ``SUCC``, by phase)
+    ``store``: ``bind(tables)`` (a ``SearchTables``) returns the dispatch table of
+    functions that store each new successor in the search's tables themselves
+    (with ``symmetric``, under the canonical key ``canon`` gives, adding each new
+    state's ``orbit`` size to ``unreduced[0]``); otherwise ``TABLE`` (and ``SUCC``, by phase)
     list successors into ``out``.
     """
-    import linecache
     src = PackedSource(spec, with_actions, store, symmetric)
     helpers = src.helpers()
     text = "\n".join(src.header() + [src.new_constants(), ""] + [f + "\n" for f in helpers])
@@ -1244,11 +1267,11 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
 
     size = 1 << src.dispatch_size
     if store:
-        def bind(seen, keys, parent, edge_src, edge_dst, pending, bad, state_bad, bounds,
-                 canon=None, orbit=None, unreduced=None):
-            bound = (seen, seen.add, keys, keys.append, parent.append, edge_src.append,
-                     edge_dst.append, pending.extend, bad, state_bad, bounds, canon, orbit,
-                     unreduced)
+        def bind(tables: SearchTables):
+            t = tables
+            bound = (t.seen, t.seen.add, t.keys, t.keys.append, t.parent.append,
+                     t.edge_src.append, t.edge_dst.append, t.pending.extend, t.bad, t.state_bad,
+                     t.bounds, t.canon, t.orbit, t.unreduced)
             table = [None] * size
 
             def first_use(x):

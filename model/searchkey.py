@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from itcp.spec import ast as A
 from itcp.spec.lang import Spec
 
-from .liveness import Reduction
+from .liveness import Reduction, no_reduction, reduction
 from .specialise import reachable_values
 from .symmetry import card_permutations
 
@@ -311,7 +311,6 @@ def search_keys(game, symmetry: bool = True, reduce: bool = True):
     explorer's search of ``game`` (cached on the game: the analysis reads the
     whole spec).  ``key_of(state)`` is the key a search stores the state under.
     ``reduce=False``: nothing is forgotten (every reachable state is stored)."""
-    from .liveness import no_reduction, reduction
     cache = game.__dict__.setdefault("_search_keys", {})
     if ("layout", reduce) not in cache:
         red = reduction(game.spec) if reduce else no_reduction(game.spec)

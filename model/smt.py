@@ -168,7 +168,7 @@ class Pile:
     distinct: z3.BoolRef  # no card occurs twice in slots 0 .. length-1
 
 
-class _Env:
+class Env:
     """Bound names -> z3 values, and each value's term id (for memoisation, computed
     once per binding: a pile's id reads every slot)."""
 
@@ -182,7 +182,7 @@ class _Env:
         vals[name] = value
         ids = dict(self.ids)
         ids[name] = _term_id(value)
-        return _Env(vals, ids)
+        return Env(vals, ids)
 
 
 def _term_id(v):
@@ -454,7 +454,7 @@ class SmtSpec:
         self._free[id(node)] = (node, out)
         return out
 
-    def tr(self, node, state: dict, env: _Env, nxt: dict | None = None):
+    def tr(self, node, state: dict, env: Env, nxt: dict | None = None):
         """The Z3 value of ``node``; memoised on the values of its free names only,
         so a quantifier body's parts that do not read the bound variable are
         encoded once."""
@@ -886,7 +886,7 @@ class SmtSpec:
     def init(self, s: dict) -> list:
         """Constraints: ``s`` is the initial (pre-deal) state."""
         self._memo = {}
-        e = _Env({}, ())
+        e = Env({}, ())
         return [self.eq(s[v], self.tr(self.inline(self.spec.initial[v]), s, e), self.var_types[v])
                 for v in self.var_names]
 
@@ -964,7 +964,7 @@ class SmtSpec:
     def _guarded(self, s: dict, act, params: dict):
         """(the guard fragments of ``act`` at ``s``, the environment binding its parameters)."""
         self._memo = {}
-        env = _Env({}, ())
+        env = Env({}, ())
         frags = [("phase", s["phase"] == self.const(act.phase.value, INT))]
         for prm in act.decl.params:
             x = params[prm.name]
@@ -988,7 +988,7 @@ class SmtSpec:
         if p.kind == "step" and s2 is None:
             raise SpecError(f"{pid} is a step property: give the next state")
         self._memo = {}
-        return self.tr(self.inline(p.formula), s, _Env({}, ()), s2)
+        return self.tr(self.inline(p.formula), s, Env({}, ()), s2)
 
     # ------------------------------------------------------------------
     # concrete <-> symbolic

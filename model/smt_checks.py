@@ -16,6 +16,7 @@ Every query can be written as a self-contained SMT-LIB2 file.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import threading
@@ -27,7 +28,7 @@ import z3
 
 from itcp.spec.lang import Spec
 
-from .smt import Pile, SmtSpec, _Env
+from .smt import Pile, SmtSpec, Env
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 
@@ -336,7 +337,6 @@ class Symbolic:
         if not values:
             out = guard
         else:
-            import itertools
             out = z3.Or(*[z3.substitute(guard, *combo)
                           for combo in itertools.product(*values)])
         self._can[action] = (out, rules)
@@ -363,7 +363,7 @@ class Symbolic:
     def formula(self, node, s: dict, s2: dict | None = None):
         """A spec expression (Bool) on state ``s`` (and ``s2`` for primed names)."""
         self.smt._memo = {}
-        return self.smt.tr(self.smt.inline(node), s, _Env({}, ()), s2)
+        return self.smt.tr(self.smt.inline(node), s, Env({}, ()), s2)
 
     def prop(self, pid: str, s: dict, s2: dict | None = None):
         return self.smt.prop(pid, s, s2)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Op, Primed, Var
+from itcp.spec.lang import Inliner
 from itcp.spec.simplify import simplify
 
 from .reference import Evaluator
@@ -58,7 +59,6 @@ def base_action(spec, act, invariant: dict) -> tuple:
     cached per spec: the smaller trees every later specialisation starts from.
     Specialising again with more known values gives what specialising the
     original would (substitution and folding compose)."""
-    from itcp.spec.lang import Inliner
     cache = spec.__dict__.setdefault("_base_actions", {})
     key = (act.name, tuple(sorted((v, c.value) for v, c in invariant.items())))
     hit = cache.get(key)
@@ -322,7 +322,7 @@ def _map_rule(x, n: int):
     return x
 
 
-def _moves(x) -> bool:
+def reads_move(x) -> bool:
     """``x`` reads something a move chooses (a parameter, a bound variable,
     a next value): it is computed per move, not per state."""
     return any(isinstance(y, (A.Param, A.Bound, Primed)) for y in A.walk(x))
@@ -339,7 +339,7 @@ def _chained(x) -> bool:
     parts = _operands(x, x.op)
     if x.op == "union" and any(isinstance(p, Op) and p.op == "with" for p in parts):
         return True
-    flags = [_moves(p) for p in parts]
+    flags = [reads_move(p) for p in parts]
     return len(parts) > 2 and flags != sorted(flags)
 
 
@@ -356,7 +356,7 @@ def _regroup(x):
             added.append(p.args[1])
             p = p.args[0]
         parts.append(p)
-    parts.sort(key=_moves)  # stable: per-state operands first, in their order
+    parts.sort(key=reads_move)  # stable: per-state operands first, in their order
     out = parts[0]
     for p in parts[1:]:
         out = Op(op, (out, p), src_loc=loc)

@@ -13,6 +13,7 @@ from itertools import permutations, product
 
 from itcp.spec import ast as A
 from itcp.spec.lang import Spec
+from .packing import Layout
 
 
 def card_permutations(config) -> list[tuple[int, ...]]:
@@ -110,7 +111,6 @@ def packed_canonicalizer(spec: Spec, enabled: bool = True):
     ``orbit(k)`` how many distinct keys the renamings give.  None when there is
     no symmetry or the deck is too large for the tables.
     """
-    from .packing import Layout
     perms = [p for p in card_permutations(spec.config) if p != tuple(range(len(p)))]
     n_cards = spec.config.n_cards
     if not enabled or not perms or n_cards > MAX_TABLE_BITS:

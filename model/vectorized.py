@@ -30,6 +30,7 @@ hand sizes), the chance and terminal phases, and the symmetry reduction
 """
 from __future__ import annotations
 
+import linecache
 import types
 
 import numpy as np
@@ -40,7 +41,7 @@ from itcp.spec.lang import Inliner, Spec
 from itcp.spec.simplify import simplify
 
 from . import runtime
-from .codegen import Module
+from .codegen import EngineSource, Module
 from .liveness import Reduction, graph_observations
 from .packed import PackedEmitter
 from .packing import Layout
@@ -826,7 +827,6 @@ class VectorSource:
         """(name, source) of ``enum_<a>(s)``: the legal parameter tuples of the
         action at a state tuple, in the engine's order (the engine's own code:
         for actions whose parameters are drawn outside the batch code)."""
-        from .codegen import EngineSource
         act = self.actions[ai]
         eng = EngineSource(self.spec)
         em = eng.emitter()
@@ -981,7 +981,6 @@ class BatchModule:
 
     def __init__(self, spec: Spec, red: Reduction, layout: KeyLayout, symmetry: bool,
                  filename: str = "<itcp-batch>"):
-        import linecache
         self.src = VectorSource(spec, red, layout)
         self.layout = layout
         self.spec = spec
@@ -1011,7 +1010,6 @@ class BatchModule:
 
     def _load(self, code: str, where: str):
         self.mod.__dict__.update(self.src.env)
-        import linecache
         linecache.cache[where] = (len(code), None, code.splitlines(True), where)
         exec(compile(code, where, "exec"), self.mod.__dict__)
 

@@ -35,7 +35,7 @@ def chromium_path() -> str | None:
 
 def missing() -> str | None:
     """Why a browser cannot be driven here (None: it can)."""
-    try:
+    try:  # lazy: playwright is optional (the 'test' extra)
         import playwright.sync_api  # noqa: F401
     except ImportError:
         return ("Playwright for Python is not installed (pip install -e '.[test]' installs "
@@ -49,7 +49,7 @@ def missing() -> str | None:
 @contextlib.contextmanager
 def page(width: int = 1280, height: int = 900):
     """A fresh headless Chromium page (a new, empty profile each time)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # lazy: playwright is optional
     exe = chromium_path()
     if exe is None:
         raise RuntimeError(missing())

@@ -51,13 +51,13 @@ INSTALL_HINT = "pip install 'itcp[plot]' (or, in a checkout, pip install -e '.[p
 def pyplot():
     """matplotlib's pyplot on the Agg backend (files only, no display); an
     InputError naming the extra to install when matplotlib is missing."""
-    try:
+    try:  # lazy: matplotlib is the optional 'plot' extra
         import matplotlib
     except ImportError:
         raise InputError("plots need matplotlib, which is not installed",
                          hint=INSTALL_HINT) from None
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: after the backend is chosen (the 'plot' extra)
     return plt
 
 
@@ -272,7 +272,7 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
         counts = sorted(data.by_players)
         # grouped bars on a log scale: the rare endings (a stuck round, a step cap) are
         # the interesting ones, and a stacked share would hide them under "pass reached"
-        from matplotlib.patches import Patch
+        from matplotlib.patches import Patch  # lazy: the optional 'plot' extra
         width = 0.8 / len(ENDINGS)
         handles = []
         for j, ending in enumerate(ENDINGS):

@@ -19,12 +19,17 @@ between rounds, like ``game.end``.
 from __future__ import annotations
 
 import argparse
+import copy
 from dataclasses import dataclass
 
+from itcp.checks.divergence import Observable, first_difference
 from itcp.model.engine import Game
+from itcp.spec.errors import ScenarioError
+from itcp.spec.tables import overrides
+from itcp.spec.variants import load_variant
 
-from .format import from_trace
-from .replay import facts
+from .format import from_trace, resolve, to_toml
+from .replay import facts, replay
 from .save import refusal_expectation
 
 
@@ -38,7 +43,6 @@ class Divergence:
 
 
 def _games(variant, point, a, b, table, scope="round"):
-    from itcp.spec.variants import load_variant
     v = load_variant(variant, table)
     out = []
     for r in (a, b):
@@ -52,7 +56,6 @@ def divergence(variant, point, a, b, table, max_nodes=300_000, max_depth=30, sco
     """The shortest round (or whole game, with ``scope="game"``) where reading
     ``a`` and ``b`` of ``point`` differ, or kind "none" (``detail["exhausted"]``
     only if no limit stopped the search)."""
-    from itcp.checks.divergence import Observable, first_difference
     v, ga, gb = _games(variant, point, a, b, table, scope)
     # max_depth counts the moves after the deal; the search counts the deal too
     search = first_difference(Observable(ga, gb), max_nodes, max_moves=max_depth + 1)
@@ -94,17 +97,12 @@ def scenario(variant, point, a, b, table, div: Divergence, title=None, question=
     sc.readings = dict(sc.readings)
     sc.readings[point] = a
     sc.contrast = {point: b}
-    from .format import resolve
     resolve(sc)
     return sc
 
 
 def under_contrast(sc):
     """Replay ``sc`` with its ``[contrast]`` readings: (outcome differs, what happened)."""
-    import copy
-    from itcp.spec.errors import ScenarioError
-    from .format import resolve
-    from .replay import replay
     other = copy.copy(sc)
     other.readings = dict(sc.readings) | dict(sc.contrast)
     other.moves = [copy.copy(m) for m in sc.moves]
@@ -118,8 +116,6 @@ def under_contrast(sc):
 
 
 def main(argv=None):  # pragma: no cover - a curation tool
-    from itcp.cli.common import overrides
-    from .format import to_toml
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("point")
     ap.add_argument("a")

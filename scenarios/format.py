@@ -59,14 +59,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from itcp.model import runtime
 from itcp.model.engine import Game
 from itcp.spec.choices import CHOICE_POINTS, default_readings
 from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import InputError, ScenarioError, nearest, valid_names
 from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
 from itcp.spec.tomlpos import index_lines, load_toml, read_input
-from itcp.spec.variants import (CONFIG_KEYS, _FrozenMap,
-                                load_variant)
+from itcp.spec.variants import CONFIG_KEYS, FrozenMap, load_variant
 
 TOP_KEYS = ("title", "question", "variant", "scope", "readings", "contrast", "config", "deal", "move",
             "expect")
@@ -316,8 +316,8 @@ def build_variant(sc: Scenario):
         readings.update(sc.readings)
         explicit = dict(v.explicit)
         explicit.update(sc.readings)
-        v = dataclasses.replace(v, readings=_FrozenMap(readings),
-                                explicit=_FrozenMap(sorted(explicit.items())))
+        v = dataclasses.replace(v, readings=FrozenMap(readings),
+                                explicit=FrozenMap(sorted(explicit.items())))
     return v
 
 
@@ -634,7 +634,6 @@ def from_trace(variant_name: str, config, game: Game, trace_states, actions,
         s = states[0]
         masks = game.get(s, "hands")
         up = game.get(s, "pile")[0]
-    from itcp.model import runtime
     hands = [[game.card_name(c) for c in runtime.bits(m)] for m in masks]
     moves = []
     s = game.apply(game.initial_state(), ("deal", tuple(masks) + (up,)), validate=False)

@@ -40,9 +40,11 @@ from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
 from itcp.spec.rules.table import OVER
+from itcp.spec.variants import load_variant
 
 from .format import Scenario
 from .replay import facts
+from .save import trace_scenario
 
 #: tables tried for a pair, smallest first (the options are the pair's cards)
 LADDER = (
@@ -272,7 +274,6 @@ def generate(variant, pairs: list[Pair], option_topic: dict[str, str], max_state
              out_dir=".") -> list[Outcome]:
     """Search every pair; return one Outcome per pair (with its scenario when found,
     naming a variant file relative to ``out_dir``, where it will be written)."""
-    from itcp.spec.variants import load_variant
     topic_option = {t: o for o, t in option_topic.items()}
     groups: dict[tuple, list[Pair]] = {}
     for p in pairs:
@@ -360,7 +361,6 @@ def _scenario(variant, game, pair: Pair, states, actions, out_dir=".") -> Scenar
     else:
         title = f"{words[0].upper() + words[1:]} in one round"
         question = f"What happens when {words} both come into play in one round?"
-    from .save import trace_scenario
     return trace_scenario(variant, game, states, actions, expect, out_dir,
                           f"{title} (generated: {pair.name})", question)
 

@@ -20,10 +20,12 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from itcp.model.searchkey import search_keys
+from itcp.spec import variants
 from itcp.spec.errors import InputError
 
 from .format import Scenario, from_trace, loads, to_toml
-from .replay import replay
+from .replay import explain_refusal, facts, replay
 
 
 class Collected:
@@ -52,7 +54,6 @@ def variant_ref(variant, out_dir) -> str:
 
 
 def _shipped_dir() -> Path:
-    from itcp.spec import variants
     return (Path(variants.__file__).parent / "variants").resolve()
 
 
@@ -68,7 +69,6 @@ def close_lasso(game, states: list, actions: list, loop_from: int):
     from.  Returns (states, actions)."""
     if states[-1] == states[loop_from]:
         return states, actions
-    from itcp.model.searchkey import search_keys
     key_of = search_keys(game, True)[2]
     loop_keys = [key_of(s) for s in states[loop_from + 1:]]
     states, actions = list(states), list(actions)
@@ -100,7 +100,6 @@ def trace_scenario(variant, game, states, actions, expect, out_dir, title: str,
 def end_expectation(game, s) -> dict:
     """What a saved trace expects at its last state ``s``: the phase, how the
     round ended, the passers, the hands and, when it is over, the scores."""
-    from .replay import facts
     f = facts(game, s)
     keep = {k: f[k] for k in ("phase", "ended", "passers")}
     keep.update({k: v for k, v in f.items() if k.startswith("hand.")})
@@ -113,7 +112,6 @@ def refusal_expectation(game, s, action, step: int) -> dict:
     """What a trace expects when its move number ``step``, ``action`` in state
     ``s``, is refused: that it is illegal there and, if one can be named, by
     which rule."""
-    from .replay import explain_refusal
     mover = game.current_player(s)
     refusal = explain_refusal(game, s, action, mover if mover >= 0 else None)
     expect = {"illegal_at": step}

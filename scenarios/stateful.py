@@ -27,6 +27,8 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 from itcp.model.engine import Game
 
+from .format import from_trace
+
 
 @dataclass
 class Failure:
@@ -150,7 +152,6 @@ def hunt(game: Game, properties=None, max_examples: int = 200, steps: int = 30,
 
 def to_scenario(variant_name: str, game: Game, failure: Failure, title: str | None = None):
     """The failure as a scenario expecting the property to be violated."""
-    from .format import from_trace
     return from_trace(variant_name, game.config, game, failure.states, failure.actions,
                       {"property": failure.property, "verdict": "violated"},
                       title=title or f"{failure.property} violated (found by random play, "

@@ -24,6 +24,7 @@ from . import ast as A
 from .ast import (BOOL, CARD, CARDS, INT, PLAYER, PLAYERS, Bound, Call,
                   Const, Ite, Let, Node, Quant, lift, op)
 from .errors import SpecError
+from .simplify import simplify
 
 A._LANG_FILE.append(__file__)
 _fresh = itertools.count()
@@ -420,13 +421,12 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
             for rid, when, val, _ in ups:
                 value = If(when, val, value)
             values[var] = value
-        from .simplify import simplify
         memo: dict = {}
         fold = lambda e: simplify(e, rs.config.players, memo)
-        values = {v: fold(_unprime(e, values)) for v, e in values.items()}
+        values = {v: fold(unprime(e, values)) for v, e in values.items()}
         guards = [(rid, fold(g)) for rid, g in guards]
         for var, ups in updates.items():
-            updates[var] = [(rid, fold(_unprime(w, values)), fold(_unprime(v, values)), pr)
+            updates[var] = [(rid, fold(unprime(w, values)), fold(unprime(v, values)), pr)
                             for rid, w, v, pr in ups]
         order = _topo(decl.name, values)
         assembled.append(AssembledAction(decl, phase, guards, updates, values, order,
@@ -436,14 +436,14 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
                 rules, defs, rs.properties, initial)
 
 
-def _unprime(e: Node, updated) -> Node:
+def unprime(e: Node, updated) -> Node:
     """x' for a variable the action does not update is just x (the frame)."""
     if isinstance(e, A.Primed):
         return e if e.name in updated else A.Var(e.name, e.type)
     kids = A.children(e)
     if not kids:
         return e
-    new = tuple(_unprime(k, updated) for k in kids)
+    new = tuple(unprime(k, updated) for k in kids)
     return e if all(a is b for a, b in zip(new, kids)) else A.rebuild(e, new)
 
 

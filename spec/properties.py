@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .ast import Node, op
 from .lang import And, ForAll, Implies, Not, Or
+from .rules.table import DEAL, DISCARD, DRAW, GAME_OVER, LIVE, OVER, PRIDE, REVEAL, SECRET
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,6 @@ def exactly_one_place(t):
 
 
 def build(t) -> tuple[Property, ...]:
-    from .rules.table import DEAL, DRAW, DISCARD, GAME_OVER, LIVE, OVER, PRIDE, REVEAL, SECRET
 
     playing = Or(*[t.phase.eq(p) for p in (REVEAL, DRAW, DISCARD, PRIDE, SECRET)])
     in_round = Not(Or(t.phase.eq(DEAL), t.phase.eq(OVER), t.phase.eq(GAME_OVER)))

@@ -58,7 +58,7 @@ FULL_DECK_OVERRIDES: dict = {"suits": 6, "ranks": (MIN_RANK, MAX_RANK),
                              "options": full_deck_options()}
 
 
-class _FrozenMap(Mapping):
+class FrozenMap(Mapping):
     """A read-only, hashable mapping, so that a Variant can be a cache key."""
 
     def __init__(self, items):
@@ -478,8 +478,8 @@ def load_variant(name_or_path: str, overrides: Mapping[str, object] | None = Non
     return Variant(
         name=Path(ref).stem,
         path=leaf.path, description=leaf.description,
-        readings=_FrozenMap(readings), config=config, extends=leaf.extends,
-        explicit=_FrozenMap(sorted(explicit.items())))
+        readings=FrozenMap(readings), config=config, extends=leaf.extends,
+        explicit=FrozenMap(sorted(explicit.items())))
 
 
 __all__ = ["Variant", "list_variants", "load_variant", "parse_options", "parse_ranks",

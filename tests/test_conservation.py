@@ -19,7 +19,7 @@ import z3
 
 from itcp.checks.symbolic import SymbolicChecker
 from itcp.checks.verdicts import HOLDS
-from itcp.cli.check_cmd import DEFAULT_TABLE
+from itcp.spec.tables import DEFAULT_TABLE
 from itcp.cli.common import load_with
 from itcp.model.engine import Game
 from itcp.checks.explore import packed_successors
@@ -84,10 +84,10 @@ def test_exactly_one_place_is_the_counting_form():
     t = Table(g.spec.config)
     s = smt.state("s")
     smt._memo = {}
-    from itcp.model.smt import _Env
-    new = smt.tr(smt.inline(exactly_one_place(t)), s, _Env({}))
+    from itcp.model.smt import Env
+    new = smt.tr(smt.inline(exactly_one_place(t)), s, Env({}))
     smt._memo = {}
-    old = smt.tr(smt.inline(counting_form(t)), s, _Env({}))
+    old = smt.tr(smt.inline(counting_form(t)), s, Env({}))
     solver = z3.Solver()
     solver.add(*smt.wf(s))
     solver.add(new != old)

@@ -127,7 +127,7 @@ def test_a_core_too_small_here_falls_back_to_the_whole_query(monkeypatch):
     ind = ch.inductor
     # the right invariants, but every step's core empty: each cut query is
     # satisfiable (no guard, no invariant), so each is asked again whole
-    plan = S.Scout(ch.spec, lambda m: None, None).plan("FROZEN")
+    plan = S.Scout(ch.spec, lambda m: None, None, SymbolicChecker).plan("FROZEN")
     assert plan is not None
     empty = S.Plan(plan.table, plan.members, {k: [] for k in plan.steps})
     monkeypatch.setattr(S.Scout, "plan", lambda self, pid: empty)
@@ -146,22 +146,22 @@ def test_a_question_is_scouted_at_the_scout_table_too():
     spec = real().spec
     q = parse("can the passer's hand change")
     asked = spec.with_properties(_question_goal(q, spec), partial(_question_goal, q))
-    plan = S.Scout(asked, lambda _: None, None).plan("QUESTION")
+    plan = S.Scout(asked, lambda _: None, None, SymbolicChecker).plan("QUESTION")
     assert plan is not None and plan.table.startswith("2 players, 2 suits, ranks 2-2")
     assert plan.steps and all(name in plan.members + ["QUESTION"] for name, _ in plan.steps)
     # another table with the same scout table reuses the plan, with no scout search
     other = Game.from_variant(load_with("clarified", dict(REAL, hand=3))).spec
     again = S.Scout(other.with_properties(_question_goal(q, other), partial(_question_goal, q)),
-                    lambda _: None, None)
+                    lambda _: None, None, SymbolicChecker)
     assert again.plan("QUESTION") is plan and again.ch is None
     # without a way to restate it, the scout table has no such property
     plain = spec.with_properties(_question_goal(q, spec))
-    assert S.Scout(plain, lambda _: None, None).plan("QUESTION") is None
+    assert S.Scout(plain, lambda _: None, None, SymbolicChecker).plan("QUESTION") is None
     # a seat the scout table does not have: no scout, no error
     big = Game.from_variant(load_with("clarified", dict(REAL, players=4))).spec
     q4 = parse("can P3's hand change while P3 has passed")
     asked4 = big.with_properties(_question_goal(q4, big), partial(_question_goal, q4))
-    assert S.Scout(asked4, lambda _: None, None).failed
+    assert S.Scout(asked4, lambda _: None, None, SymbolicChecker).failed
 
 
 @pytest.mark.slow
@@ -176,7 +176,7 @@ def test_no_deadlock_on_a_big_table_rests_on_the_invariants_the_scout_table_need
     ch = SymbolicChecker(real(), depth=1)
     ch.inductor.big = True   # this table counts as big (its solver stays the small one's)
     monkeypatch.setattr(ch.inductor, "houdini", no_houdini)   # the scout's may use it
-    support = S.Scout(ch.spec, lambda m: None, None).deadlock_support("NO_DEADLOCK")
+    support = S.Scout(ch.spec, lambda m: None, None, SymbolicChecker).deadlock_support("NO_DEADLOCK")
     assert support
     v = ch.check("NO_DEADLOCK")
     assert v.verdict == HOLDS and v.evidence["kind"] == "inductive", v.evidence

@@ -89,7 +89,7 @@ def test_the_frozen_story_names_the_pride_cycle_reading_not_the_noise():
     discard's formulas mention, but the step never used, are not named."""
     from itcp.checks.explore import Limits, explore
     from itcp.checks.verdicts import verdicts
-    from itcp.cli.check_cmd import DEFAULT_TABLE
+    from itcp.spec.tables import DEFAULT_TABLE
     g = Game.make(Config(**DEFAULT_TABLE), dict(load_variant("official").readings))
     vs = verdicts(explore(g, Limits(), track_rules=False), ["FROZEN"])
     frozen = next(v for v in vs if v.id == "FROZEN")

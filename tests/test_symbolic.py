@@ -22,7 +22,7 @@ import pytest
 
 from itcp.checks.symbolic import SymbolicChecker
 from itcp.checks.verdicts import HOLDS, VIOLATED
-from itcp.cli.check_cmd import DEFAULT_TABLE
+from itcp.spec.tables import DEFAULT_TABLE
 from itcp.cli.common import load_with
 from itcp.model.engine import Game
 
