@@ -69,17 +69,19 @@ def If(c, a, b):
     return Ite(c, a, b)
 
 
-def _bound(t, hint="x"):
+def bound_var(t, hint="x"):
+    """A fresh bound variable of type ``t`` (for quantifiers, lets and a
+    definition's parameters); ``hint`` starts its name, for reading."""
     return Bound(f"{hint}{next(_fresh)}", t)
 
 
 def LetIn(value: Node, body, hint="v"):
-    v = _bound(value.type, hint)
+    v = bound_var(value.type, hint)
     return Let(v, value, body(v))
 
 
 def _quant(kind, domain, body, hint):
-    v = _bound(A.SET_TYPES[domain.type], hint)
+    v = bound_var(A.SET_TYPES[domain.type], hint)
     return Quant(kind, v, domain, body(v))
 
 

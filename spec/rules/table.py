@@ -12,8 +12,8 @@ from functools import cached_property
 from .. import ast as A
 from ..ast import BOOL, CARD, CARDS, INT, NOBODY, NOCARD, PILE, PLAYER, PLAYERS, map_of
 from ..config import Config, OPTION_VALUES
-from ..lang import (ActionDecl, DefSig, If, ParamDecl, Phase, StateVar,
-                    card, cards, num, player, players, table)
+from ..lang import (FALSE, ActionDecl, DefSig, Exists, If, MapOf, ParamDecl, Phase, SetOf,
+                    StateVar, card, cards, num, player, players, table)
 
 # Phase numbers (the value of the ``phase`` variable).
 DEAL, REVEAL, DRAW, DECK, DISCARD, RACE, PRIDE, SECRET, OVER, GAME_OVER = range(10)
@@ -121,7 +121,6 @@ class Table:
     @cached_property
     def initial(self) -> dict:
         """The state before the deal: every card in the deck."""
-        from ..lang import MapOf, FALSE
         t = self
         return {
             "phase": num(DEAL), "turn": t.NOBODY, "actor": t.NOBODY, "dir": num(1),
@@ -247,7 +246,6 @@ class Table:
     # -- shared shorthands (pure vocabulary: no rule content) ---------------
     def ring(self, hand_of, aside):
         """Seats in the rotation that hold a live hand."""
-        from ..lang import SetOf
         return SetOf(self.ALLP - aside, lambda p: hand_of[p].eq(p), hint="r")
 
     def seated(self, aside):
@@ -275,6 +273,5 @@ class Table:
         return self.d("points_of", h, self.held(self.hands, self.hand_of), self.charity_out)
 
     def any_zero(self, hands, hand_of, charity_out):
-        from ..lang import Exists
         return Exists(self.ALLP, lambda p: self.points(hands, hand_of, p, charity_out).eq(0),
                       hint="z")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..ast import op
 from ..lang import (And, Define, Exists, FALSE, ForAll, Guard, If, MapOf, Not, Or, Rule, TRUE,
-                    Update, _bound, num)
+                    Update, bound_var, num)
 from . import flow
 from .table import (DECK, DECK_OUT, DISCARD, DRAW, LIVE, OVER, PASS_REACHED, REVEAL,
                     ZERO, Table)
@@ -24,7 +24,7 @@ def rule(id, sentences, doc, *fragments, choice=None, reading=None, scope="round
 def define(t: Table, name, body_fn):
     """A definition whose parameters follow its signature."""
     sig = t.signatures[name]
-    params = tuple(_bound(ty, "a") for ty in sig.params)
+    params = tuple(bound_var(ty, "a") for ty in sig.params)
     return Define(name, params, body_fn(*params))
 
 
