@@ -284,7 +284,7 @@ def tiny_spec(value: A.Node, extra_rules=()):
 
 def tiny_state(out):
     """A state of the tiny spec: phase 0, every score input zero, then ``out``."""
-    zero = {INT: 0, PLAYERS: 0}
+    zero = {INT: 0, PLAYERS: 0, CARDS: 0}
     return (0, *((0,) * 4 if A.map_value_type(SPEC_VARS[n].type) else zero[SPEC_VARS[n].type]
                  for n in SCORE_INPUTS), out)
 
