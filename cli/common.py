@@ -1,6 +1,6 @@
 """What every ``itcp-check`` command shares: config flags, errors, exit codes, JSON.
 
-Exit codes (DESIGN.md section 7): 0 all hold / ok, 1 a property is violated,
+Exit codes (the CLI contract): 0 all hold / ok, 1 a property is violated,
 2 bad input or usage, 3 unknown (a limit was hit).  Every ``InputError`` a
 command raises (a bad variant file, flag or name) is printed as
 ``error: file:line: message`` plus a hint, and exits 2: never a traceback.

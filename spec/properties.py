@@ -1,4 +1,4 @@
-"""The properties a variant is checked against (DESIGN.md section 5).
+"""The properties a variant is checked against.
 
 State properties are predicates over one state; step properties over a state
 and its successor (``Primed`` variables).  Properties about the state graph
