@@ -26,8 +26,7 @@ from functools import partial
 
 import networkx as nx
 
-from itcp.model.engine import Game
-from itcp.model.engine import build_spec
+from itcp.model.engine import Game, build_spec
 from itcp.scenarios.format import to_toml
 from itcp.scenarios.save import end_expectation, trace_scenario
 from itcp.spec.errors import ConfigError
@@ -348,7 +347,7 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
         succ = list(game.successors(s))
         if not succ:
             sinks.append(i)
-        for a, s2 in succ:
+        for _a, s2 in succ:
             j = index[key_of(s2)]
             g.add_edge(i, j)
             if event.kind == "step" and game.check_property(pid + "_EVENT", s, s2):

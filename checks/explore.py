@@ -152,7 +152,7 @@ class PostPassEdges:
 class KeyView:
     """The stored keys in state-number order, each as one Python int (read-only)."""
 
-    def __init__(self, ex: "Exploration"):
+    def __init__(self, ex: Exploration):
         self.ex = ex
 
     def __len__(self) -> int:
@@ -288,7 +288,7 @@ class Moves:
     def __len__(self):
         return len(self.src)
 
-    def take(self, sel) -> "Moves":
+    def take(self, sel) -> Moves:
         return Moves(self.src[sel], self.aid[sel], self.prm[sel], [w[sel] for w in self.words],
                      {p: b[sel] for p, b in self.bad.items()})
 
@@ -424,7 +424,7 @@ class BatchBackend(_Backend):
         return _moves(parts, self.words)
 
     def cover_root(self, legal, fired: set, unseen: dict):
-        for ai, _, out in self._root_parts(legal, cover=True):
+        for _ai, _, out in self._root_parts(legal, cover=True):
             for name, ids, where in out:
                 n = int(where.sum()) if where.dtype == bool else len(where)
                 if n:

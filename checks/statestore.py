@@ -3,7 +3,8 @@
 A stored state is a row of ``words`` 64-bit integers (``model/searchkey.py``),
 kept in one array in state-number order, so its number is its row (past a
 million rows the array is a large reserved mapping whose pages take memory
-only once written, so it is never copied again; elsewhere it doubles).  The visited set is an open-addressing hash table (linear probing) of
+only once written, so it is never copied again; elsewhere it doubles).  The
+visited set is an open-addressing hash table (linear probing) of
 4-byte state numbers, -1 for an empty slot: a look-up hashes the key, and
 compares it with the keys of the numbers met along its probe sequence.  Keys
 are inserted a batch at a time (``insert``): every step is a numpy operation

@@ -7,9 +7,9 @@ Format (ITF, the JSON used by Apalache and Quint) so existing viewers read it.
 """
 from __future__ import annotations
 
+from itcp.model import runtime
 from itcp.model.engine import CHANCE, Game
 from itcp.spec.rules.table import PHASE_NAMES
-from itcp.model import runtime
 
 
 def who(game: Game, s) -> str:

@@ -21,8 +21,20 @@ from itcp.report.html import answer_page
 from itcp.spec.errors import InputError
 
 from .check_cmd import start_table
-from .common import (COUNT, EXIT_OK, EXIT_UNKNOWN, NATURAL, SECONDS, VARIANT_HELP, Command,
-                     config_options, emit_json, force_option, load_with, memory_option)
+from .common import (
+    COUNT,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    NATURAL,
+    SECONDS,
+    VARIANT_HELP,
+    Command,
+    config_options,
+    emit_json,
+    force_option,
+    load_with,
+    memory_option,
+)
 from .limits import Budget, memory_option_value
 from .output import Outputs
 

@@ -294,6 +294,7 @@ def table(rows: list[tuple], headers: tuple | None = None, indent: int = 2,
 
 
 __all__ = ["Command", "Group", "COUNT", "NATURAL", "SECONDS", "SEED", "SIZE", "Number",
-           "force_option", "memory_option", "config_options", "config_option_objects", "pop_config_flags", "variant_argument", "load",
+           "force_option", "memory_option", "config_options", "config_option_objects",
+           "pop_config_flags", "variant_argument", "load",
            "emit_json", "table", "report_input_error", "VARIANT_HELP",
            "EXIT_OK", "EXIT_VIOLATED", "EXIT_USAGE", "EXIT_UNKNOWN", "CONFIG_FLAGS"]

@@ -16,8 +16,20 @@ from itcp.checks.conformance import conformance as check_conformance
 from itcp.checks.conformance import explored_states, playout_states
 from itcp.model.engine import Game
 
-from .common import (COUNT, EXIT_OK, EXIT_UNKNOWN, EXIT_VIOLATED, NATURAL, SEED, VARIANT_HELP,
-                     Command, config_options, emit_json, load, variant_argument)
+from .common import (
+    COUNT,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    EXIT_VIOLATED,
+    NATURAL,
+    SEED,
+    VARIANT_HELP,
+    Command,
+    config_options,
+    emit_json,
+    load,
+    variant_argument,
+)
 
 #: the table used when no configuration flag says otherwise: small enough to explore
 SMALL_TABLE = {"players": 2, "suits": 1, "ranks": "2..3", "hand": 1, "options": "none"}

@@ -14,10 +14,18 @@ from pathlib import Path
 
 import click
 
-from itcp.checks.diff import DIFF_MAX_STATES, diff_variants, describe
+from itcp.checks.diff import DIFF_MAX_STATES, describe, diff_variants
 
-from .common import (COUNT, EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, emit_json,
-                     force_option, load_with)
+from .common import (
+    COUNT,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    VARIANT_HELP,
+    Command,
+    emit_json,
+    force_option,
+    load_with,
+)
 from .output import OutputError, Outputs, component
 
 

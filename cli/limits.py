@@ -226,7 +226,7 @@ class Budget:
         return limit
 
     # -- the machinery --------------------------------------------------------------
-    def __enter__(self) -> "Budget":
+    def __enter__(self) -> Budget:
         """Installs the signal handlers and starts the watchdog.  Stops are
         *held* (recorded, not raised) except inside ``interruptible()``."""
         self._held = list(PENDING)  # signals that came while the program started
@@ -321,5 +321,6 @@ def memory_option_value(n: int | None) -> int | None:
     return n
 
 
-__all__ = ["Budget", "command_started", "signals_interrupt", "interrupted_text", "parse_size", "show_size", "resident", "default_memory_limit",
+__all__ = ["Budget", "command_started", "signals_interrupt", "interrupted_text", "parse_size",
+           "show_size", "resident", "default_memory_limit",
            "memory_option_value", "SEARCH_SHARE", "GRACE"]

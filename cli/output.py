@@ -167,7 +167,7 @@ def _check_path(path: Path, option: str, want: str) -> tuple[Path, list[Path]]:
 # -- the outputs of one command -----------------------------------------------------------
 
 class _Target:
-    def __init__(self, outputs: "Outputs", path, option: str):
+    def __init__(self, outputs: Outputs, path, option: str):
         if not str(path).strip():  # Path("") would be the working folder
             raise _fail(option, repr(str(path)), "an empty path", "give a file or folder name")
         self.outputs, self.path, self.option = outputs, Path(path), option
@@ -415,7 +415,7 @@ class Outputs:
                 pass
         self._made = []
 
-    def __enter__(self) -> "Outputs":
+    def __enter__(self) -> Outputs:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -25,8 +25,16 @@ from itcp.scenarios.save import variant_ref
 from itcp.spec.errors import InputError
 
 from .check_cmd import start_table
-from .common import (NATURAL, SEED, VARIANT_HELP, Command, config_options, load, load_with,
-                     variant_argument)
+from .common import (
+    NATURAL,
+    SEED,
+    VARIANT_HELP,
+    Command,
+    config_options,
+    load,
+    load_with,
+    variant_argument,
+)
 
 #: Limits of a question asked at the play table (an answer within seconds).
 ASK_MAX_STATES = 300_000

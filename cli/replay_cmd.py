@@ -11,7 +11,8 @@ import sys
 import click
 
 from itcp.scenarios.format import load_scenario
-from itcp.scenarios.replay import narrate, replay as replay_scenario
+from itcp.scenarios.replay import narrate
+from itcp.scenarios.replay import replay as replay_scenario
 from itcp.spec.errors import InputError
 
 from .common import EXIT_OK, EXIT_USAGE, EXIT_VIOLATED, Command, emit_json, report_input_error

@@ -18,8 +18,7 @@ from itcp.spec.rulebook import SENTENCES
 from itcp.spec.rules import build_ruleset
 from itcp.spec.variants import Variant, list_variants, load_variant
 
-from .common import (VARIANT_HELP, Command, config_options, emit_json, load, table,
-                     variant_argument)
+from .common import VARIANT_HELP, Command, config_options, emit_json, load, table, variant_argument
 
 MARKDOWN_FILE = "docs/choice-points.md"
 REGENERATE = f"itcp-check rules --markdown > {MARKDOWN_FILE}"

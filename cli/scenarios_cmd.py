@@ -21,8 +21,18 @@ from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import InputError, nearest, valid_names
 from itcp.spec.rules import build_ruleset
 
-from .common import (COUNT, EXIT_OK, EXIT_UNKNOWN, VARIANT_HELP, Command, Group, emit_json,
-                     force_option, load, variant_argument)
+from .common import (
+    COUNT,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    VARIANT_HELP,
+    Command,
+    Group,
+    emit_json,
+    force_option,
+    load,
+    variant_argument,
+)
 from .output import Outputs
 
 LIBRARY = Path(__file__).resolve().parent.parent / "scenarios" / "library"

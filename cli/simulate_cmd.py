@@ -11,8 +11,18 @@ from itcp.report import plots
 from itcp.spec.errors import InputError
 
 from .ask_cmd import parse_players
-from .common import (COUNT, SEED, VARIANT_HELP, Command, config_options, emit_json,
-                     force_option, load, table, variant_argument)
+from .common import (
+    COUNT,
+    SEED,
+    VARIANT_HELP,
+    Command,
+    config_options,
+    emit_json,
+    force_option,
+    load,
+    table,
+    variant_argument,
+)
 from .output import Outputs
 
 TOP_RULES = 12
@@ -141,7 +151,7 @@ def _simulate(variant, rounds, seed, max_steps, backend, config_flags, as_json, 
 
 
 def by_players(v, variant, config_flags, backend, report, records, counts, rounds, seed,
-                max_steps, quiet) -> "plots.SimulationData":
+                max_steps, quiet) -> plots.SimulationData:
     """The command's own run, and the same variant and flags at each other player count
     of ``counts`` (same rounds, same seed; rule firings are counted at the command's
     table only)."""

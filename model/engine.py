@@ -8,8 +8,8 @@ call the compiled functions.
 """
 from __future__ import annotations
 
-import random
 import functools
+import random
 from functools import lru_cache
 
 from itcp.spec.choices import default_readings
@@ -107,7 +107,7 @@ class Game:
 
     @functools.cached_property
     def _legal(self):
-        return getattr(self.impl, "legal")
+        return self.impl.legal
 
     @classmethod
     def from_variant(cls, variant, scope: str = "round", backend: str = "generated"):

@@ -5,7 +5,8 @@ table that makes "the next seat in a set, going round the table" one index.
 """
 from __future__ import annotations
 
-from itcp.spec.semantics import bits, next_in as _next_in, pile_mask, subsets, zero_of
+from itcp.spec.semantics import bits, pile_mask, subsets, zero_of
+from itcp.spec.semantics import next_in as _next_in
 
 NOCARD = -1
 NOBODY = -1

@@ -47,8 +47,25 @@ from dataclasses import dataclass
 import z3
 
 from itcp.spec import ast as A
-from itcp.spec.ast import (BOOL, CARD, CARDS, INT, PILE, PLAYER, PLAYERS, Bound, Call,
-                           Const, Ite, Let, Op, Param, Primed, Quant, Var)
+from itcp.spec.ast import (
+    BOOL,
+    CARD,
+    CARDS,
+    INT,
+    PILE,
+    PLAYER,
+    PLAYERS,
+    Bound,
+    Call,
+    Const,
+    Ite,
+    Let,
+    Op,
+    Param,
+    Primed,
+    Quant,
+    Var,
+)
 from itcp.spec.errors import SpecError
 from itcp.spec.lang import Inliner, Spec
 from itcp.spec.semantics import apply_op, zero_of
@@ -1171,7 +1188,7 @@ class SuccessorQuery:
     again until unsat.
     """
 
-    def __init__(self, smt: "SmtSpec", action: str):
+    def __init__(self, smt: SmtSpec, action: str):
         self.smt, self.action = smt, action
         s, s2 = smt.state("s"), smt.state("t")
         params = smt.params(action, "p")

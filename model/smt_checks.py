@@ -28,7 +28,7 @@ import z3
 
 from itcp.spec.lang import Spec
 
-from .smt import Pile, SmtSpec, Env
+from .smt import Env, Pile, SmtSpec
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 

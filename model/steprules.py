@@ -173,7 +173,7 @@ class StepRules:
         another reading of ``choice`` in place of this spec's, guards, updates and
         definitions alike, everything else held fixed?"""
         guards, updates = self._own.get(name, ([], {}))
-        for reading, rules in self.others.get(choice, {}).items():
+        for _reading, rules in self.others.get(choice, {}).items():
             alt_guards, alt_updates = self._fragments(rules, name)
             self.ev.override = {f.name: f for r in rules for f in r.fragments
                                 if isinstance(f, Define)}

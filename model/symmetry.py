@@ -13,6 +13,7 @@ from itertools import permutations, product
 
 from itcp.spec import ast as A
 from itcp.spec.lang import Spec
+
 from .packing import Layout
 
 
@@ -121,7 +122,7 @@ def packed_canonicalizer(spec: Spec, enabled: bool = True):
     env: dict = {}
     keep = 0
     fields = []  # (offset, width, kind) of the fields renamed
-    for var, t, fs in layout.fields:
+    for _var, t, fs in layout.fields:
         base = A.map_value_type(t) or t
         for f in fs:
             if base in (A.CARDS, A.CARD):

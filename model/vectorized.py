@@ -71,7 +71,7 @@ class Val:
 class VEmitter:
     """Compiles expressions into the numpy statements of one generated function."""
 
-    def __init__(self, src: "VectorSource", known: dict, words: list[str]):
+    def __init__(self, src: VectorSource, known: dict, words: list[str]):
         self.src = src
         self.known = known            # variable -> Const (constants, dispatch values)
         self.words = words            # the code of each key word, over the states

@@ -16,8 +16,16 @@ from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED
 from itcp.model.engine import Game
 
 from .graph import GRAPH_MAX_STATES, Node, graph_svg
-from .page import (document, e, readings_html, rules_list, sentence_html, stepper_html,
-                   variant_header, verdict_badge)
+from .page import (
+    document,
+    e,
+    readings_html,
+    rules_list,
+    sentence_html,
+    stepper_html,
+    variant_header,
+    verdict_badge,
+)
 from .view import rule_note, told_view
 
 

@@ -280,7 +280,7 @@ def stepper_html(trace: TraceView, anchor: str, title: str = "", start: str = "f
     with the table after it, the rules and readings that decided it (with the
     rulebook sentences they cite) and what changed; the ending at the last step."""
     n = len(trace.steps)
-    moves = ['<ol class="moves">', f'<li data-goto="0">deal</li>']
+    moves = ['<ol class="moves">', '<li data-goto="0">deal</li>']
     for st in trace.steps:
         moves.append(f'<li data-goto="{st.n}" title="{e(st.said)}">{st.n}. {e(st.mover)} '
                      f'{e(st.action)}</li>')

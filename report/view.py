@@ -19,7 +19,6 @@ from itcp.spec.config import Card
 from itcp.spec.rulebook import SENTENCES
 from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
 
-
 # -- one state ---------------------------------------------------------------------
 
 @dataclass

@@ -187,7 +187,7 @@ def loads(text: str, path: str = "<scenario>") -> Scenario:
                      'a scenario is TOML: key = value, strings in "quotes", '
                      "moves as [[move]] tables")
     sc = Scenario(title="", variant="", path=path, lines=lines)
-    for key, value in data.items():
+    for key, _value in data.items():
         if key not in TOP_KEYS:
             raise sc.error(f"unknown key {key!r}; " + valid_names(TOP_KEYS), key,
                            hint=_hint(key, TOP_KEYS))
@@ -372,7 +372,8 @@ def _deal_action(sc: Scenario, hands, up_name, where: tuple, step: int) -> tuple
     """A deal (hands as card names, the face-up card) as the engine's deal action."""
     cfg = sc.game.config
     if len(hands) != cfg.players:
-        raise sc.error(f"{'deal.hands' if step == 0 else 'the deal'} has {len(hands)} hands for {cfg.players} players",
+        where_hands = "deal.hands" if step == 0 else "the deal"
+        raise sc.error(f"{where_hands} has {len(hands)} hands for {cfg.players} players",
                        *where, "hands", step=step)
     seen: dict[int, str] = {}
     masks = []

@@ -18,8 +18,8 @@ from itcp.model.engine import CHANCE, TERMINAL
 from itcp.model.reference import Evaluator
 from itcp.spec import ast as A
 from itcp.spec.ast import Call
-from itcp.spec.lang import Guard
 from itcp.spec.errors import IllegalAction, ScenarioError
+from itcp.spec.lang import Guard
 from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
 
 from .format import Scenario, load_scenario

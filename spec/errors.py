@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 
-
 #: the longest line of an error message (and its place, and its hint): input
 #: echoed back is cut in the middle beyond it, so a 60 KB name prints as a line
 MAX_SHOWN = 300

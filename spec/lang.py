@@ -21,8 +21,23 @@ import itertools
 from dataclasses import dataclass, field, replace
 
 from . import ast as A
-from .ast import (BOOL, CARD, CARDS, INT, PLAYER, PLAYERS, Bound, Call,
-                  Const, Ite, Let, Node, Quant, lift, op)
+from .ast import (
+    BOOL,
+    CARD,
+    CARDS,
+    INT,
+    PLAYER,
+    PLAYERS,
+    Bound,
+    Call,
+    Const,
+    Ite,
+    Let,
+    Node,
+    Quant,
+    lift,
+    op,
+)
 from .errors import SpecError
 from .simplify import simplify
 
@@ -308,7 +323,7 @@ class Spec:
     def rule(self, rid) -> Rule:
         return next(r for r in self.rules if r.id == rid)
 
-    def with_properties(self, extra, restate=None) -> "Spec":
+    def with_properties(self, extra, restate=None) -> Spec:
         """This spec with more properties (a question's formulas): every backend
         compiles them like the built-in ones (``prop_<ID>``, Z3, the explorer).
         ``restate(spec)`` gives the same properties on another table's spec (a
@@ -420,7 +435,7 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
                 raise SpecError(f"action {decl.name}: rules {clash} update {var} "
                                 "with the same priority; give them distinct priorities")
             value = vnames[var].cur
-            for rid, when, val, _ in ups:
+            for _rid, when, val, _ in ups:
                 value = If(when, val, value)
             values[var] = value
         memo: dict = {}

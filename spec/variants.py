@@ -34,11 +34,17 @@ from importlib.resources import files
 from pathlib import Path
 
 from .choices import CHOICE_POINTS, default_readings
-from .config import (DEFAULT_OPTION_COPIES, MAX_RANK, MIN_RANK, OPTION_VALUES,
-                     Config, full_deck_options)
+from .config import (
+    DEFAULT_OPTION_COPIES,
+    MAX_RANK,
+    MIN_RANK,
+    OPTION_VALUES,
+    Config,
+    full_deck_options,
+)
+from .errors import ConfigError, InputError, VariantError, did_you_mean, nearest, valid_names
 from .tomlpos import index_lines as _index_lines
 from .tomlpos import load_toml, read_input
-from .errors import ConfigError, InputError, VariantError, did_you_mean, nearest, valid_names
 
 TOP_KEYS = ("description", "extends", "readings", "config")
 CONFIG_KEYS = tuple(f.name for f in dataclasses.fields(Config))

@@ -7,8 +7,29 @@ import sys
 import pytest
 
 from itcp.spec import ast as A
-from itcp.spec.ast import (BOOL, CARD, CARDS, INT, OPS, PILE, PLAYER, PLAYERS, Bound, Call,
-                           Const, Ite, Let, Op, Param, Primed, Quant, Var, lift, map_of, op)
+from itcp.spec.ast import (
+    BOOL,
+    CARD,
+    CARDS,
+    INT,
+    OPS,
+    PILE,
+    PLAYER,
+    PLAYERS,
+    Bound,
+    Call,
+    Const,
+    Ite,
+    Let,
+    Op,
+    Param,
+    Primed,
+    Quant,
+    Var,
+    lift,
+    map_of,
+    op,
+)
 from itcp.spec.errors import SpecError
 from itcp.spec.lang import ForAll, If, LetIn, Sum, cards, num, players
 
@@ -109,7 +130,7 @@ def test_bool_of_a_node_raises():
     with pytest.raises(SpecError, match="truth value"):
         bool(x < 3)
     with pytest.raises(SpecError):
-        if x.eq(1):  # noqa: the mistake this guards against
+        if x.eq(1):  # the mistake this guards against
             pass
     with pytest.raises(SpecError):
         _ = (x < 3) and (x > 1)
@@ -211,7 +232,7 @@ def test_walk_is_preorder_and_covers_every_node_kind():
 
 def test_walk_handles_deep_trees_without_recursion():
     e = num(0)
-    for i in range(sys.getrecursionlimit() * 2):
+    for _ in range(sys.getrecursionlimit() * 2):
         e = Op("add", (e, Const(1, INT)), src_loc=("x", 0))
     assert sum(1 for _ in A.walk(e)) == 1 + 2 * sys.getrecursionlimit() * 2
 

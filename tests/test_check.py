@@ -6,14 +6,15 @@ import random
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from itcp.checks.explore import concrete_trace, explore, path_to
 from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, verdicts
 from itcp.cli.main import main
 from itcp.model.engine import Game
 from itcp.model.packing import compile_packer
-from itcp.model.symmetry import card_permutations, canonicalizer
+from itcp.model.symmetry import canonicalizer, card_permutations
 from itcp.spec.config import Config, full_deck_options
 from itcp.spec.variants import load_variant
 

@@ -12,23 +12,22 @@
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 import z3
 
+from itcp.checks.explore import packed_successors
 from itcp.checks.symbolic import SymbolicChecker
 from itcp.checks.verdicts import HOLDS
-from itcp.spec.tables import DEFAULT_TABLE
 from itcp.cli.common import load_with
 from itcp.model.engine import Game
-from itcp.checks.explore import packed_successors
 from itcp.model.packing import compile_packer
 from itcp.model.smt import SmtSpec
 from itcp.spec.ast import op
-
 from itcp.spec.properties import exactly_one_place
 from itcp.spec.rules.table import Table
+from itcp.spec.tables import DEFAULT_TABLE
 
 #: 2 players, 4 cards (a 2, Charity, Desolation, Pride Cycle): every new invariant
 #: has something to say and Houdini takes a few seconds
@@ -48,7 +47,8 @@ DEFAULT_INVARIANTS = (
     "DEAL_IS_INITIAL", "DECK_ACTOR_IN_RING", "DECK_NONEMPTY_WHEN_DRAWING", "DIR_UNIT",
     "DISCARDER_HOLDS_A_CARD", "DRAWING_OWES", "DRAW_ACTOR_NOT_PASSER", "DUTY_NOT_ON_PASSER",
     "FIRST_PASSER_IFF_PASSERS", "FIRST_PASSER_IN_PASSERS", "GIFTS_ONLY_IN_PRIDE",
-    "GIFT_IN_GIVER_HAND", "GIFT_ONLY_FROM_GIVEN", "HAND_OF_ROOT", "HAND_OF_SEAT", "LIVE_UNTIL_OVER", "NEVER_RACE",
+    "GIFT_IN_GIVER_HAND", "GIFT_ONLY_FROM_GIVEN", "HAND_OF_ROOT", "HAND_OF_SEAT",
+    "LIVE_UNTIL_OVER", "NEVER_RACE",
     "NEVER_REVEAL", "NEVER_SECRET", "NOTHING_TAKEN_WHILE_DRAWING", "NOT_DEALING",
     "NOT_OWN_MEANS_ASIDE", "OVER_HAS_REASON", "OWED_AT_MOST_ONE", "PASSERS_IN_RING",
     "PASSERS_NOT_ASIDE", "PASSERS_OWN_HAND", "PASSER_HAND_EXCLUSIVE", "PASSER_NO_GIFT",
@@ -57,7 +57,7 @@ DEFAULT_INVARIANTS = (
     "SOMEONE_SEATED", "TURN_NOT_PASSER_MIDTURN", "TURN_SET")
 
 
-@lru_cache(maxsize=None)
+@cache
 def game(table: tuple) -> Game:
     return Game.from_variant(load_with("clarified", dict(table)))
 

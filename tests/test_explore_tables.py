@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from array import array
 
-import pytest
-from hypothesis import given, strategies as st
-
 import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from itcp.checks.explore import Depths, PostPassEdges, _allocated
 from itcp.checks.statestore import StateStore

@@ -25,8 +25,8 @@ from collections import deque
 
 from itcp.model.engine import Game
 from itcp.spec.config import Config
-from itcp.spec.variants import parse_options
 from itcp.spec.rules.table import DRAW, PRIDE, RACE
+from itcp.spec.variants import parse_options
 
 DRAWS = ("draw_pile", "draw_deck", "deck_card")
 

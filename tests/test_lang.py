@@ -12,14 +12,56 @@ from itcp.model import runtime
 from itcp.model.codegen import FunctionEmitter, Module, compile_spec
 from itcp.model.reference import Evaluator, ReferenceModule
 from itcp.spec import ast as A
-from itcp.spec.ast import (BOOL, CARD, CARDS, INT, OPS, PILE, PLAYER, PLAYERS, Bound, Call,
-                           Const, Ite, Let, Param, map_of, op)
+from itcp.spec.ast import (
+    BOOL,
+    CARD,
+    CARDS,
+    INT,
+    OPS,
+    PILE,
+    PLAYER,
+    PLAYERS,
+    Bound,
+    Call,
+    Const,
+    Ite,
+    Let,
+    Param,
+    map_of,
+    op,
+)
 from itcp.spec.config import Config
 from itcp.spec.errors import SpecError
-from itcp.spec.lang import (FALSE, TRUE, ActionDecl, And, DefSig, Define, Exists, ForAll,
-                            Guard, If, Implies, LetIn, MapOf, Not, Or, ParamDecl, Phase, Rule,
-                            RuleSet, SetOf, StateVar, Sum, Update, cards, elaborate, num,
-                            player, players)
+from itcp.spec.lang import (
+    FALSE,
+    TRUE,
+    ActionDecl,
+    And,
+    Define,
+    DefSig,
+    Exists,
+    ForAll,
+    Guard,
+    If,
+    Implies,
+    LetIn,
+    MapOf,
+    Not,
+    Or,
+    ParamDecl,
+    Phase,
+    Rule,
+    RuleSet,
+    SetOf,
+    StateVar,
+    Sum,
+    Update,
+    cards,
+    elaborate,
+    num,
+    player,
+    players,
+)
 from itcp.spec.rules.table import SCORE, SCORE_INPUTS
 from itcp.spec.rules.table import V as SPEC_VARS
 
@@ -353,7 +395,7 @@ class Ex:
         return f"{self.const_node().sexpr()}{' ' + self.note if self.note else ''}"
 
 
-B, I, C, P, S, PS, PL = BOOL, INT, CARD, PLAYER, CARDS, PLAYERS, PILE
+B, I, C, P, S, PS, PL = BOOL, INT, CARD, PLAYER, CARDS, PLAYERS, PILE  # noqa: E741 (the types' one-letter names)
 EXAMPLES = [
     Ex("and", ((B, True), (B, True)), True),
     Ex("and", ((B, True), (B, False), (B, True)), False),

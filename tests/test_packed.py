@@ -17,7 +17,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from itcp.checks.explore import Limits, explore, packed_successors, state, stored_successors
 from itcp.checks.verdicts import verdicts

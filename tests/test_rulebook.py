@@ -146,7 +146,7 @@ def test_every_reading_elaborates_and_compiles(config, k):
     deals = list(game.initial_states())
     s = deals[len(deals) // 2]
     assert game.check_property("CONSERVATION", s)
-    for a, s2 in game.successors(s):
+    for _a, s2 in game.successors(s):
         assert game.check_property("CONSERVATION", s2)
 
 

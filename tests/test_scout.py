@@ -10,7 +10,7 @@ when unsat) is asked again exactly when that abstraction is not unsat.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -25,7 +25,7 @@ REAL = {"players": 2, "suits": 2, "ranks": (2, 4), "hand": 2,
         "options": (("unbelief", 1), ("pride_cycle", 1))}
 
 
-@lru_cache(maxsize=None)
+@cache
 def real(variant: str = "clarified") -> Game:
     return Game.from_variant(load_with(variant, dict(REAL)))
 

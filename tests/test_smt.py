@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import pytest
 import z3
@@ -85,7 +85,7 @@ CASES = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def ops_smt() -> SmtSpec:
     return SmtSpec(build_spec(OPS_CONFIG))
 
@@ -263,7 +263,7 @@ def test_conformance_three_players_clarified_readings():
     assert SECRET in {s[game.index["phase"]] for s in states}
 
 
-@lru_cache(maxsize=None)
+@cache
 def full_game() -> tuple:
     game = Game.make(Config(players=4, suits=6, ranks=(2, 10), hand=6, options=ALL_OPTIONS))
     return game, Checker(game)

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from itcp.model.engine import Game
-from itcp.spec.rules.table import RACE
 from itcp.spec.config import Config
+from itcp.spec.rules.table import RACE
 from itcp.spec.variants import load_variant
 
 TABLE = Config(players=2, suits=2, ranks=(2, 3), hand=2,

@@ -15,16 +15,16 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from itcp.checks.symbolic import SymbolicChecker
 from itcp.checks.verdicts import HOLDS, VIOLATED
-from itcp.spec.tables import DEFAULT_TABLE
 from itcp.cli.common import load_with
 from itcp.model.engine import Game
+from itcp.spec.tables import DEFAULT_TABLE
 
 #: the candidate invariants the full candidate list proves at the default table
 #: (Houdini's fixpoint there); starting from them keeps the test fast
@@ -58,7 +58,7 @@ def fresh_z3(path: Path) -> str:
     return out.stdout.strip().splitlines()[-1] if out.stdout.strip() else out.stderr
 
 
-@lru_cache(maxsize=None)
+@cache
 def game(variant: str) -> Game:
     return Game.from_variant(load_with(variant, dict(DEFAULT_TABLE)))
 

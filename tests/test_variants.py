@@ -8,8 +8,14 @@ import pytest
 from itcp.spec.choices import CHOICE_POINTS, default_readings
 from itcp.spec.config import Config, full_deck_options
 from itcp.spec.errors import ConfigError, InputError, VariantError
-from itcp.spec.variants import (FULL_DECK_OVERRIDES, Variant, list_variants,
-                                load_variant, parse_options, parse_ranks)
+from itcp.spec.variants import (
+    FULL_DECK_OVERRIDES,
+    Variant,
+    list_variants,
+    load_variant,
+    parse_options,
+    parse_ranks,
+)
 
 
 def write(tmp_path, name, text):

@@ -16,7 +16,8 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from itcp.checks.explore import BatchBackend, GenericBackend, Limits, explore, search_setup
 from itcp.model.engine import Game

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ast import Node
-from ..lang import And, FALSE, If, Not, Or, TRUE
+from ..lang import FALSE, TRUE, And, If, Not, Or
 from .table import Table
 
 

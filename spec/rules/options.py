@@ -7,8 +7,7 @@ Cycle's gifts, a Secret Combination choice) have their own actions here.
 from __future__ import annotations
 
 from ..ast import op
-from ..lang import (And, Exists, FALSE, Guard, If, MapOf, Not, Or, SetOf, TRUE, Update,
-                    num)
+from ..lang import FALSE, TRUE, And, Exists, Guard, If, MapOf, Not, Or, SetOf, Update, num
 from . import flow
 from .table import DISCARD, PRIDE, RACE, SECRET, Table
 from .turn import define, endings, my_seat, next_seat, raw_endings, rule

@@ -11,9 +11,25 @@ from functools import cached_property
 
 from .. import ast as A
 from ..ast import BOOL, CARD, CARDS, INT, NOBODY, NOCARD, PILE, PLAYER, PLAYERS, map_of
-from ..config import Config, OPTION_VALUES
-from ..lang import (FALSE, ActionDecl, DefSig, Exists, If, MapOf, ParamDecl, Phase, SetOf,
-                    StateVar, card, cards, num, player, players, table)
+from ..config import OPTION_VALUES, Config
+from ..lang import (
+    FALSE,
+    ActionDecl,
+    DefSig,
+    Exists,
+    If,
+    MapOf,
+    ParamDecl,
+    Phase,
+    SetOf,
+    StateVar,
+    card,
+    cards,
+    num,
+    player,
+    players,
+    table,
+)
 
 # Phase numbers (the value of the ``phase`` variable).
 DEAL, REVEAL, DRAW, DECK, DISCARD, RACE, PRIDE, SECRET, OVER, GAME_OVER = range(10)

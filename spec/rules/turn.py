@@ -6,11 +6,25 @@ gap belong to one reading of a choice point.
 from __future__ import annotations
 
 from ..ast import op
-from ..lang import (And, Define, Exists, FALSE, ForAll, Guard, If, MapOf, Not, Or, Rule, TRUE,
-                    Update, bound_var, num)
+from ..lang import (
+    FALSE,
+    TRUE,
+    And,
+    Define,
+    Exists,
+    ForAll,
+    Guard,
+    If,
+    MapOf,
+    Not,
+    Or,
+    Rule,
+    Update,
+    bound_var,
+    num,
+)
 from . import flow
-from .table import (DECK, DECK_OUT, DISCARD, DRAW, LIVE, OVER, PASS_REACHED, REVEAL,
-                    ZERO, Table)
+from .table import DECK, DECK_OUT, DISCARD, DRAW, LIVE, OVER, PASS_REACHED, REVEAL, ZERO, Table
 
 #: Every round-scope action: the stop rule and the zero rule cover them all.
 ROUND_ACTIONS = ("deal", "reveal", "draw_pile", "draw_deck", "deck_card", "pass", "answer",
