@@ -143,6 +143,24 @@ def lift(x, t: str) -> Node:
     raise SpecError(f"cannot use {x!r} in a spec expression")
 
 
+def _guarded_eq(structural):
+    """``==`` between two nodes is structural equality (nodes are dict keys); between
+    a node and a Python value it is the classic slip ``t.phase == 2``, which would
+    quietly be ``False``: an error naming the fix instead."""
+    def eq(self, other):
+        if isinstance(other, (bool, int, str)):
+            raise SpecError(
+                f"`{self} == {other!r}` compares a spec expression with a Python value, "
+                f"which is never true; build the formula with `.eq({other!r})` "
+                f"(or `.ne(...)` for !=)")
+        return structural(self, other)
+
+    def ne(self, other):
+        result = eq(self, other)
+        return result if result is NotImplemented else not result
+    return eq, ne
+
+
 def _node(cls):
     """Make a frozen, slotted dataclass node with a src_loc and a memoised hash.
 
@@ -153,6 +171,7 @@ def _node(cls):
         cls._hash = field(default=None, init=False, compare=False, repr=False)
     cls.__hash__ = _memo_hash
     cls = dataclass(frozen=True, slots=True, eq=True, repr=False)(cls)
+    cls.__eq__, cls.__ne__ = _guarded_eq(cls.__eq__)
     cls._hashed = tuple(f.name for f in fields(cls) if f.compare)
     cls.__getstate__ = _state_without_hash
     return cls

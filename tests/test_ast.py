@@ -125,6 +125,15 @@ def test_sugar_is_type_directed():
 
 # -- no Python truth values --------------------------------------------------------
 
+def test_comparing_a_node_with_a_python_value_names_eq():
+    x = Var("x", INT)
+    with pytest.raises(SpecError, match=r"\.eq\(2\)"):
+        _ = x == 2
+    with pytest.raises(SpecError, match="eq"):
+        _ = x != 2
+    assert Var("x", INT) == x and not (Var("y", INT) == x)  # nodes: structural
+
+
 def test_bool_of_a_node_raises():
     x = Var("x", INT)
     with pytest.raises(SpecError, match="truth value"):
