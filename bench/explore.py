@@ -1,147 +1,106 @@
-"""Explicit-state exploration speed and memory, on three tables of growing size.
+"""Explicit-state exploration speed and memory, up to 10 million states and more.
 
-For each table, with and without symmetry reduction, explores breadth-first
-from every deal up to a state budget and prints the distinct states per second
-(the median of several runs, CPU time of this process) and the bytes per stored
-state: everything the search keeps (``Exploration.memory``: the key objects at
-their allocated size, the visited set's table, the key list, the parent links,
-the post-Pass edges and the pending edge targets at their peak; depths cost
-nothing per state), then how the cost grows with the state count (rate at a
-quarter, a half and all of the budget) and, for R1, the bytes by structure.
-Before the timed runs, one untimed run compiles the successor functions the
-search meets (a one-off cost per table, printed on its own).
+Each measurement runs in a fresh process (so nothing compiled before helps):
+one search, its CPU time from the start of ``explore`` (the spec's reduction
+and the successor code's compilation included) to its end, the distinct
+states per CPU second, the bytes per stored state (``Exploration.memory``:
+the keys, the visited set's table, the parent links, the post-Pass edges, the
+chance outcomes waiting for a later level at their peak, the deals), and the
+process's peak resident size.  Medians over ``--runs`` runs.
 
-  R1       2 players, 2 suits, ranks 2..4, hand 3, no option cards, literal readings
-           (deck.exhausted = nothing, zero checked after every change and at the deal,
-           one passer, a Desolation needs a same-suit top card): every deal an initial
-           state, deck unordered, pile ordered.
-  R2       3 players, 2 suits, ranks 2..2, hand 1, Unbelief and Pride Cycle.
-  default  the table bare `itcp-check` checks (2 players, 2 suits, ranks 2..2, hand 1,
-           Unbelief and Pride Cycle), official readings, explored to the end.
+  BIG      2 players, 1 suit, ranks 2..3, hand 2, every option card, official
+           readings: explored to ``--budget`` states (default 10,500,000).
+  R1       2 players, 2 suits, ranks 2..4, hand 3, no option cards, official
+           readings: explored to the end, with and without symmetry reduction.
 
-Every search takes the explorer's fast path (the packed successor functions of
-model/packed.py); the last lines compare it with the generic engine path on R1
-without symmetry and print the ratio.
+The last lines compare the batch successor code with the generic engine path
+on the first states of R1 (without symmetry) and print the ratio.
 
-    python bench/explore.py [--runs 3] [--budget 200000]
-    python bench/explore.py --whole    (R1 to the end, once, in a fresh process:
-                                        CPU seconds, compile included, and peak RSS)
+    python bench/explore.py [--runs 3] [--budget 10500000]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import statistics
+import subprocess
+import sys
 import time
 
-from itcp.checks.explore import Limits, explore
-from itcp.model.engine import Game
-from itcp.spec.config import Config
-from itcp.spec.variants import load_variant
-
+ALL = tuple((o, 1) for o in ("mercy", "justice", "repentance", "unbelief", "pride_cycle",
+                             "secret_combination"))
 TABLES = {
-    "R1": Config(players=2, suits=2, ranks=(2, 4), hand=3),
-    "R2": Config(players=3, suits=2, ranks=(2, 2), hand=1,
-                 options=(("unbelief", 1), ("pride_cycle", 1))),
-    "default": Config(players=2, suits=2, ranks=(2, 2), hand=1,
-                      options=(("unbelief", 1), ("pride_cycle", 1))),
+    "BIG": dict(players=2, suits=1, ranks=(2, 3), hand=2, options=ALL),
+    "R1": dict(players=2, suits=2, ranks=(2, 4), hand=3),
 }
 
 
-def measure(game: Game, budget: int | None, symmetry: bool, fast: bool = True, ex_out=None):
+def one(table: str, budget: int | None, symmetry: bool, fast: bool) -> dict:
+    """One search in this process: its figures."""
+    from itcp.checks.explore import Limits, explore
+    from itcp.model.engine import Game
+    from itcp.spec.config import Config
+    from itcp.spec.variants import load_variant
+    game = Game.make(Config(**TABLES[table]), dict(load_variant("official").readings))
     start = time.process_time()
     ex = explore(game, Limits(max_states=budget), symmetry=symmetry, track_rules=False,
                  fast=fast)
     secs = time.process_time() - start
-    if ex_out is not None:
-        ex_out.append(ex)
-    return ex.states, ex.states / secs, ex.bytes_per_state(), ex.complete
+    return {"states": ex.states, "terminal": ex.terminal, "transitions": ex.transitions,
+            "complete": ex.complete, "cpu": secs, "rate": ex.states / secs,
+            "bytes": ex.bytes_per_state(),
+            "parts": {k: v / ex.states for k, v in ex.memory().items()},
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def warm_up(game: Game, budget: int | None, symmetry: bool) -> float:
-    """One untimed search (it compiles the successor functions): its CPU seconds."""
-    start = time.process_time()
-    explore(game, Limits(max_states=budget), symmetry=symmetry, track_rules=False)
-    return time.process_time() - start
+def measure(table, budget, symmetry, fast, runs) -> list[dict]:
+    out = []
+    for _ in range(runs):
+        args = [sys.executable, __file__, "--one", table, "--budget", str(budget or 0)]
+        args += ["--symmetry"] if symmetry else []
+        args += [] if fast else ["--generic"]
+        r = subprocess.run(args, capture_output=True, text=True, check=True)
+        out.append(json.loads(r.stdout))
+    return out
 
 
-def by_level(game: Game, budget: int):
-    """(depth, new states, CPU seconds) of each level of one search."""
-    rows, last = [], [0.0, 0]
-
-    def progress(states, depth, _secs):
-        now = time.process_time()
-        rows.append((depth, states - last[1], now - last[0]))
-        last[:] = [now, states]
-
-    last[0] = time.process_time()
-    explore(game, Limits(max_states=budget), symmetry=False, track_rules=False, progress=progress)
-    return rows
-
-
-def whole(game: Game):
-    """All of R1 without symmetry, once (compile included): the process's peak
-    resident size is the search's, as nothing else ran before it."""
-    start = time.process_time()
-    ex = explore(game, Limits(), symmetry=False, track_rules=False)
-    secs = time.process_time() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"R1 to the end: {ex.states:,} states, {ex.transitions:,} moves, "
-          f"{len(ex.post_pass_edges):,} post-Pass edges, complete: {ex.complete}")
-    print(f"  {secs:.1f} s CPU (compile included): {ex.states / secs:,.0f} states/s, "
-          f"{ex.bytes_per_state():.1f} bytes/state, peak resident size {peak:,.0f} MB")
+def show(name, rows):
+    med = lambda k: statistics.median(r[k] for r in rows)  # noqa: E731
+    r0 = rows[0]
+    print(f"{name:<22} {r0['states']:>11,} {'yes' if r0['complete'] else 'no':>8} "
+          f"{med('cpu'):>8.1f} {med('rate'):>11,.0f} {med('bytes'):>11.1f} {med('peak_mb'):>9,.0f}")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--budget", type=int, default=200_000,
-                    help="distinct states per run for R1 and R2 (the default table runs to the end)")
-    ap.add_argument("--whole", action="store_true",
-                    help="explore all of R1 once and print its time and peak memory, nothing else")
+    ap.add_argument("--budget", type=int, default=10_500_000,
+                    help="states to explore of BIG (0: to the end)")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--symmetry", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--generic", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    readings = dict(load_variant("official").readings)
-    if args.whole:
-        return whole(Game.make(TABLES["R1"], readings))
-    print(f"{'table':<8} {'symmetry':<8} {'states':>9} {'states/s':>10} {'bytes/state':>11}  "
-          f"complete     warm-up")
-    kept, games = {}, {}
-    for name, cfg in TABLES.items():
-        game = games[name] = Game.make(cfg, readings)
-        budget = None if name == "default" else args.budget
-        for sym in (False, True):
-            warm = warm_up(game, budget, sym)
-            out = []
-            runs = [measure(game, budget, sym, ex_out=out) for _ in range(args.runs)]
-            if (name, sym) == ("R1", False):
-                kept[name, sym] = out[-1]
-            states = runs[0][0]
-            rate = statistics.median(r[1] for r in runs)
-            size = statistics.median(r[2] for r in runs)
-            print(f"{name:<8} {'on' if sym else 'off':<8} {states:>9,} {rate:>10,.0f} {size:>11.0f}  "
-                  f"{'yes' if runs[0][3] else 'no (budget)':<11}  {warm:.1f} s")
-    ex = kept["R1", False]
-    print("\nbytes per state by structure, R1 without symmetry:")
-    for part, size in ex.memory().items():
-        print(f"  {part:<16} {size / ex.states:>6.1f}")
-    del kept, ex
-    print("\ncost growth, R1 without symmetry (median of runs):")
-    game = games["R1"]
-    for frac in (4, 2, 1):
-        budget = args.budget // frac
-        rate = statistics.median(measure(game, budget, False)[1] for _ in range(args.runs))
-        print(f"  {budget:>9,} states: {rate:>10,.0f} states/s")
-    print("  by breadth-first level (one run; the deals are the first level's):")
-    for d, new, secs in by_level(game, args.budget):
-        print(f"  level {d:>2}: {new:>8,} new states in {secs * 1e3:>7.1f} ms: "
-              f"{new / secs if secs else 0:>10,.0f} states/s")
-    print("\nfast path vs generic engine path, R1 without symmetry (median of runs):")
-    rates = {}
-    for fast in (True, False):
-        rates[fast] = statistics.median(measure(game, args.budget, False, fast)[1]
-                                        for _ in range(args.runs))
-        print(f"  {'fast' if fast else 'generic':<8} {rates[fast]:>10,.0f} states/s")
-    print(f"  ratio    {rates[True] / rates[False]:>10.2f}x")
+    if args.one:
+        print(json.dumps(one(args.one, args.budget or None, args.symmetry, not args.generic)))
+        return
+    print(f"medians of {args.runs} runs, each in a fresh process (CPU seconds of the search, "
+          "reduction and compilation included)")
+    print(f"{'search':<22} {'states':>11} {'complete':>8} {'CPU s':>8} {'states/s':>11} "
+          f"{'bytes/state':>11} {'peak MB':>9}")
+    big = measure("BIG", args.budget or None, False, True, args.runs)
+    show("BIG", big)
+    for sym in (False, True):
+        show(f"R1 {'symmetry' if sym else 'no symmetry'}", measure("R1", None, sym, True, args.runs))
+    print("\nbytes per state by structure, BIG (first run):")
+    for part, size in big[0]["parts"].items():
+        print(f"  {part:<18} {size:>6.1f}")
+    print("\nbatch code vs generic engine path, the first 50,000 states of R1 (no symmetry):")
+    fast = measure("R1", 50_000, False, True, args.runs)
+    slow = measure("R1", 50_000, False, False, args.runs)
+    rf = statistics.median(r["rate"] for r in fast)
+    rs = statistics.median(r["rate"] for r in slow)
+    print(f"  batch   {rf:>10,.0f} states/s\n  generic {rs:>10,.0f} states/s\n  ratio   {rf / rs:>10.1f}x")
 
 
 if __name__ == "__main__":

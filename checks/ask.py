@@ -186,7 +186,8 @@ def ask_many(questions, variant: Variant, opts: Options | None = None,
         sym = opts.symmetry and not any(
             mentions_cards(qs[i].pred) or (qs[i].event and mentions_cards(qs[i].event))
             for i in rest)
-        ex = explore(game, opts.limits, symmetry=sym, track_rules=False)
+        # every chance node a state of its own: the liveness graph's edges are moves
+        ex = explore(game, opts.limits, symmetry=sym, track_rules=False, fold=False)
         if ex.interrupted and opts.stopped is not None:
             ex.limit = opts.stopped() or ex.limit  # name the signal or limit, not Ctrl-C
         for i in rest:
@@ -438,7 +439,7 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
     if cycle is not None:
         nums = stem_of(cycle[0]) + cycle[1:] + [cycle[0]]
         loop_from = len(stem_of(cycle[0])) - 1
-        ending = (f"the state after step {loop_from} recurs: play can go round this loop "
+        ending = (f"the position after step {loop_from} recurs: play can go round this loop "
                   f"forever after the event, and the goal never holds")
         kind = "lasso"
     else:

@@ -134,9 +134,12 @@ def conformance(game: Game, states, max_solutions: int = 1000, all_actions: bool
 
 
 def explored_states(game: Game, max_states: int | None = None, symmetry: bool = True):
-    """The initial state, then every state an exploration of ``game`` reached."""
+    """The initial state, then every state an exploration of ``game`` reached
+    (every reachable state: chance nodes and variables no move reads again
+    included, as the engine has them)."""
     from itcp.checks.explore import Limits, explore, state
-    ex = explore(game, Limits(max_states=max_states), symmetry=symmetry, track_rules=False)
+    ex = explore(game, Limits(max_states=max_states), symmetry=symmetry, track_rules=False,
+                 fold=False, reduce=False)
     yield game.initial_state()
     for i in range(ex.states):
         yield state(ex, i)

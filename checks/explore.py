@@ -1,20 +1,38 @@
-"""Explicit-state exploration: breadth-first over every reachable state.
+"""Explicit-state exploration: breadth-first over every reachable game position.
 
 From every deal (each an initial state), the explorer visits the round's
-states breadth-first, storing each once as a packed integer (optionally the
-canonical form under suit and copy symmetry) with a parent link, so the first
-time a property fails the path back is a shortest counterexample.  State and
-step properties are checked on the fly; live states without a legal move are
-deadlocks; edges among post-Pass states are kept so ``ROUND_ENDS`` can be
-decided on the graph afterwards.  Limits (states, depth, time) stop the search
-and are recorded: whatever was not exhausted can never be reported as HOLDS.
+states breadth-first, a level at a time, storing each once as a packed key
+(``model/searchkey.py``; optionally the canonical form under suit and copy
+symmetry) with a parent link, so the first time a property fails the path
+back is a shortest counterexample.  State and step properties are checked on
+the fly; live states without a legal move are deadlocks; edges among
+post-Pass states are kept so ``ROUND_ENDS`` can be decided on the graph
+afterwards.  Limits (states, depth, time) stop the search and are recorded:
+whatever was not exhausted can never be reported as HOLDS.
 
-Per state the search keeps the key object (shared by the key list and the
-visited set), one slot of the visited set, one of the key list and a 4-byte
-parent link; no state numbers in the visited set (a new state's number is its
-place in the key list, and only a post-Pass edge to a state seen before needs
-another's: its key waits, packed in bytes, until the level is done) and no
-per-state depth (states are numbered level by level).
+One stored state per game position:
+
+* a variable the state's future never reads (``model/liveness.py``) is reset
+  to its canonical value before the key is made, and one constant in every
+  stored state has no field;
+* a chance node (the deck's top card revealed) is folded into the move that
+  opens it: the drawing move and the card drawn are one edge of the search,
+  two steps long.  The levels are counted in game steps, so a state reached
+  by a folded edge is stored two levels down, and every trace the search
+  finds is still a shortest one in moves of the game; the trace itself
+  (``concrete_trace``) replays the engine, so it shows the draw and the card.
+  A chance node is stored instead when it is not an ordinary one: it has no
+  outcome (a deadlock), breaks a state property, or one of its outcomes
+  breaks a step property, so every violation is reported as before.
+
+The search expands a level in chunks of states: the batch successor code
+(``model/vectorized.py``) gives every successor of a chunk as arrays, the
+visited set (``statestore.py``) numbers them a batch at a time, and the
+checks run on arrays.  Per state the search keeps its key's words, a slot of
+the visited set's table and a 4-byte parent link; depths cost nothing (states
+are numbered level by level).  Where the batch code does not apply (a deck
+too large for a key word) the generic engine path gives the same successors
+one state at a time.
 """
 from __future__ import annotations
 
@@ -23,25 +41,23 @@ import sys
 import time
 from array import array
 from bisect import bisect_right
-from itertools import compress, count, islice, repeat, tee
-from operator import itemgetter
-from struct import iter_unpack
 from dataclasses import dataclass, field
+from itertools import repeat
+
+import numpy as np
 
 from itcp.model.engine import Game
+from itcp.model.liveness import Reduction, compile_observations
 from itcp.model.packed import compile_packed
-from itcp.model.packing import Layout, compile_packer
-from itcp.model.symmetry import canonicalizer, orbit_size, packed_canonicalizer
+from itcp.model.searchkey import KeyLayout, search_keys
+from itcp.model.vectorized import BatchModule, Unsupported
 from itcp.spec.lang import Inliner
 from itcp.spec.rules.table import score_of
 
+from .statestore import StateStore
 
-#: Pending post-Pass edge targets are resolved in chunks of up to
-#: ``PENDING_CHUNK_MIN`` or stored states / ``PENDING_CHUNK_DIVISOR`` distinct
-#: targets, whichever is more (a distinct target takes about 120 bytes while
-#: its chunk is resolved; each chunk is one pass over the stored keys).
-PENDING_CHUNK_MIN = 4096
-PENDING_CHUNK_DIVISOR = 32
+#: states expanded per batch (the limits are polled between batches)
+CHUNK_STATES = 1 << 15
 
 #: Rule coverage is tracked on every transition of an action until this many in
 #: a row have shown no rule not seen before; after that it is a sample (said so).
@@ -53,90 +69,6 @@ class Limits:
     max_states: int | None = None
     max_depth: int | None = None
     timeout: float | None = None
-
-
-@dataclass
-class Exploration:
-    """Everything a search found, in terms of state numbers (BFS order)."""
-    game: Game
-    symmetry: bool
-    keys: list = field(default_factory=list)        # state number -> packed key
-    parent: array = field(default_factory=lambda: array("i"))
-    depth_of: "Depths" = field(default_factory=lambda: Depths())
-    transitions: int = 0
-    terminal: int = 0
-    initial: int = 0
-    deadlocks: list = field(default_factory=list)   # state numbers
-    violations: dict = field(default_factory=dict)  # property id -> first witness
-    hand_min: int | None = None
-    hand_max: int | None = None
-    fired: set = field(default_factory=set)
-    depth: int = 0
-    seconds: float = 0.0
-    complete: bool = False
-    limit: str | None = None  # which limit stopped the search
-    interrupted: bool = False
-    permutations: int = 1
-    coverage_sampled: bool = False
-    #: with symmetry reduction: how many states the unreduced search would store
-    #: (the sum of the stored states' orbit sizes; exact, since the deals are
-    #: closed under the symmetries)
-    unreduced_states: int = 0
-
-    #: the visited set: every stored key, without state numbers (a number is
-    #: needed only for a post-Pass edge to a state seen before; see ``_pending``)
-    _seen: set = field(default_factory=set, repr=False)
-    #: post-Pass edges (source, target) as two arrays; a target -1 is a state
-    #: seen before, whose key waits in ``_pending`` until the search resolves it
-    _edge_src: array = field(default_factory=lambda: array("i"), repr=False)
-    _edge_dst: array = field(default_factory=lambda: array("i"), repr=False)
-    _pending: bytearray = field(default_factory=bytearray, repr=False)
-    _key_bytes: int = 0   # width of one key in ``_pending``
-    #: the largest memory the resolution of ``_pending`` held (bytes), counted
-    #: in ``bytes_per_state`` as part of the search
-    _pending_peak: int = 0
-    _edges_resolved: int = 0  # the edges before this one have no pending target
-    _resolving: bool = False  # pending targets are being resolved
-    _index_cache: dict | None = field(default=None, repr=False)
-
-    @property
-    def states(self) -> int:
-        return len(self.keys)
-
-    @property
-    def post_pass_edges(self) -> "PostPassEdges":
-        return PostPassEdges(self._edge_src, self._edge_dst)
-
-    @property
-    def _index(self) -> dict:
-        """Key -> state number, built on first use after the search (the search
-        itself keeps no numbers); for the readers that look states up by key."""
-        if self._index_cache is None or len(self._index_cache) != len(self.keys):
-            self._index_cache = {k: i for i, k in enumerate(self.keys)}
-        return self._index_cache
-
-    def memory(self) -> dict:
-        """Bytes the search keeps, by structure: the key objects (each allocated
-        in 16-byte steps, as CPython's small-object allocator does), the visited
-        set's table, the key list, parent and depth arrays and post-Pass edge
-        arrays with their spare capacity, and the pending edge targets at their
-        peak (before they were resolved to numbers)."""
-        n = len(self.keys)
-        if not n:
-            return {}
-        sample = self.keys[:: max(1, n // 1000)]
-        per_key = sum(_allocated(sys.getsizeof(k)) for k in sample) / len(sample)
-        return {"key objects": per_key * n, "visited set": sys.getsizeof(self._seen),
-                "key list": sys.getsizeof(self.keys), "parent": sys.getsizeof(self.parent),
-                "depth": sys.getsizeof(self.depth_of.starts),
-                "post-Pass edges": sys.getsizeof(self._edge_src) + sys.getsizeof(self._edge_dst),
-                "pending targets": max(self._pending_peak, sys.getsizeof(self._pending)),
-                "deadlocks": sys.getsizeof(self.deadlocks)
-                + sum(_allocated(sys.getsizeof(i)) for i in self.deadlocks if i > 256)}
-
-    def bytes_per_state(self) -> float:
-        """Everything in ``memory()``, per stored state."""
-        return sum(self.memory().values()) / len(self.keys) if self.keys else 0.0
 
 
 class Depths:
@@ -182,6 +114,10 @@ class Depths:
         for d, (lo, hi) in enumerate(zip(self.starts, ends)):
             yield from repeat(d, max(0, min(hi, self.n) - lo))
 
+    def of(self, nums: np.ndarray) -> np.ndarray:
+        """The depth of each of an array of state numbers."""
+        return np.searchsorted(np.frombuffer(self.starts, dtype=np.int32), nums, "right") - 1
+
 
 def _allocated(size: int) -> int:
     """The bytes CPython's allocator takes for an object of ``size`` bytes."""
@@ -207,288 +143,561 @@ class PostPassEdges:
     def __repr__(self) -> str:
         return f"PostPassEdges({list(self)!r})"
 
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        n = len(self)
+        return (np.frombuffer(self.src, dtype=np.int32)[:n],
+                np.frombuffer(self.dst, dtype=np.int32)[:n])
+
+
+class KeyView:
+    """The stored keys in state-number order, each as one Python int (read-only)."""
+
+    def __init__(self, ex: "Exploration"):
+        self.ex = ex
+
+    def __len__(self) -> int:
+        return self.ex.store.n if self.ex.store is not None else 0
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return self.ex.layout.join(self.ex.store.key(i))
+
+    def __iter__(self):
+        store, join = self.ex.store, self.ex.layout.join
+        if store is None:
+            return
+        for lo in range(0, store.n, 1 << 16):
+            for row in store.rows(lo, min(store.n, lo + (1 << 16))).tolist():
+                yield join(row)
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
+
+
+@dataclass
+class Exploration:
+    """Everything a search found, in terms of state numbers (BFS order)."""
+    game: Game
+    symmetry: bool
+    parent: array = field(default_factory=lambda: array("i"))
+    depth_of: Depths = field(default_factory=Depths)
+    transitions: int = 0
+    terminal: int = 0
+    initial: int = 0
+    deadlocks: list = field(default_factory=list)   # state numbers
+    violations: dict = field(default_factory=dict)  # property id -> first witness
+    hand_min: int | None = None
+    hand_max: int | None = None
+    fired: set = field(default_factory=set)
+    depth: int = 0
+    seconds: float = 0.0
+    complete: bool = False
+    limit: str | None = None  # which limit stopped the search
+    interrupted: bool = False
+    permutations: int = 1
+    coverage_sampled: bool = False
+    #: with symmetry reduction: how many states the unreduced search would store
+    #: (the sum of the stored states' orbit sizes; exact, since the deals are
+    #: closed under the symmetries)
+    unreduced_states: int = 0
+    #: what the search forgets (constants, dead variables) and its keys' layout
+    reduction: Reduction | None = field(default=None, repr=False)
+    layout: KeyLayout | None = field(default=None, repr=False)
+    store: StateStore | None = field(default=None, repr=False)
+    #: per initial state: its deal, as the index of the legal action of the
+    #: state before the deal that made it (a trace starts there)
+    deal_action: array = field(default_factory=lambda: array("i"), repr=False)
+    _edge_src: array = field(default_factory=lambda: array("i"), repr=False)
+    _edge_dst: array = field(default_factory=lambda: array("i"), repr=False)
+    #: the most the chance outcomes waiting for a later level held (bytes)
+    _waiting_peak: int = 0
+    _index_cache: dict | None = field(default=None, repr=False)
+    backend: str = "batch"
+
+    @property
+    def keys(self) -> KeyView:
+        return KeyView(self)
+
+    @property
+    def states(self) -> int:
+        return self.store.n if self.store is not None else 0
+
+    @property
+    def post_pass_edges(self) -> PostPassEdges:
+        return PostPassEdges(self._edge_src, self._edge_dst)
+
+    @property
+    def _index(self) -> dict:
+        """Key -> state number, built on first use after the search (the search
+        itself keeps no such dict); for the readers that look states up by key."""
+        if self._index_cache is None or len(self._index_cache) != self.states:
+            self._index_cache = {k: i for i, k in enumerate(self.keys)}
+        return self._index_cache
+
+    def number_of(self, key: int) -> int | None:
+        """The state number of a stored key, or None."""
+        words = self.layout.split(key)
+        n = int(self.store.lookup([np.array([w], dtype=np.int64) for w in words])[0])
+        return None if n < 0 else n
+
+    def memory(self) -> dict:
+        """Bytes the search keeps, by structure: the keys (in chunks of rows,
+        the last one's spare rows counted), the visited set's table, the parent
+        and depth arrays, the post-Pass edge arrays with their spare capacity,
+        the chance outcomes waiting for a later level at their peak, the deals
+        and the deadlocks."""
+        if not self.states:
+            return {}
+        out = dict(self.store.nbytes())
+        out.update({"parent": sys.getsizeof(self.parent),
+                    "depth": sys.getsizeof(self.depth_of.starts),
+                    "post-Pass edges": sys.getsizeof(self._edge_src)
+                    + sys.getsizeof(self._edge_dst),
+                    "waiting outcomes": self._waiting_peak,
+                    "deals": sys.getsizeof(self.deal_action),
+                    "deadlocks": sys.getsizeof(self.deadlocks)
+                    + sum(_allocated(sys.getsizeof(i)) for i in self.deadlocks if i > 256)})
+        return out
+
+    def bytes_per_state(self) -> float:
+        """Everything in ``memory()``, per stored state."""
+        return sum(self.memory().values()) / self.states if self.states else 0.0
+
+
+# -- successor backends -----------------------------------------------------------------
+
+class Moves:
+    """The successors of a batch of states, as arrays: ``src`` (the state's row in
+    the batch), ``aid`` (the action's index in the spec), ``prm`` (its parameter,
+    or its place among the action's legal moves when they are listed by the
+    engine's enumeration; -1 without), ``words`` (the successor keys' words),
+    ``bad`` ({step property index: rows where it fails}).  In the order the
+    batch code makes them: by the source state's dispatch class, then action,
+    then state, then parameter (both backends give this order, so a search
+    numbers its states the same on both)."""
+
+    def __init__(self, src, aid, prm, words, bad):
+        self.src, self.aid, self.prm, self.words, self.bad = src, aid, prm, words, bad
+
+    def __len__(self):
+        return len(self.src)
+
+    def take(self, sel) -> "Moves":
+        return Moves(self.src[sel], self.aid[sel], self.prm[sel], [w[sel] for w in self.words],
+                     {p: b[sel] for p, b in self.bad.items()})
+
+
+def _moves(parts, words: int) -> Moves:
+    """Concatenate (src, aid, prm, words, bad) parts."""
+    if not parts:
+        e = np.empty(0, dtype=np.int64)
+        return Moves(e, e, e, [e] * words, {})
+    src = np.concatenate([p[0] for p in parts])
+    aid = np.concatenate([np.full(len(p[0]), p[1], dtype=np.int64) for p in parts])
+    prm = np.concatenate([p[2] for p in parts])
+    ws = [np.concatenate([p[3][j] for p in parts]) for j in range(words)]
+    props = {k for p in parts for k in p[4]}
+    bad = {k: np.concatenate([p[4].get(k, np.zeros(len(p[0]), dtype=bool)) for p in parts])
+           for k in props}
+    return Moves(src, aid, prm, ws, bad)
+
+
+class _Backend:
+    """What the search needs of a state representation (shared part)."""
+
+    def __init__(self, game: Game, red: Reduction, layout: KeyLayout, symmetry: bool):
+        self.game, self.red, self.layout = game, red, layout
+        self.pack, self.unpack = layout.compile()
+        self.words = layout.words
+        self.step_ids = [p.id for p in game.spec.properties
+                         if p.kind == "step" and p.formula is not None]
+        self.state_ids = [p.id for p in game.spec.properties
+                          if p.kind == "state" and p.formula is not None]
+        self.action_names = [a.name for a in game.spec.actions]
+        self.action_index = {a: i for i, a in enumerate(self.action_names)}
+
+    def words_of(self, keys: list) -> list:
+        split = self.layout.split
+        rows = [split(k) for k in keys]
+        return [np.array([r[j] for r in rows], dtype=np.int64) for j in range(self.words)]
+
+    def keys_of(self, words) -> list:
+        join = self.layout.join
+        return [join(r) for r in zip(*[w.tolist() for w in words])]
+
+    def root(self, legal) -> Moves:
+        """The successors of the state before the deal, one per legal action."""
+        raise NotImplementedError
+
+
+class BatchBackend(_Backend):
+    """Successors and checks by the generated numpy code, a batch at a time."""
+    name = "batch"
+
+    def __init__(self, game, red, layout, symmetry):
+        super().__init__(game, red, layout, symmetry)
+        self.mod = BatchModule(game.spec, red, layout, symmetry)
+        self.dmask = layout.dispatch_mask
+        self.pmask = layout.phase_field.mask
+        self.given = {ai for ai in range(len(self.action_names)) if self.mod.given_params(ai)}
+        self.given_phase = {}
+        for ai in self.given:
+            self.given_phase.setdefault(game.spec.actions[ai].phase.value, []).append(ai)
+        self.state_bad_fn, self.post_pass_fn = self.mod.state_bad, self.mod.post_pass
+        self.hand_range_fn = self.mod.hand_range
+        self.symmetric = bool(self.mod.perms)
+
+    def classes(self, words):
+        disp = words[0] & self.dmask
+        first = int(disp[0])
+        if np.all(disp == first):
+            return [(first, None)]
+        order = np.argsort(disp, kind="stable")
+        vals, starts = np.unique(disp[order], return_index=True)
+        ends = list(starts[1:]) + [len(order)]
+        return [(int(v), order[a:b]) for v, a, b in zip(vals, starts, ends)]
+
+    def successors(self, words) -> Moves:
+        parts = []
+        for x, rows in self.classes(words):
+            sub = words if rows is None else [w[rows] for w in words]
+            mine = []
+            for ai, ix, p, nw, bads in self.mod.succ(x)(*sub):
+                src = ix if rows is None else rows[ix]
+                prm = p if p is not None else np.full(len(ix), -1, dtype=np.int64)
+                mine.append((src, ai, prm, nw, {k: b for k, b in bads}))
+            ph = x & self.pmask
+            for ai in self.given_phase.get(ph, ()):
+                mine += self.given_moves(ai, x, sub, rows)
+            parts += sorted(mine, key=lambda part: part[1])  # by action
+        return _moves(parts, self.words)
+
+    def given_moves(self, ai, x, sub, rows) -> list:
+        """Moves of an action whose parameters are listed state by state (the
+        engine's own enumeration), then applied as a batch."""
+        act = self.game.spec.actions[ai]
+        enum = self.mod.enum(ai)
+        out = []
+        keys = self.keys_of(sub)
+        ixs, places, params = [], [], [[] for _ in act.decl.params]
+        for r, k in enumerate(keys):
+            for place, a in enumerate(enum(self.unpack(k))):
+                ixs.append(r)
+                places.append(place)
+                for j, v in enumerate(a[1]):
+                    params[j].append(v)
+        if not ixs:
+            return out
+        ix = np.array(ixs, dtype=np.int64)
+        nw, bads = self.mod.apply(ai, x)(*sub, ix, *[np.array(p, dtype=np.int64) for p in params])
+        src = ix if rows is None else rows[ix]
+        out.append((src, ai, np.array(places, dtype=np.int64), nw, dict(bads)))
+        return out
+
+    def legal(self, s) -> list:
+        return self.mod.legal(s)
+
+    def _root_parts(self, legal, cover: bool = False):
+        s0 = self.game.initial_state()
+        w0 = self.words_of([self.pack(s0)])
+        x = int(w0[0][0]) & self.dmask
+        by_action: dict = {}
+        for place, a in enumerate(legal):
+            by_action.setdefault(self.action_index[a[0]], []).append((place, a[1]))
+        for ai, items in sorted(by_action.items()):
+            ix = np.zeros(len(items), dtype=np.int64)
+            params = list(zip(*[args for _, args in items])) if items[0][1] else []
+            arrays = [np.array(p, dtype=np.int64) for p in params]
+            yield ai, items, self.mod.apply(ai, x, cover)(*w0, ix, *arrays)
+
+    def root(self, legal) -> Moves:
+        parts = []
+        for ai, items, (nw, _) in self._root_parts(legal):
+            ix = np.zeros(len(items), dtype=np.int64)
+            parts.append((ix, ai, np.array([p for p, _ in items], dtype=np.int64), nw, {}))
+        return _moves(parts, self.words)
+
+    def cover_root(self, legal, fired: set, unseen: dict):
+        for ai, _, out in self._root_parts(legal, cover=True):
+            for name, ids, where in out:
+                n = int(where.sum()) if where.dtype == bool else len(where)
+                if n:
+                    new = unseen[name] & set(ids)
+                    unseen[name] -= new
+                    fired |= new
+
+    def state_bad(self, words) -> list:
+        return self.state_bad_fn(*words)
+
+    def post_pass(self, words) -> np.ndarray:
+        return self.post_pass_fn(*words)
+
+    def hand_range(self, words):
+        return self.hand_range_fn(*words)
+
+    def phase(self, words) -> np.ndarray:
+        return words[0] & self.pmask
+
+    def chance(self, words) -> np.ndarray:
+        return self.mod.chance[self.phase(words)]
+
+    def terminal(self, words) -> np.ndarray:
+        return self.mod.terminal[self.phase(words)]
+
+    def canon(self, words) -> list:
+        return list(self.mod.canon(words)) if self.symmetric else words
+
+    def orbit(self, words) -> np.ndarray:
+        return self.mod.orbit(words)
+
+    def cover(self, words, fired: set, quiet: dict, unseen: dict) -> None:
+        """Rule coverage of every move of the batch (``fired_<a>`` in arrays)."""
+        for x, rows in self.classes(words):
+            ph = x & self.pmask
+            names = [a for a in unseen if self.game.spec.action(a).phase.value == ph]
+            if not any(unseen[a] and quiet[a] < COVERAGE_PATIENCE for a in names):
+                continue
+            sub = words if rows is None else [w[rows] for w in words]
+            per: dict = {}   # action -> the rules some move of it took part in
+            moves: dict = {}  # action -> its moves in the batch
+            for name, ids, where in self.mod.cover(x)(*sub):
+                n = int(where.sum()) if where.dtype == bool else len(where)
+                if where.dtype != bool:
+                    moves[name] = max(moves.get(name, 0), n)
+                if n:
+                    per.setdefault(name, set()).update(ids)
+            for a in names:
+                new = unseen[a] & per.get(a, set())
+                if new:
+                    unseen[a] -= new
+                    fired |= new
+                    quiet[a] = 0
+                else:
+                    quiet[a] += moves.get(a, 0)
+
+
+class GenericBackend(_Backend):
+    """Successors and checks by the generic engine, one state at a time (for
+    decks too large for the batch code, and to test it against)."""
+    name = "generic"
+
+    def __init__(self, game, red, layout, symmetry):
+        super().__init__(game, red, layout, symmetry)
+        self.key_of, n = layout.key_function(symmetry)
+        self.symmetric = n > 1
+        self.perms = layout.renamings(symmetry)
+        self.post_pass_s, self.hand_range_s = compile_observations(game.spec)
+        self.pmask = layout.phase_field.mask
+        phases = game.spec.phases
+        top = max(p.value for p in phases) + 1
+        self.chance_t = np.array([any(p.value == v and p.actor is None and not p.terminal
+                                      for p in phases) for v in range(top)], dtype=bool)
+        self.terminal_t = np.array([any(p.value == v and p.terminal for p in phases)
+                                    for v in range(top)], dtype=bool)
+
+    def successors(self, words) -> Moves:
+        game = self.game
+        legal, apply, pack = game.impl.legal, game._apply, self.pack
+        src, aid, prm, keys = [], [], [], []
+        bad = {n: [] for n in range(len(self.step_ids))}
+        checks = [getattr(game.impl, f"prop_{p}") for p in self.step_ids]
+        for r, k in enumerate(self.keys_of(words)):
+            s = self.unpack(k)
+            places: dict = {}  # action -> its moves so far (listed parameters' place)
+            for a in legal(s):
+                s2 = apply[a[0]](s, a[1])
+                src.append(r)
+                ai = self.action_index[a[0]]
+                aid.append(ai)
+                ps = game.spec.actions[ai].decl.params
+                place = places[ai] = places.get(ai, -1) + 1
+                prm.append(a[1][0] if len(ps) == 1 and ps[0].size is None else
+                           (-1 if not ps else place))
+                keys.append(pack(s2))
+                for n, f in enumerate(checks):
+                    bad[n].append(not f(s, s2))
+        arr = lambda xs: np.array(xs, dtype=np.int64)  # noqa: E731
+        ws = self.words_of(keys) if keys else [arr([])] * self.words
+        b = {n: np.array(v, dtype=bool) for n, v in bad.items() if any(v)}
+        mv = Moves(arr(src), arr(aid), arr(prm), ws, b)
+        # the batch code's order: by dispatch class, action, state, parameter
+        disp = words[0][mv.src] & self.layout.dispatch_mask if len(mv) else mv.src
+        return mv.take(np.lexsort((mv.prm, mv.src, mv.aid, disp)))
+
+    def legal(self, s) -> list:
+        return self.game.impl.legal(s)
+
+    def cover_root(self, legal, fired: set, unseen: dict):
+        game = self.game
+        s0 = game.initial_state()
+        for a in legal:
+            if unseen[a[0]]:
+                for r in game.fired(s0, a, game._apply[a[0]](s0, a[1])):
+                    if r in unseen[a[0]]:
+                        unseen[a[0]].discard(r)
+                        fired.add(r)
+
+    def root(self, legal) -> Moves:
+        s0 = self.game.initial_state()
+        keys = [self.pack(self.game._apply[a[0]](s0, a[1])) for a in legal]
+        n = len(keys)
+        arr = lambda xs: np.array(xs, dtype=np.int64)  # noqa: E731
+        return Moves(arr([0] * n), arr([self.action_index[a[0]] for a in legal]),
+                     arr(list(range(n))), self.words_of(keys) if keys else [arr([])] * self.words,
+                     {})
+
+    def state_bad(self, words) -> list:
+        game = self.game
+        out = []
+        states = [self.unpack(k) for k in self.keys_of(words)]
+        for n, pid in enumerate(self.state_ids):
+            f = getattr(game.impl, f"prop_{pid}")
+            out.append((n, np.array([not f(s) for s in states], dtype=bool)))
+        return out
+
+    def post_pass(self, words) -> np.ndarray:
+        return np.array([bool(self.post_pass_s(self.unpack(k))) for k in self.keys_of(words)],
+                        dtype=bool)
+
+    def hand_range(self, words):
+        lo, hi = 999, -1
+        for k, t in zip(self.keys_of(words), self.terminal(words).tolist()):
+            if t:
+                continue
+            a, b = self.hand_range_s(self.unpack(k))
+            lo, hi = min(lo, a), max(hi, b)
+        return lo, hi
+
+    def phase(self, words) -> np.ndarray:
+        return words[0] & self.pmask
+
+    def chance(self, words) -> np.ndarray:
+        return self.chance_t[self.phase(words)]
+
+    def terminal(self, words) -> np.ndarray:
+        return self.terminal_t[self.phase(words)]
+
+    def canon(self, words) -> list:
+        if not self.symmetric:
+            return words
+        lay = self.layout
+        keys = [min([k] + [lay.renamed(k, p) for p in self.perms]) for k in self.keys_of(words)]
+        return self.words_of(keys) if keys else words
+
+    def orbit(self, words) -> np.ndarray:
+        lay = self.layout
+        return np.array([len({k} | {lay.renamed(k, p) for p in self.perms})
+                         for k in self.keys_of(words)], dtype=np.int64)
+
+    def cover(self, words, fired, quiet, unseen) -> None:
+        game = self.game
+        for k in self.keys_of(words):
+            s = self.unpack(k)
+            for a in game.impl.legal(s):
+                name = a[0]
+                if not unseen[name] or quiet[name] >= COVERAGE_PATIENCE:
+                    continue
+                quiet[name] += 1
+                for r in game.fired(s, a, game._apply[name](s, a[1])):
+                    if r in unseen[name]:
+                        unseen[name].discard(r)
+                        fired.add(r)
+                        quiet[name] = 0
+
+
+# -- the search --------------------------------------------------------------------------
+
+def search_setup(game: Game, symmetry: bool, reduce: bool = True):
+    """(reduction, layout, key_of, permutations) of a search of ``game``."""
+    return search_keys(game, symmetry, reduce)
+
 
 def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
-            progress=None, track_rules: bool = True, fast: bool = True) -> Exploration:
+            progress=None, track_rules: bool = True, fast: bool = True,
+            fold: bool = True, reduce: bool = True) -> Exploration:
     """Breadth-first search of every round reachable from every deal.
 
-    ``fast`` (the default) expands states with the packed successor functions
-    (``model/packed.py``); ``fast=False`` takes the generic engine path (unpack,
-    ``legal``, ``apply``, pack).  Both number the states identically; the
-    generic path is kept to test the fast one against.
+    ``fast`` (the default) expands states with the batch successor code
+    (``model/vectorized.py``); ``fast=False`` takes the generic engine path
+    (unpack, ``legal``, ``apply``, pack), one state at a time.  Both store the
+    same states under the same numbers; the generic path is kept to test the
+    batch one against, and for decks the batch code does not handle.
+    ``fold=False`` stores every chance node as a state of its own (a search
+    whose every edge is one move of the game); ``reduce=False`` forgets no
+    variable (every reachable state is stored, as the engine has it).
     """
     limits = limits or Limits()
-    pack, unpack = compile_packer(game.spec)
-    key_of, nperms = canonicalizer(game.spec, pack, symmetry)
-    ex = Exploration(game, symmetry, permutations=nperms,
-                     _key_bytes=(Layout(game.spec).max_bits() + 7) // 8)
-    search = _Search(ex, game, limits, key_of, unpack, nperms > 1, progress, track_rules)
+    red, layout, key_of, nperms = search_setup(game, symmetry, reduce)
+    ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
+                     store=StateStore(layout.words))
+    backend = None
+    if fast and game.backend == "generated":
+        cache = game.__dict__.setdefault("_batch", {})
+        try:
+            if (symmetry, reduce) not in cache:
+                cache[symmetry, reduce] = BatchBackend(game, red, layout, symmetry)
+            backend = cache[symmetry, reduce]
+        except Unsupported:
+            backend = None
+    if backend is None:
+        backend = GenericBackend(game, red, layout, symmetry)
+    ex.backend = backend.name
+    search = _Search(ex, game, limits, backend, progress, track_rules)
+    search.folding = fold
     start = time.monotonic()
-    search.start, search.pack = start, pack
+    search.start = start
     # the search creates no reference cycles, and the cyclic collector would
     # only walk its growing tables again and again: off while it runs
     collecting = gc.isenabled()
     gc.disable()
     try:
-        if fast and game.backend == "generated":
-            canon = packed_canonicalizer(game.spec, symmetry) if nperms > 1 else None
-            if nperms > 1 and canon is None:
-                # a deck too large for the renaming tables: rename the unpacked state
-                canon = (lambda k: key_of(unpack(k)), lambda k: key_of.orbit(unpack(k)))
-            search.run_stored(packed_successors(game, store=True, symmetric=nperms > 1), canon)
-        else:
-            search.deals()
-            search.run_generic()
+        search.run()
     except KeyboardInterrupt:
         ex.interrupted = True
         ex.limit = "interrupted (Ctrl-C)"
-        _drop_half_stored(ex)
+        search.rollback()
     finally:
         if collecting:
             gc.enable()
     search.finish()
     ex.seconds = time.monotonic() - start
-    ex._unpack, ex._key_of = unpack, key_of
+    ex._unpack, ex._key_of = layout.compile()[1], key_of
     return ex
 
 
-def _drop_half_stored(ex: Exploration):
-    """After Ctrl-C: forget a state whose key, parent and depth were not all
-    stored when the interrupt came (a successor function stores the key, the
-    parent, then adds the key to the visited set), and a post-Pass edge that
-    was half recorded or leads to such a state."""
-    if ex._resolving:
-        # stopped while pending targets were being resolved: the edges from the
-        # last resolved one on may be half rewritten; forget them (fewer edges
-        # can hide a post-Pass cycle, never invent one; the search is incomplete)
-        del ex._edge_src[ex._edges_resolved:], ex._edge_dst[ex._edges_resolved:]
-        del ex._pending[:]
-        ex._resolving = False
-    n = min(len(ex.keys), len(ex.parent), len(ex.depth_of))
-    for k in ex.keys[n:]:
-        ex._seen.discard(k)
-    del ex.keys[n:], ex.parent[n:]
-    ex.depth_of.truncate(n)
-    if n:
-        ex._seen.add(ex.keys[n - 1])  # stored, perhaps not yet in the set
-    src, dst = ex._edge_src, ex._edge_dst
-    m = min(len(src), len(dst))
-    while m and dst[m - 1] >= n:
-        m -= 1
-    del src[m:], dst[m:]
-    # a pending target's key is recorded before its edge
-    del ex._pending[dst.count(-1) * ex._key_bytes:]
-
-
-def _resolve_pending(ex: Exploration, start: int = 0):
-    """Turn each pending post-Pass edge target (a key) into its state number.
-
-    The search calls this after every level: the targets recorded while
-    expanding a level are almost all states of the next level, so the stored
-    keys are scanned from ``start`` (that level's first number) first, the
-    older ones only for a target not found there.  Targets are resolved a
-    chunk at a time, so the look-up table stays a few bytes per stored state;
-    ``_pending_peak`` records the most the pending targets held."""
-    pending, width, dst, keys = ex._pending, ex._key_bytes, ex._edge_dst, ex.keys
-    n_pending = len(pending) // width if width else 0
-    if not n_pending:
-        return
-    ex._resolving = True
-    peak = sys.getsizeof(pending)
-    budget = max(PENDING_CHUNK_MIN, len(keys) // PENDING_CHUNK_DIVISOR)  # distinct targets
-    pos = ex._edges_resolved
-    unpack, decode, little = iter_unpack, int.from_bytes, repeat("little")
-    fmt = f"{width}s"
-    lo = 0
-    while lo < n_pending:
-        # the next targets, up to ``budget`` distinct ones: each a reference
-        # to the first key object decoded for it (a repeat is dropped at once)
-        want: dict = {}
-        targets: list = []
-        hi = lo
-        view = memoryview(pending)
-        while hi < n_pending and len(want) < budget:
-            step = min(n_pending, hi + budget - len(want))
-            first, again = tee(map(decode, map(itemgetter(0), unpack(
-                fmt, view[hi * width:step * width])), little))
-            targets.extend(map(want.setdefault, first, again))
-            del first, again  # they hold a view of ``pending``
-            hi = step
-        view.release()
-        left = len(want)
-        for first, last in _windows(ex, start):
-            hits = list(compress(range(first, last), map(want.__contains__,
-                                                         islice(keys, first, last))))
-            for i in hits:
-                want[keys[i]] = i
-            left -= len(hits)
-            if not left:
-                break
-        numbers = list(map(want.__getitem__, targets))
-        key_size = _allocated(sys.getsizeof(next(iter(want))))
-        held = (sys.getsizeof(want) + sys.getsizeof(hits) + sys.getsizeof(numbers)
-                + sys.getsizeof(targets)
-                + len(want) * (key_size + _allocated(sys.getsizeof(len(dst)))))
-        peak = max(peak, sys.getsizeof(pending) + held)
-        holes = compress(count(pos), map((-1).__eq__, islice(dst, pos, None)))
-        for p, j in zip(holes, numbers):
-            dst[p] = j
-        pos = p + 1
-        lo = hi
-    del pending[:]
-    ex._edges_resolved = pos
-    ex._resolving = False
-    ex._pending_peak = max(ex._pending_peak, peak)
-
-
-def _windows(ex: Exploration, start: int):
-    """The stored states to look for pending targets in, most likely first:
-    from ``start`` on (the level just found), then each older level, newest
-    first (a post-Pass cycle leads back a few levels, seldom to the deals)."""
-    yield start, len(ex.keys)
-    starts = ex.depth_of.starts
-    last = start
-    for d in range(bisect_right(starts, start - 1) - 1, -1, -1) if start else ():
-        yield starts[d], last
-        last = starts[d]
-    if last > 0:  # states not yet given a depth (cannot happen between levels)
-        yield 0, last
-
-
-def _fill_depths(ex: Exploration, d: int):
-    """Give depth ``d`` to the states stored since the last call: the stored
-    successor functions do not record depths, as every state found while one
-    breadth-first level is expanded is one level deeper."""
-    missing = min(len(ex.keys), len(ex.parent)) - len(ex.depth_of)
-    if missing > 0:
-        ex.depth_of.add(d, missing)
-
-
-def packed_successors(game: Game, with_actions: bool = False, store: bool = False,
-                      symmetric: bool = False):
-    """The packed successor module of ``game`` (compiled once per game and mode)."""
-    cache = game.__dict__.setdefault("_packed", {})
-    mode = (with_actions, store, symmetric)
-    if mode not in cache:
-        cache[mode] = compile_packed(game.spec, with_actions, store, symmetric)
-    return cache[mode]
-
-
 class _Search:
-    """The state of one breadth-first search; the two expansion paths share it."""
+    """The state of one breadth-first search."""
 
-    def __init__(self, ex, game, limits, key_of, unpack, symmetric, progress, track_rules):
-        self.ex, self.game, self.limits = ex, game, limits
-        self.key_of, self.unpack, self.symmetric = key_of, unpack, symmetric
+    def __init__(self, ex: Exploration, game: Game, limits: Limits, backend, progress,
+                 track_rules: bool):
+        self.ex, self.game, self.limits, self.b = ex, game, limits, backend
         self.progress, self.track_rules = progress, track_rules
+        self.store = ex.store
+        self.start = 0.0
         self.deadline = None
+        self.bounds = [999, -1]
+        self.waiting: dict = {}   # level -> [(words, source numbers, post-Pass flags)]
+        self.committed = (0, 0, 0, 0)
         spec = game.spec
-        self.state_props = [p.id for p in spec.properties
-                            if p.kind == "state" and p.formula is not None]
-        self.step_props = [p.id for p in spec.properties
-                           if p.kind == "step" and p.formula is not None]
-        self.check = {p: getattr(game.impl, f"prop_{p}") for p in self.state_props + self.step_props}
-        self.fired_fns = {a: getattr(game.impl, f"fired_{a}", None) for a in game.actions}
         self.unseen_rules = {a.name: set(r for r, _ in a.guards)
                              | {r for ups in a.updates.values() for r, *_ in ups}
                              | set(a.used_defs) | {d for ds in a.update_defs.values() for d in ds}
                              for a in spec.actions}
+        self.quiet = {a.name: 0 for a in spec.actions}
         self.taken: set = set()
-        self.quiet = {a: 0 for a in game.actions}  # transitions since the action's last new rule
-        self.bounds = [999, -1]
-        self.fp_i = game.index["first_passer"]
-        from itcp.spec.rules.table import OVER
-        self.over = OVER
-        self.phase_i = game.index["phase"]
+        self.folding = True
 
-    # -- shared pieces ----------------------------------------------------------
-    def visit(self, state, par, d):
-        """Store ``state`` if new: (its number, True), else (its key, False)."""
-        ex = self.ex
-        k = self.key_of(state)
-        if k in ex._seen:
-            return k, False
-        i = len(ex.keys)
-        ex.keys.append(k)
-        ex.parent.append(par)
-        ex.depth_of.add(d)
-        ex._seen.add(k)
-        return i, True
-
-    def post_pass_edge(self, i, j, new):
-        """The edge from ``i`` to ``j`` (a number if ``new``, else a key)."""
-        ex = self.ex
-        if not new:
-            ex._pending.extend(j.to_bytes(ex._key_bytes, "little"))
-            j = -1
-        ex._edge_src.append(i)
-        ex._edge_dst.append(j)
-
-    def on_new_state(self, i, s):
-        ex, impl = self.ex, self.game.impl
-        if self.symmetric:
-            ex.unreduced_states += orbit_size(self.key_of, s)
-        if not impl.state_ok(s):
-            self.state_violations(i, s)
-        if s[self.phase_i] != self.over:
-            lo, hi = impl.hand_range(s)
-            self.widen(lo, hi)
-
-    def state_violations(self, i, s):
-        for p in self.state_props:
-            if p not in self.ex.violations and not self.check[p](s):
-                self.ex.violations[p] = ("state", i)
-
-    def widen(self, lo, hi):
-        bounds = self.bounds
-        if lo < bounds[0]:
-            bounds[0] = lo
-        if hi > bounds[1]:
-            bounds[1] = hi
-
-    def cover(self, s, a, s2):
-        """Rule coverage of one move (every move until the action goes quiet)."""
-        name = a[0]
-        if name not in self.taken:
-            self.taken.add(name)  # its conditions were consulted
-            self.ex.fired |= self.game.actions[name].cond_defs
-        unseen = self.unseen_rules[name]
-        if unseen and self.quiet[name] < COVERAGE_PATIENCE:
-            self.quiet[name] += 1
-            for r in self.fired_fns[name](s, a[1], s2):
-                if r in unseen:
-                    unseen.discard(r)
-                    self.ex.fired.add(r)
-                    self.quiet[name] = 0
-
-    def covering(self, name) -> bool:
-        return name not in self.taken or (bool(self.unseen_rules[name])
-                                          and self.quiet[name] < COVERAGE_PATIENCE)
-
-    def deals(self):
-        """Every deal: the initial states (state numbers 0 .. initial-1)."""
-        ex, game = self.ex, self.game
-        limits = self.limits
-        self.deadline = None if limits.timeout is None else self.start + limits.timeout
-        s0 = game.initial_state()
-        for a in game.impl.legal(s0):
-            s = game._apply[a[0]](s0, a[1])
-            if self.track_rules and self.unseen_rules[a[0]]:
-                for r in self.fired_fns[a[0]](s0, a[1], s):
-                    if r in self.unseen_rules[a[0]]:
-                        self.unseen_rules[a[0]].discard(r)
-                        ex.fired.add(r)
-            i, new = self.visit(s, -1, 0)
-            if new:
-                self.on_new_state(i, s)
-        ex.initial = len(ex.keys)
-
-    def end_level(self, d) -> bool:
-        """After level ``d``: report progress; True when a limit stops the search."""
+    # -- limits and interruptions -------------------------------------------------------
+    def poll(self) -> bool:
+        """Between batches: True when a limit stops the search (``ex.limit`` says which)."""
         ex, limits = self.ex, self.limits
-        if self.progress is not None:
-            self.progress(len(ex.keys), d + 1, time.monotonic() - self.start)
-        if limits.max_states is not None and len(ex.keys) >= limits.max_states:
+        if limits.max_states is not None and ex.states >= limits.max_states:
             ex.limit = f"--max-states {limits.max_states}"
             return True
         if self.deadline is not None and time.monotonic() > self.deadline:
@@ -496,184 +705,181 @@ class _Search:
             return True
         return False
 
-    def depth_limited(self, d) -> bool:
-        if self.limits.max_depth is not None and d >= self.limits.max_depth:
-            self.ex.limit = f"--depth {self.limits.max_depth}"
-            return True
-        return False
+    def commit(self):
+        """A consistent point to come back to if the search is interrupted."""
+        ex = self.ex
+        self.committed = (self.store.n, len(ex._edge_src), len(ex.deadlocks), len(ex.deal_action))
 
-    # -- the generic path: tuples through the engine's legal/apply ------------------
-    def run_generic(self):
-        ex, game = self.ex, self.game
-        keys = ex.keys
-        legal, apply, unpack = game.impl.legal, game._apply, self.unpack
-        terminal_fn = game.is_terminal
-        fp_i, check, visit = self.fp_i, self.check, self.visit
-        max_states, deadline = self.limits.max_states, self.deadline
-        track = self.track_rules
-        frontier = list(range(len(keys)))
-        d = 0
-        while frontier:
-            if self.depth_limited(d):
+    def rollback(self):
+        """After Ctrl-C: forget what the batch in progress stored."""
+        ex = self.ex
+        n, edges, dead, deals = self.committed
+        self.store.rollback(n)
+        del ex.parent[n:], ex._edge_src[edges:], ex._edge_dst[edges:]
+        del ex.deadlocks[dead:], ex.deal_action[deals:]
+        ex.depth_of.truncate(n)
+        ex.violations = {p: w for p, w in ex.violations.items() if w[1] < n}
+
+    # -- storing -----------------------------------------------------------------------
+    def store_batch(self, words, src, pp, depth: int, deal=None):
+        """Store a batch of successors found at ``depth`` from the states ``src``;
+        check the new ones, record the post-Pass edges (``pp``)."""
+        ex, b = self.ex, self.b
+        nums, new = self.store.insert(words)
+        k = int(new.sum())
+        if k:
+            rows = np.flatnonzero(new)
+            rows = rows[np.argsort(nums[rows], kind="stable")]  # in the order numbered
+            ex.parent.frombytes(src[rows].astype(np.int32).tobytes())
+            ex.depth_of.add(depth, k)
+            if deal is not None:
+                ex.deal_action.frombytes(deal[rows].astype(np.int32).tobytes())
+            nw = [w[rows] for w in words]
+            fresh = nums[rows]
+            for p, bad in b.state_bad(nw):
+                pid = b.state_ids[p]
+                if pid not in ex.violations and bad.any():
+                    ex.violations[pid] = ("state", int(fresh[bad].min()))
+            lo, hi = b.hand_range(nw)
+            if hi >= 0:
+                self.bounds[0] = min(self.bounds[0], lo)
+                self.bounds[1] = max(self.bounds[1], hi)
+            if b.symmetric:
+                ex.unreduced_states += int(b.orbit(nw).sum())
+        elif depth > ex.depth_of.deepest() and ex.depth_of.n:
+            ex.depth_of.add(depth, 0)
+        if pp is not None:
+            sel = np.flatnonzero(pp)
+            if len(sel):
+                ex._edge_src.frombytes(src[sel].astype(np.int32).tobytes())
+                ex._edge_dst.frombytes(nums[sel].astype(np.int32).tobytes())
+
+    # -- the levels ----------------------------------------------------------------------
+    def run(self):
+        ex, game, b = self.ex, self.game, self.b
+        limits = self.limits
+        self.deadline = None if limits.timeout is None else self.start + limits.timeout
+        s0 = game.initial_state()
+        legal = b.legal(s0)
+        if self.track_rules:
+            b.cover_root(legal, ex.fired, self.unseen_rules)
+        mv = b.root(legal)
+        words = b.canon(mv.words)
+        self.store_batch(words, np.full(len(mv), -1, dtype=np.int64), None, 0, deal=mv.prm)
+        ex.transitions = 0
+        ex.initial = ex.states
+        self.commit()
+        lo, hi, d = 0, ex.states, 0
+        while lo < hi or any(self.waiting.values()):
+            if limits.max_depth is not None and d >= limits.max_depth:
+                ex.limit = f"--depth {limits.max_depth}"
                 return
-            nxt = []
-            first_new = len(keys)
-            for i in frontier:
-                s = unpack(keys[i])
-                if terminal_fn(s):
-                    ex.terminal += 1
-                    continue
-                moves = legal(s)
-                if not moves:
-                    ex.deadlocks.append(i)
-                    continue
-                post_pass = s[fp_i] >= 0
-                for a in moves:
-                    s2 = apply[a[0]](s, a[1])
-                    ex.transitions += 1
-                    for p in self.step_props:
-                        if p not in ex.violations and not check[p](s, s2):
-                            ex.violations[p] = ("step", i, a)
-                    if track:
-                        self.cover(s, a, s2)
-                    j, new = visit(s2, i, d + 1)
-                    if new:
-                        nxt.append(j)
-                        self.on_new_state(j, s2)
-                    if post_pass and s2[fp_i] >= 0:
-                        self.post_pass_edge(i, j, new)
-                if max_states is not None and len(keys) >= max_states:
-                    break
-                if deadline is not None and ex.transitions % 64 == 0 and time.monotonic() > deadline:
-                    break
-            _resolve_pending(ex, first_new)
-            if self.end_level(d):
+            for words, src, pp in self.waiting.pop(d + 1, []):
+                self.store_batch(words, src, pp, d + 1)
+            self.commit()
+            for c_lo in range(lo, hi, CHUNK_STATES):
+                self.expand(c_lo, min(hi, c_lo + CHUNK_STATES), d)
+                self.commit()
+                if self.poll():
+                    return
+            if self.progress is not None:
+                self.progress(ex.states, d + 1, time.monotonic() - self.start)
+            if self.poll():
                 return
-            frontier = nxt
+            lo, hi = hi, ex.states
             d += 1
             ex.depth = d
         ex.complete = True
 
-    # -- the fast path: packed keys through the packed successor functions ---------
-    def run_stored(self, mod, canon=None):
-        """The generated functions store each new successor themselves
-        (``model/packed.py``, ``store``; with symmetry reduction under the key
-        ``canon`` gives), so this loop only walks the levels, counts, and turns
-        their reports into violations.  Rule coverage, while it is still being
-        tracked for some action of a phase, replays that phase's moves through
-        the generic engine on the side."""
-        ex = self.ex
-        keys = ex.keys
-        bad: list = []
-        state_bad: list = []
-        bounds = self.bounds
-        unreduced = [0]
-        succ = mod.bind(ex._seen, keys, ex.parent, ex._edge_src, ex._edge_dst, ex._pending,
-                        bad, state_bad, bounds, *(canon or (None, None)), unreduced)
-        try:
-            self.expand_stored(mod, succ, bad, state_bad)
-        finally:
-            ex.unreduced_states += unreduced[0]
-
-    def expand_stored(self, mod, succ, bad, state_bad):
-        ex, game = self.ex, self.game
-        keys, violations = ex.keys, ex.violations
-        s0 = game.initial_state()
-        if self.track_rules or not game.impl.state_ok(s0):
-            self.deals()
-        else:
-            # the deals are the pre-deal state's successors; it satisfies every
-            # state property, so the deals are checked as any successor is
-            self.deadline = None if self.limits.timeout is None else \
-                self.start + self.limits.timeout
-            k0 = self.pack(s0)
-            succ[k0 & mod.DISPATCH](k0, -1)
-            _fill_depths(ex, 0)
-            bad.clear()  # moves are checked from the deals on, as on the generic path
-            for p, j in state_bad:
-                if self.state_props[p] not in violations:
-                    violations[self.state_props[p]] = ("state", j)
-            state_bad.clear()
-            ex.initial = len(keys)
-        layout = Layout(game.spec)
-        phase_f = next(fs for v, _, fs in layout.fields if v == "phase")[0]
-        assert phase_f.offset == 0 and phase_f.bias == 0
-        phase_mask = (1 << phase_f.width) - 1
-        dispatch = mod.DISPATCH
-        state_props = self.state_props
-        max_states, deadline = self.limits.max_states, self.deadline
-        deadlocks = ex.deadlocks
-        covering = {}
+    def expand(self, lo: int, hi: int, d: int):
+        """Expand the states ``lo`` .. ``hi - 1`` (all at depth ``d``)."""
+        ex, b, store = self.ex, self.b, self.store
+        rows = store.rows(lo, hi)
+        words = [np.ascontiguousarray(rows[:, j]) for j in range(store.words)]
+        nums = np.arange(lo, hi, dtype=np.int64)
+        term = b.terminal(words)
+        ex.terminal += int(term.sum())
         if self.track_rules:
-            from itcp.spec import ast as A
-            for a in game.spec.actions:
-                if a.guard != A.Const(False, A.BOOL):  # else never legal at this table
-                    covering.setdefault(a.phase.value, []).append(a.name)
-        legal, apply, unpack = game.impl.legal, game._apply, self.unpack
-        transitions, terminals = ex.transitions, 0
-        limit = sys.maxsize if max_states is None else max_states
-        lo, hi = 0, len(keys)
-        d = 0
-        try:
-            while lo < hi:
-                if self.depth_limited(d):
-                    return
-                d1 = d + 1
-                for i in range(lo, hi):
-                    k = keys[i]
-                    # a terminal phase's function returns -1
-                    n = succ[k & dispatch](k, i)
-                    if n <= 0:
-                        if n:
-                            terminals += 1
-                        else:
-                            deadlocks.append(i)
-                        continue
-                    transitions += n
-                    if bad:
-                        for p, a in bad:
-                            if p not in violations:
-                                violations[p] = ("step", i, a)
-                        bad.clear()
-                    if state_bad:
-                        for p, j in state_bad:
-                            if state_props[p] not in violations:
-                                violations[state_props[p]] = ("state", j)
-                        state_bad.clear()
-                    if covering and k & phase_mask in covering:
-                        ph = k & phase_mask
-                        names = [a for a in covering[ph] if self.covering(a)]
-                        if names:
-                            s = unpack(k)
-                            for a in legal(s):
-                                if a[0] in names:
-                                    self.cover(s, a, apply[a[0]](s, a[1]))
-                        else:
-                            del covering[ph]
-                    if len(keys) >= limit:
-                        break
-                    if deadline is not None and not i & 63 and time.monotonic() > deadline:
-                        break
-                ex.transitions = transitions
-                _fill_depths(ex, d1)
-                _resolve_pending(ex, hi)
-                if self.end_level(d):
-                    return
-                lo, hi = hi, len(keys)
-                d += 1
-                ex.depth = d
-            ex.complete = True
-        finally:
-            ex.transitions = transitions
-            ex.terminal += terminals
-            _fill_depths(ex, d + 1)  # the states a stop or Ctrl-C left in mid-level
+            self.cover(words)
+        mv = b.successors(words)
+        counts = np.bincount(mv.src, minlength=hi - lo) if len(mv) else np.zeros(hi - lo, int)
+        stuck = (counts == 0) & ~term
+        if stuck.any():
+            ex.deadlocks.extend(nums[stuck].tolist())
+        self.step_violations(mv, nums)
+        if not len(mv):
+            return
+        pp_src = b.post_pass(words)
+        chance = b.chance(mv.words) if self.folding else np.zeros(len(mv), dtype=bool)
+        keep = ~chance
+        if chance.any():
+            ci = np.flatnonzero(chance)
+            m = mv.take(ci)
+            out, foldable = self.fold(m)
+            keep[ci[~foldable]] = True
+            if len(out):
+                out = out.take(np.flatnonzero(foldable[out.src]))
+                o_src = m.src[out.src]
+                pp2 = pp_src[o_src] & b.post_pass(m.words)[out.src] & b.post_pass(out.words)
+                ex.transitions += len(out)
+                ow = b.canon(out.words)
+                batch = (ow, nums[o_src], pp2)
+                self.waiting.setdefault(d + 2, []).append(batch)
+                size = sum(sum(w.nbytes for w in x[0]) + x[1].nbytes + x[2].nbytes
+                           for x in self.waiting[d + 2])
+                ex._waiting_peak = max(ex._waiting_peak, size)
+        w1 = mv.take(np.flatnonzero(keep)) if not keep.all() else mv
+        ex.transitions += len(w1)
+        pp = pp_src[w1.src] & b.post_pass(w1.words)
+        self.store_batch(b.canon(w1.words), nums[w1.src], pp, d + 1)
+
+    def fold(self, m: Moves):
+        """The outcomes of the chance nodes ``m`` (rows of the outcome moves'
+        ``src``), and which nodes fold into the moves that open them."""
+        b = self.b
+        if self.track_rules:
+            self.cover(m.words)
+        foldable = np.ones(len(m), dtype=bool)
+        for _, bad in b.state_bad(m.words):
+            foldable &= ~bad
+        out = b.successors(m.words)
+        counts = np.bincount(out.src, minlength=len(m)) if len(out) else np.zeros(len(m), int)
+        foldable &= counts > 0
+        for _, bad in out.bad.items():
+            if bad.any():
+                foldable[out.src[bad]] = False
+        return out, foldable
+
+    def step_violations(self, mv: Moves, nums):
+        ex, b = self.ex, self.b
+        for p, bad in mv.bad.items():
+            pid = b.step_ids[p]
+            if pid in ex.violations or not bad.any():
+                continue
+            r = int(np.argmax(bad))
+            name = b.action_names[int(mv.aid[r])]
+            prm = int(mv.prm[r])
+            act = self.game.spec.action(name)
+            args = (prm,) if len(act.decl.params) == 1 and act.decl.params[0].size is None else ()
+            ex.violations[pid] = ("step", int(nums[mv.src[r]]), (name, args))
+
+    # -- rule coverage -------------------------------------------------------------------
+    def cover(self, words):
+        unseen, quiet = self.unseen_rules, self.quiet
+        if not any(unseen[a] and quiet[a] < COVERAGE_PATIENCE for a in unseen):
+            return
+        for ph in set(self.b.phase(words).tolist()):
+            for a in self.game.spec.actions:
+                if a.phase.value == ph and a.name not in self.taken:
+                    self.taken.add(a.name)
+                    self.ex.fired |= a.cond_defs
+        self.b.cover(words, self.ex.fired, quiet, unseen)
 
     def finish(self):
         ex, game = self.ex, self.game
-        _resolve_pending(ex)
         ex.complete = ex.complete and ex.limit is None
-        if not self.symmetric:
-            ex.unreduced_states = len(ex.keys)
+        if not self.b.symmetric:
+            ex.unreduced_states = ex.states
         if self.bounds[1] >= 0:
             ex.hand_min, ex.hand_max = self.bounds
         ex.coverage_sampled = any(q >= COVERAGE_PATIENCE and self.unseen_rules[a]
@@ -686,31 +892,12 @@ class _Search:
         ex.depth = max(ex.depth, ex.depth_of.deepest())
 
 
+# -- reading the results -----------------------------------------------------------------
+
 def state(ex: Exploration, i: int):
-    """The stored (canonical) state number ``i``."""
+    """The stored state number ``i``: its key's state, with every variable the
+    search forgot at its canonical value (a representative of the position)."""
     return ex._unpack(ex.keys[i])
-
-
-def number_of(ex: Exploration, s) -> int | None:
-    """The number of the stored state ``s`` stands for (its canonical form under
-    the search's symmetry reduction), or None if the search did not store it."""
-    return ex._index.get(ex._key_of(s))
-
-
-def edges(ex: Exploration) -> list[tuple[int, int]]:
-    """Every transition among the stored states, as (source, target) numbers
-    (each state's successors computed again: for small explorations, such as a
-    picture of the graph)."""
-    game, out = ex.game, []
-    for i in range(ex.states):
-        s = state(ex, i)
-        if game.is_terminal(s):
-            continue
-        for _, s2 in game.successors(s):
-            j = number_of(ex, s2)
-            if j is not None:
-                out.append((i, j))
-    return out
 
 
 def path_to(ex: Exploration, i: int) -> list[int]:
@@ -721,23 +908,92 @@ def path_to(ex: Exploration, i: int) -> list[int]:
     return out[::-1]
 
 
+def stored_successors(ex: Exploration, s):
+    """((action, ...), state, number) for each stored state one search edge from
+    the concrete state ``s``: a move to a stored state, or a move to a chance
+    node the search folded followed by one of its outcomes."""
+    game, key_of = ex.game, ex._key_of
+    chance = {p.value for p in game.spec.phases if p.actor is None and not p.terminal}
+    for a, s2 in game.successors(s):
+        j = ex.number_of(key_of(s2))
+        if j is not None:
+            yield (a,), s2, j
+        elif s2[0] in chance:
+            for b, s3 in game.successors(s2):
+                k = ex.number_of(key_of(s3))
+                if k is not None:
+                    yield (a, b), (s2, s3), k
+
+
+def number_of(ex: Exploration, s) -> int | None:
+    """The number of the stored position the engine state ``s`` stands for (with
+    the forgotten variables reset and, under symmetry reduction, its canonical
+    form), or None if the search did not store it (a folded chance node, or a
+    state beyond a limit)."""
+    return ex.number_of(ex._key_of(s))
+
+
+def edges(ex: Exploration) -> list[tuple[int, int]]:
+    """Every search edge among the stored states, as (source, target) numbers
+    (each state's successors computed again: for small explorations, such as a
+    picture of the graph)."""
+    game, out = ex.game, []
+    for i in range(ex.states):
+        s = state(ex, i)
+        if game.is_terminal(s):
+            continue
+        out.extend((i, j) for _, _, j in stored_successors(ex, s))
+    return out
+
+
 def concrete_trace(ex: Exploration, numbers: list[int]):
     """A real sequence of (state, action) steps through the given state numbers.
 
-    With symmetry reduction the stored states are canonical representatives;
-    the trace follows actual successors whose canonical keys match, so every
-    step is a legal move of the game.
+    The stored states are keys with forgotten variables at canonical values
+    (and, with symmetry reduction, canonical representatives); the trace
+    starts from a real deal and follows actual successors whose keys match,
+    through a chance node where the search folded one, so every step is a
+    legal move of the game.
     """
     game = ex.game
-    s = state(ex, numbers[0])
+    first = numbers[0]
+    if ex.depth_of[first] == 0 and first < len(ex.deal_action):
+        s0 = game.initial_state()
+        a = game.legal_actions(s0)[ex.deal_action[first]]
+        s = game.apply(s0, a, validate=False)
+    else:  # pragma: no cover - traces start at a deal
+        s = state(ex, first)
     steps = []
+    key_of = ex._key_of
+    chance = {p.value for p in game.spec.phases if p.actor is None and not p.terminal}
     for j in numbers[1:]:
         target = ex.keys[j]
-        for a, s2 in game.successors(s):
-            if ex._key_of(s2) == target:
-                steps.append((s, a))
-                s = s2
+        succ = list(game.successors(s))
+        hit = next(((a, s2) for a, s2 in succ if key_of(s2) == target), None)
+        if hit is not None:
+            steps.append((s, hit[0]))
+            s = hit[1]
+            continue
+        for a, s2 in succ:
+            if s2[0] not in chance:
+                continue
+            two = next(((b, s3) for b, s3 in game.successors(s2) if key_of(s3) == target), None)
+            if two is not None:
+                steps += [(s, a), (s2, two[0])]
+                s = two[1]
                 break
         else:  # pragma: no cover - the graph was built from these successors
             raise AssertionError("trace reconstruction failed")
     return steps, s
+
+
+def packed_successors(game: Game, with_actions: bool = False, store: bool = False,
+                      symmetric: bool = False):
+    """The packed successor module of ``game`` (compiled once per game and mode;
+    ``model/packed.py``, one state at a time: ``itcp-check rules
+    --dump-successors`` and the tests read it)."""
+    cache = game.__dict__.setdefault("_packed", {})
+    mode = (with_actions, store, symmetric)
+    if mode not in cache:
+        cache[mode] = compile_packed(game.spec, with_actions, store, symmetric)
+    return cache[mode]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
+import numpy as np
 
 from itcp.spec.rules.table import PHASE_NAMES
 
@@ -192,12 +192,13 @@ def _verdict(ex: Exploration, pid: str, prop) -> Verdict:
         if cycle:
             entry = cycle[0]
             nums = path_to(ex, entry) + cycle[1:] + [entry]
-            ending = (f"the state after step {len(path_to(ex, entry)) - 1} recurs: play can "
+            steps = ex.depth_of[entry]  # moves of the game to the entry
+            ending = (f"the position after step {steps} recurs: play can "
                       "go round this loop forever after the Pass: ROUND_ENDS violated")
-            t = _trace(ex, nums, ending, loop_from=len(path_to(ex, entry)))
+            t = _trace(ex, nums, ending, loop_from=steps + 1)
             v.verdict, v.trace = VIOLATED, t
             v.evidence = {"kind": "trace", "lasso": True, "length": t["length"],
-                          "loop_starts_at_step": len(path_to(ex, entry)),
+                          "loop_starts_at_step": steps + 1,
                           "story": t["story"]}
         elif ex.complete:
             v.verdict = HOLDS
@@ -241,20 +242,90 @@ def _trace_with_final(ex, numbers, final_action, ending):
 
 
 def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
-    """A cycle among post-Pass states, as state numbers (first = entry), or None."""
-    if not ex.post_pass_edges:
-        return None
-    g = nx.DiGraph()
-    g.add_edges_from(ex.post_pass_edges)
-    try:
-        edges = nx.find_cycle(g)
-    except nx.NetworkXNoCycle:
-        return None
-    nodes = [u for u, _ in edges]
-    # enter the loop at the node closest to a deal, so the lasso's stem is shortest
-    k = min(range(len(nodes)), key=lambda i: ex.depth_of[nodes[i]])
-    return nodes[k:] + nodes[:k]
+    """A cycle among post-Pass states, as state numbers (first = entry), or None.
 
+    Every edge one level deeper or more means no cycle.  Otherwise the states
+    no remaining edge enters are peeled off, then those no remaining edge
+    leaves, until what is left is nothing (no cycle) or the states on cycles
+    and between them.  From the shallowest state left, its first edges lead
+    round to a cycle; the entry is that cycle's shallowest state, and the loop
+    the shortest way from it back to itself, so the lasso (the shortest path
+    to the entry, then the loop) is short.  Everything is arrays: the states
+    left may be millions."""
+    src, dst = ex.post_pass_edges.arrays()  # 4-byte numbers, read in place
+    if not len(src):
+        return None
+    step = 1 << 22  # edges at a time: the depth arrays stay small
+    if all(np.all(ex.depth_of.of(dst[i:i + step]) > ex.depth_of.of(src[i:i + step]))
+           for i in range(0, len(src), step)):
+        return None
+    n = ex.states
+    alive = np.zeros(n, dtype=bool)
+    alive[src] = True
+    alive[dst] = True
+    while True:  # peel states no remaining edge enters, or leaves
+        live_e = np.flatnonzero(alive[src] & alive[dst])
+        held = np.zeros(n, dtype=bool)
+        held[dst[live_e]] = True
+        out = np.zeros(n, dtype=bool)
+        out[src[live_e]] = True
+        del live_e
+        drop = alive & ~(held & out)
+        del held, out
+        if not drop.any():
+            break
+        alive &= ~drop
+    if not alive.any():
+        return None
+    # what is left, as arrays: its states (compact numbers) and its edges by source
+    keep = np.flatnonzero(alive[src] & alive[dst])
+    nodes = np.flatnonzero(alive)
+    cs, ct = np.searchsorted(nodes, src[keep]), np.searchsorted(nodes, dst[keep])
+    order = np.lexsort((ct, cs))
+    cs, ct = cs[order], ct[order]
+    indptr = np.zeros(len(nodes) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cs, minlength=len(nodes)), out=indptr[1:])
+    depth = ex.depth_of.of(nodes)
+    # every state left has an edge out to one left: walking the first edges
+    # from the shallowest comes round to a state met before, on a cycle
+    walk, at, v = [], {}, int(np.argmin(depth))
+    while v not in at:
+        at[v] = len(walk)
+        walk.append(v)
+        v = int(ct[indptr[v]])
+    cycle = walk[at[v]:]
+    entry = min(cycle, key=lambda c: (int(depth[c]), c))
+    back = _shortest_return(indptr, ct, entry)
+    return [int(nodes[entry])] + [int(nodes[x]) for x in back]
+
+
+def _shortest_return(indptr: np.ndarray, ct: np.ndarray, entry: int) -> list[int]:
+    """The states after ``entry`` on a shortest path from it back to itself
+    (``entry`` lies on a cycle), breadth-first over the edges ``indptr``/``ct``."""
+    m = len(indptr) - 1
+    parent = np.full(m, -1, dtype=np.int64)
+    seen = np.zeros(m, dtype=bool)
+    seen[entry] = True
+    frontier = np.array([entry], dtype=np.int64)
+    while len(frontier):
+        counts = indptr[frontier + 1] - indptr[frontier]
+        srcs = np.repeat(frontier, counts)
+        offs = np.arange(len(srcs)) - np.repeat(np.cumsum(counts) - counts, counts)
+        nbr = ct[np.repeat(indptr[frontier], counts) + offs]
+        hit = np.flatnonzero(nbr == entry)
+        if len(hit):
+            u, path = int(srcs[hit[0]]), []
+            while u != entry:
+                path.append(u)
+                u = int(parent[u])
+            return path[::-1]
+        fresh = np.flatnonzero(~seen[nbr])
+        nbr, srcs = nbr[fresh], srcs[fresh]
+        nbr, first = np.unique(nbr, return_index=True)
+        parent[nbr] = srcs[first]
+        seen[nbr] = True
+        frontier = nbr
+    raise AssertionError("the entry lies on no cycle")  # pragma: no cover
 
 def replayed_bmc_verdict(game, pid: str, statement: str, states, actions, ending: str,
                          reproduced: str) -> "Verdict":

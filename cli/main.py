@@ -5,22 +5,45 @@ check official``, with the same options).
 """
 from __future__ import annotations
 
+import importlib
+
 import click
 from click.core import ParameterSource
 
-from .common import Group
-from .ask_cmd import ask_cmd
 from .check_cmd import check
-from .diff_cmd import diff_cmd
-from .disputes_cmd import disputes_cmd
-from .conformance_cmd import conformance
-from .play_cmd import play_cmd
-from .replay_cmd import replay
-from .rules_cmd import rules
-from .scenarios_cmd import scenarios
-from .simulate_cmd import simulate
+from .common import Group
 
 CHECK = check
+
+#: The other commands, by name: (module in this package, command object),
+#: loaded when the command line names one (or --help lists them), so a check
+#: does not pay for importing every other command's machinery.
+LAZY_COMMANDS = {
+    "rules": ("rules_cmd", "rules"),
+    "simulate": ("simulate_cmd", "simulate"),
+    "conformance": ("conformance_cmd", "conformance"),
+    "replay": ("replay_cmd", "replay"),
+    "ask": ("ask_cmd", "ask_cmd"),
+    "diff": ("diff_cmd", "diff_cmd"),
+    "disputes": ("disputes_cmd", "disputes_cmd"),
+    "scenarios": ("scenarios_cmd", "scenarios"),
+    "play": ("play_cmd", "play_cmd"),
+}
+
+
+class RootGroup(Group):
+    """The root group: ``check`` is loaded with it, every other command when
+    it is used (click's lazy subcommand pattern)."""
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx, name):
+        if name in LAZY_COMMANDS and name not in self.commands:
+            module, attr = LAZY_COMMANDS[name]
+            cmd = getattr(importlib.import_module(f"{__package__}.{module}"), attr)
+            self.add_command(cmd, name)
+        return super().get_command(ctx, name)
 
 
 def _root_options() -> list[click.Parameter]:
@@ -29,7 +52,7 @@ def _root_options() -> list[click.Parameter]:
             and p.name not in ("help", "version")]
 
 
-@click.group("itcp-check", cls=Group, invoke_without_command=True,
+@click.group("itcp-check", cls=RootGroup, invoke_without_command=True,
              context_settings={"help_option_names": ["-h", "--help"]},
              help="A formally checked rulebook for the card game 'It Came to Pass'.\n\n"
                   "With no command: check the official variant (the same as "
@@ -55,15 +78,6 @@ def main(ctx: click.Context, **params):
 
 
 main.params.extend(_root_options())
-main.add_command(rules)
-main.add_command(simulate)
-main.add_command(conformance)
-main.add_command(replay)
-main.add_command(ask_cmd, "ask")
-main.add_command(diff_cmd, "diff")
-main.add_command(disputes_cmd, "disputes")
-main.add_command(scenarios)
-main.add_command(play_cmd, "play")
 main.add_command(CHECK, "check")
 
 

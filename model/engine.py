@@ -9,6 +9,7 @@ call the compiled functions.
 from __future__ import annotations
 
 import random
+import functools
 from functools import lru_cache
 
 from itcp.spec.choices import default_readings
@@ -36,39 +37,32 @@ def build_spec(config: Config, readings: dict | None = None, scope: str = "round
 
 
 @lru_cache(maxsize=64)
+def _elaborated(config: Config, readings: tuple, scope: str) -> Spec:
+    return build_spec(config, dict(readings), scope)
+
+
+@lru_cache(maxsize=64)
 def _compiled(config: Config, readings: tuple, scope: str):
-    spec = build_spec(config, dict(readings), scope)
+    spec = _elaborated(config, readings, scope)
     return spec, compile_spec(spec)
 
 
 class Game:
-    """One variant at one table, ready to play."""
+    """One variant at one table, ready to play.
+
+    The engine is compiled on first use (``impl``): a search on the batch
+    successor code may never need it."""
 
     def __init__(self, spec: Spec, backend: str = "generated"):
         self.spec = spec
         self.config = spec.config
         self.backend = backend
-        if backend == "generated":
-            if spec.properties == build_ruleset(spec.config).properties:
-                key = tuple(sorted(spec.readings.items()))
-                cached_spec, mod = _compiled(spec.config, key, spec.scope)
-                self.impl = mod if cached_spec.rules == spec.rules else compile_spec(spec)
-            else:  # extra properties (a question): compiled for this spec alone
-                self.impl = compile_spec(spec)
-        elif backend == "reference":
-            self.impl = ReferenceModule(spec)
-        else:
+        if backend not in ("generated", "reference"):
             raise ValueError(f"unknown backend {backend!r}")
+        self._impl = ReferenceModule(spec) if backend == "reference" else None
         self.var_names = [v.name for v in spec.variables]
         self.index = {v: i for i, v in enumerate(self.var_names)}
         self.actions = {a.name: a for a in spec.actions}
-        by_phase: dict[int, list] = {}
-        for a in spec.actions:
-            by_phase.setdefault(a.phase.value, []).append(
-                (a.name, getattr(self.impl, f"enum_{a.name}")))
-        self._by_phase = by_phase
-        self._apply = {a.name: getattr(self.impl, f"apply_{a.name}") for a in spec.actions}
-        self._allowed = {a.name: getattr(self.impl, f"allowed_{a.name}") for a in spec.actions}
         self._chance_phase = {p.value for p in spec.phases if p.actor is None and not p.terminal}
         self._terminal_phase = {p.value for p in spec.phases if p.terminal}
         self._step_rules = None
@@ -76,19 +70,55 @@ class Game:
         self._initial = tuple(ev.eval(spec.initial[v], {"state": {}}) for v in self.var_names)
         self._phase_i = self.index["phase"]
         assert self._phase_i == 0, "the generated dispatch reads the phase at index 0"
-        self._legal = getattr(self.impl, "legal")
         if backend == "generated":
             phases = [p.value for p in spec.phases]
             assert phases == list(range(len(phases))), "phases are numbered 0..k in order"
 
+    @property
+    def impl(self):
+        """The compiled engine (or the reference evaluator)."""
+        if self._impl is None:
+            spec = self.spec
+            key = tuple(sorted(spec.readings.items()))
+            if _elaborated(spec.config, key, spec.scope) is spec or (
+                    spec.properties == build_ruleset(spec.config).properties):
+                cached_spec, mod = _compiled(spec.config, key, spec.scope)
+                self._impl = mod if cached_spec.rules == spec.rules else compile_spec(spec)
+            else:  # extra properties (a question): compiled for this spec alone
+                self._impl = compile_spec(spec)
+        return self._impl
+
+    @functools.cached_property
+    def _by_phase(self) -> dict:
+        by_phase: dict[int, list] = {}
+        for a in self.spec.actions:
+            by_phase.setdefault(a.phase.value, []).append(
+                (a.name, getattr(self.impl, f"enum_{a.name}")))
+        return by_phase
+
+    @functools.cached_property
+    def _apply(self) -> dict:
+        return {a.name: getattr(self.impl, f"apply_{a.name}") for a in self.spec.actions}
+
+    @functools.cached_property
+    def _allowed(self) -> dict:
+        return {a.name: getattr(self.impl, f"allowed_{a.name}") for a in self.spec.actions}
+
+    @functools.cached_property
+    def _legal(self):
+        return getattr(self.impl, "legal")
+
     @classmethod
     def from_variant(cls, variant, scope: str = "round", backend: str = "generated"):
-        return cls(build_spec(variant.config, dict(variant.readings), scope), backend)
+        return cls.make(variant.config, dict(variant.readings), scope, backend)
 
     @classmethod
     def make(cls, config: Config, readings: dict | None = None, scope="round",
              backend="generated"):
-        return cls(build_spec(config, readings, scope), backend)
+        merged = default_readings()
+        merged.update(readings or {})
+        # the spec elaborated once per table and readings (the engine's cache key)
+        return cls(_elaborated(config, tuple(sorted(merged.items())), scope), backend)
 
     # -- the API --------------------------------------------------------
     def initial_state(self) -> tuple:

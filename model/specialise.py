@@ -52,7 +52,29 @@ def spec_type(spec, name: str) -> str:
 MAX_VALUES = 16
 
 
-def reachable_values(spec) -> dict:
+def base_action(spec, act, invariant: dict) -> tuple:
+    """(guard, values, domains) of ``act`` specialised at its phase with the
+    constants ``invariant`` (those of every reachable state, ``constant_fields``),
+    cached per spec: the smaller trees every later specialisation starts from.
+    Specialising again with more known values gives what specialising the
+    original would (substitution and folding compose)."""
+    from itcp.spec.lang import Inliner
+    cache = spec.__dict__.setdefault("_base_actions", {})
+    key = (act.name, tuple(sorted((v, c.value) for v, c in invariant.items())))
+    hit = cache.get(key)
+    if hit is None:
+        known = dict(invariant)
+        known["phase"] = Const(act.phase.value, spec_type(spec, "phase"))
+        primed = {v: c for v, c in invariant.items() if v in act.values}
+        inline = Inliner(spec.definitions)
+        fold = lambda e: specialise(e, known, spec, primed)  # noqa: E731
+        hit = cache[key] = (fold(act.guard), {v: fold(act.values[v]) for v in act.order},
+                            [fold(inline(p.domain)) for p in act.decl.params])
+    return hit
+
+
+def reachable_values(spec, live: dict | None = None, canonical: dict | None = None,
+                     invariant: dict | None = None) -> dict:
     """Variable name -> a set of values covering every reachable state's, or None.
 
     A non-relational abstract interpretation over finite value sets: start
@@ -61,9 +83,18 @@ def reachable_values(spec) -> dict:
     phase: an action is only ever taken there), and add the values each new
     value may take (the leaves of an if-then-else of constants; anything else
     makes the variable unknown).  The result over-approximates every
-    reachable state, so a variable with one value is constant.
+    reachable state, so a variable with one value is constant.  With
+    ``invariant`` (constants already proved) the actions are read from their
+    ``base_action`` forms.
+
+    With ``live`` (phase value -> the variables live there, ``liveness.py``)
+    the states are the explorer's, each variable dead at a state's phase reset
+    to its ``canonical`` value: a new value goes to the phases the move may
+    lead to, and counts only if the variable is live at one of them.
     """
     values: dict = {name: {c.value} for name, c in initial_constants(spec).items()}
+    types = {v.name: v.type for v in spec.variables}
+    done: dict = {}  # action -> the known values it was last run with
     changed = True
     while changed:
         changed = False
@@ -71,24 +102,63 @@ def reachable_values(spec) -> dict:
             phases = values.get("phase")
             if phases is not None and act.phase.value not in phases:
                 continue
-            env = {v: Const(next(iter(s)), spec_type(spec, v))
+            env = {v: Const(next(iter(s)), types[v])
                    for v, s in values.items() if s is not None and len(s) == 1}
-            env["phase"] = Const(act.phase.value, spec_type(spec, "phase"))
-            if specialise(act.guard, env, spec) == Const(False, A.BOOL):
+            env["phase"] = Const(act.phase.value, types["phase"])
+            if live is not None and act.phase.value in live:
+                for v in types:  # a variable dead here holds its canonical value
+                    if v not in live[act.phase.value] and v in canonical and v not in env:
+                        env[v] = canonical[v]
+            sig = (tuple(sorted((v, c.value) for v, c in env.items())),
+                   tuple(v for v, x in values.items() if x is None))
+            if done.get(act.name) == sig:
+                continue  # run with the same knowledge before: nothing new
+            done[act.name] = sig
+            guard, base, _ = (base_action(spec, act, invariant) if invariant is not None
+                              else (act.guard, act.values, None))
+            if specialise(guard, env, spec) == Const(False, A.BOOL):
                 continue  # never enabled where the action's phase is reached
             news = {}
             for var in act.order:
-                value = specialise(act.values[var], env, spec, news)
-                news[var] = value
+                news[var] = specialise(base[var], env, spec, news)
+            after = _leaves(news["phase"]) if "phase" in news else {act.phase.value}
+            for var in act.order:
                 old = values[var]
                 if old is None:
                     continue
-                got = _leaves(value)
+                got = _leaves(news[var])
+                if live is not None and after is not None and any(
+                        var not in live.get(q, ()) for q in after):
+                    got = _kept(spec, act, env, news, var, got, live, canonical[var],
+                                base.get("phase"))
                 grown = None if got is None or len(old | got) > MAX_VALUES else old | got
                 if grown != old:
                     values[var] = grown
                     changed = True
     return values
+
+
+def _kept(spec, act, env, news, var, got, live, canonical, base_phase):
+    """The values of ``var`` a move stores: a value after which every phase the
+    move may lead to has ``var`` dead is stored as ``canonical``.  The phase
+    reached is worked out for each value on its own (a round that ends because
+    of the value stores it nowhere)."""
+    if got is None:
+        after = _leaves(news["phase"]) if "phase" in news else {act.phase.value}
+        dead = after is not None and all(var not in live.get(q, ()) for q in after)
+        return {canonical.value} if dead else None
+    if "phase" not in news:
+        after = {act.phase.value}
+        return got if any(var in live.get(q, ()) for q in after) else {canonical.value}
+    out = set()
+    for x in got:
+        phase = specialise(base_phase, env, spec, {**news, var: Const(x, news[var].type)})
+        after = _leaves(phase)
+        if after is None or any(var in live.get(q, ()) for q in after):
+            out.add(x)
+        else:
+            out.add(canonical.value)
+    return out
 
 
 def _leaves(node):
@@ -112,6 +182,18 @@ def specialise(node, known: dict, spec, primed: dict | None = None):
             break
         out = simplify(folded, n)
     return out
+
+
+def framed(node, updated):
+    """``node`` with ``x'`` read as ``x`` for every variable ``x`` an action does
+    not update (``updated``): the frame, as elaboration applies it."""
+    if isinstance(node, Primed):
+        return node if node.name in updated else Var(node.name, node.type)
+    kids = A.children(node)
+    if not kids:
+        return node
+    new = tuple(framed(k, updated) for k in kids)
+    return node if all(a is b for a, b in zip(new, kids)) else A.rebuild(node, new)
 
 
 def _same(a, b) -> bool:

@@ -57,19 +57,23 @@ def _shipped_dir() -> Path:
 
 
 def close_lasso(game, states: list, actions: list, loop_from: int):
-    """Extend a lasso found under symmetry reduction until its last state is the
-    loop's first state exactly (not only up to a suit or copy permutation), so
-    that replaying it shows the recurrence.  ``loop_from`` is the index of the
-    state the loop starts from.  Returns (states, actions)."""
+    """Extend a lasso the explorer found until a state of its loop recurs exactly.
+
+    The explorer stores a position once: up to a suit or copy renaming, and
+    with the variables its future never reads forgotten, so the loop's last
+    state is its first state only up to those.  Going round the loop again
+    (each step the first move to a state of the same key) comes back, after a
+    few rounds, to a state met exactly before, so replaying the trace shows
+    the recurrence.  ``loop_from`` is the index of the state the loop starts
+    from.  Returns (states, actions)."""
     if states[-1] == states[loop_from]:
         return states, actions
-    from itcp.model.packing import compile_packer
-    from itcp.model.symmetry import canonicalizer
-    pack, _ = compile_packer(game.spec)
-    key_of, _ = canonicalizer(game.spec, pack, True)
+    from itcp.model.searchkey import search_keys
+    key_of = search_keys(game, True)[2]
     loop_keys = [key_of(s) for s in states[loop_from + 1:]]
     states, actions = list(states), list(actions)
-    for _ in range(64):  # the permutation's order bounds the number of turns
+    seen = {s: i for i, s in enumerate(states) if i >= loop_from}
+    for _ in range(1000):  # the forgotten values and the renamings bound the rounds
         for k in loop_keys:
             s = states[-1]
             step = next(((a, s2) for a, s2 in game.successors(s) if key_of(s2) == k), None)
@@ -77,10 +81,9 @@ def close_lasso(game, states: list, actions: list, loop_from: int):
                 raise AssertionError("cannot follow the lasso's loop")
             actions.append(step[0])
             states.append(step[1])
-            if s == states[loop_from]:
-                break
-        if states[-1] == states[loop_from]:
-            return states, actions
+            if step[1] in seen:
+                return states, actions
+            seen[step[1]] = len(states) - 1
     raise AssertionError("the lasso does not close")  # pragma: no cover
 
 

@@ -6,7 +6,10 @@ from array import array
 import pytest
 from hypothesis import given, strategies as st
 
+import numpy as np
+
 from itcp.checks.explore import Depths, PostPassEdges, _allocated
+from itcp.checks.statestore import StateStore
 
 
 @given(st.lists(st.integers(0, 3), max_size=40), st.integers(0, 45))
@@ -43,18 +46,33 @@ def test_objects_are_counted_at_their_allocated_size():
     assert [_allocated(n) for n in (28, 32, 40, 44, 48)] == [32, 32, 48, 48, 48]
 
 
-@given(st.lists(st.integers(1, 5), min_size=1, max_size=8), st.data())
-def test_pending_targets_are_looked_for_in_every_state_once(levels, data):
-    """The windows of the look-up cover every stored state exactly once, the
-    level just found first, then the older levels newest first."""
-    from itcp.checks.explore import Exploration, _windows
-    ex = Exploration(game=None, symmetry=False)
-    for d, size in enumerate(levels):
-        ex.depth_of.add(d, size)
-    ex.keys.extend(range(sum(levels)))
-    start = data.draw(st.sampled_from(list(ex.depth_of.starts) + [0]))
-    spans = list(_windows(ex, start))
-    covered = [i for lo, hi in spans for i in range(lo, hi)]
-    assert sorted(covered) == list(range(len(ex.keys)))
-    assert spans[0] == (start, len(ex.keys))
-    assert all(a[0] >= b[1] for a, b in zip(spans[1:], spans[2:]))
+@given(st.lists(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 3)), max_size=60),
+                max_size=6), st.integers(1, 2))
+def test_the_visited_set_numbers_each_key_once(batches, words):
+    """Batches of keys (with repeats, in and across batches) get one number
+    each, the first time they are seen; look-ups and a rollback agree."""
+    store = StateStore(words, capacity=16)
+    numbers: dict = {}
+    for batch in batches:
+        keys = [k[:words] for k in batch]
+        cols = [np.array([k[j] for k in keys], dtype=np.int64) for j in range(words)]
+        nums, new = store.insert(cols) if keys else (np.array([]), np.array([], dtype=bool))
+        for k, n, fresh in zip(keys, nums.tolist(), new.tolist()):
+            assert fresh == (k not in numbers)
+            numbers.setdefault(k, n)
+            assert numbers[k] == n
+    assert store.n == len(numbers) and sorted(numbers.values()) == list(range(store.n))
+    for k, n in numbers.items():
+        assert store.key(n) == k
+    cut = store.n // 2
+    store.rollback(cut)
+    probe = list(numbers)
+    if probe:
+        found = store.lookup([np.array([k[j] for k in probe], dtype=np.int64)
+                              for j in range(words)])
+        assert [n if n < cut else -1 for n in (numbers[k] for k in probe)] == found.tolist()
+
+
+def test_depths_of_an_array_of_states():
+    depths = Depths([0, 0, 1, 3, 3])
+    assert depths.of(np.array([0, 1, 2, 3, 4])).tolist() == [0, 0, 1, 3, 3]

@@ -1,13 +1,16 @@
 """The packed successor functions agree with the engine, and so do the searches.
 
-The explorer's fast path (``model/packed.py``) is a second compiler of the
-spec.  Here it is held to the engine state by state: on every reachable state
-of small tables (between them every option card), on the first states of a
-table with every option card, and on states Hypothesis draws from random
-playouts of a bigger table, the packed successors must be exactly the packed
-engine successors, in the same order, with the same step-property verdicts; the
-packed state properties and hand sizes must match the engine's.  Then whole
-searches on the fast and the generic path must agree on everything they report.
+``model/packed.py`` is a second compiler of the spec (one state at a time, on
+packed keys; ``itcp-check rules --dump-successors``).  Here it is held to the
+engine state by state: on every state a search of small tables stores
+(between them every option card), on the first states of a table with every
+option card, and on states Hypothesis draws from random playouts of a bigger
+table, the packed successors must be exactly the packed engine successors,
+in the same order, with the same step-property verdicts; the packed state
+properties and hand sizes must match the engine's.  Then whole searches on
+the batch path (``model/vectorized.py``) and the generic engine path must
+agree on everything they report (tests/test_vectorized.py holds the batch
+code to the engine state by state).
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from itcp.checks.explore import Limits, explore, packed_successors
+from itcp.checks.explore import Limits, explore, packed_successors, state, stored_successors
 from itcp.checks.verdicts import verdicts
 from itcp.model.engine import Game
 from itcp.model.packing import compile_packer
@@ -69,8 +72,8 @@ def test_packed_successors_match_the_engine_on_every_reachable_state(variant, cf
     pack, unpack = compile_packer(game.spec)
     ex = explore(game, symmetry=False, track_rules=False, fast=False)
     assert ex.complete
-    for k in ex.keys:
-        assert_agrees(game, mod, pack, unpack, unpack(k))
+    for i in range(ex.states):
+        assert_agrees(game, mod, pack, unpack, state(ex, i))
 
 
 #: readings with a memory (discard.lower's points before the draw) or a check of
@@ -100,8 +103,8 @@ def test_packed_successors_match_with_every_option_card():
     mod = packed_successors(game, with_actions=True)
     pack, unpack = compile_packer(game.spec)
     ex = explore(game, Limits(max_states=2500), symmetry=False, track_rules=False, fast=False)
-    for k in ex.keys:
-        assert_agrees(game, mod, pack, unpack, unpack(k))
+    for i in range(ex.states):
+        assert_agrees(game, mod, pack, unpack, state(ex, i))
 
 
 @pytest.fixture(scope="module")
@@ -165,87 +168,63 @@ def test_packed_canonical_keys_are_the_tuple_canonical_keys(cfg):
     key_of, _ = canonicalizer(game.spec, pack, True)
     canon, orbit = packed_canonicalizer(game.spec)
     ex = explore(game, Limits(max_states=3000), symmetry=False, track_rules=False)
-    for k in ex.keys:
-        s = unpack(k)
+    for i in range(ex.states):
+        s = state(ex, i)
+        k = pack(s)
         assert canon(k) == key_of(s)
         assert orbit(k) == orbit_size(key_of, s)
     assert packed_canonicalizer(game.spec, enabled=False) is None
 
 
-def test_large_decks_with_symmetry_take_the_listing_path(monkeypatch):
-    """Past MAX_TABLE_BITS cards the renaming tables are not built: successors are
-    listed and canonicalised through tuples; the search still agrees."""
-    import itcp.model.symmetry as sym
-    monkeypatch.setattr(sym, "MAX_TABLE_BITS", 0)
+def test_ctrl_c_mid_batch_leaves_consistent_tables(monkeypatch):
+    """Ctrl-C while a batch is stored: the search goes back to the last batch it
+    finished, and what it reports is a search of fewer states."""
+    import itcp.checks.explore as E
     game = _game("official", Config(players=2, suits=2, ranks=(2, 2), hand=1,
                                     options=(("pride_cycle", 1),)))
-    assert sym.packed_canonicalizer(game.spec) is None
-    for track in (True, False):
-        fast = explore(game, Limits(max_states=2000), symmetry=True, track_rules=track)
-        slow = explore(game, Limits(max_states=2000), symmetry=True, track_rules=track, fast=False)
-        assert _report(fast) == _report(slow)
+    monkeypatch.setattr(E, "CHUNK_STATES", 64)
+    real = E._Search.store_batch
+    calls = []
 
-
-def test_ctrl_c_mid_store_leaves_consistent_tables():
-    from itcp.checks.explore import Exploration, _drop_half_stored, _resolve_pending
-    ex = Exploration(game=None, symmetry=False, _key_bytes=1)
-    ex.keys.extend([5, 6, 7])  # state 2 got its key but not its parent link
-    ex.parent.extend([-1, 0])
-    ex.depth_of.add(0)
-    ex.depth_of.add(1)
-    ex._seen.update({5, 6, 7})
-    # 0 -> 1, 1 -> a state seen before (key 5, pending), 1 -> the half-stored state
-    ex._edge_src.extend([0, 1, 1])
-    ex._edge_dst.extend([1, -1, 2])
-    ex._pending.extend(bytes([5, 6]))  # key 6: recorded, its edge not yet
-    _drop_half_stored(ex)
-    assert ex.keys == [5, 6] and list(ex.parent) == [-1, 0] and ex._seen == {5, 6}
-    assert list(ex.depth_of) == [0, 1]
-    assert list(ex.post_pass_edges) == [(0, 1), (1, -1)] and ex._pending == bytes([5])
-    _resolve_pending(ex)
-    assert list(ex.post_pass_edges) == [(0, 1), (1, 0)] and not ex._pending
-    assert ex._index == {5: 0, 6: 1}
+    def store_batch(self, *args, **kw):
+        calls.append(1)
+        if len(calls) == 40:
+            self.store.insert(args[0])  # half done: keys in the table, nothing else
+            raise KeyboardInterrupt
+        return real(self, *args, **kw)
+    monkeypatch.setattr(E._Search, "store_batch", store_batch)
+    ex = explore(game, symmetry=False, track_rules=False)
+    assert ex.interrupted and not ex.complete
+    n = ex.states
+    assert len(ex.parent) == n == len(ex.depth_of) and len(ex.keys) == n
+    assert all(0 <= j < n and 0 <= i < n for i, j in ex.post_pass_edges)
+    assert all(ex.parent[i] < i for i in range(n))
+    assert [ex.number_of(k) for k in ex.keys] == list(range(n))
 
 
 @pytest.mark.parametrize("fast,symmetry", [(True, False), (False, False), (True, True)],
                          ids=["fast", "generic", "fast-sym"])
-def test_post_pass_edges_are_the_post_pass_transitions(monkeypatch, fast, symmetry):
-    """The search keeps no state numbers in its visited set: an edge to a state
-    seen before is resolved from its key after each level, in chunks (tiny
-    here, so there are many).  Held against the edges listed from scratch."""
-    import itcp.checks.explore as E
-    monkeypatch.setattr(E, "PENDING_CHUNK_MIN", 3)
+def test_post_pass_edges_are_the_post_pass_transitions(fast, symmetry):
+    """The edges among post-Pass states are the search's edges (a move, or a
+    move and the chance node's outcome it opens) between post-Pass states,
+    every state on the way post-Pass.  Held against the edges listed from
+    scratch with the engine."""
     game = _game("official", Config(players=2, suits=2, ranks=(2, 2), hand=1,
                                     options=(("pride_cycle", 1),)))
     ex = explore(game, Limits(), symmetry=symmetry, track_rules=False, fast=fast)
     assert ex.complete
-    index = {k: i for i, k in enumerate(ex.keys)}
     fp = game.index["first_passer"]
-    expect = [(i, index[ex._key_of(s2)])
-              for i in range(ex.states) for s in [E.state(ex, i)]
-              if s[fp] >= 0 and not game.is_terminal(s)
-              for _, s2 in game.successors(s) if s2[fp] >= 0]
+    expect = []
+    for i in range(ex.states):
+        s = state(ex, i)
+        if s[fp] < 0 or game.is_terminal(s):
+            continue
+        for acts, s2, j in stored_successors(ex, s):
+            states = s2 if len(acts) == 2 else (s2,)
+            if all(x[fp] >= 0 for x in states):
+                expect.append((i, j))
     assert sorted(ex.post_pass_edges) == sorted(expect)
     assert any(ex.parent[j] != i for i, j in expect)  # some lead to states seen before
-    assert ex._pending_peak > 0 and not ex._pending
-
-
-def test_ctrl_c_while_resolving_pending_targets_drops_the_unresolved_edges():
-    """Ctrl-C in the middle of resolving: the edges not known to be resolved go
-    (a post-Pass cycle can be missed by an interrupted search, never made up)."""
-    from itcp.checks.explore import Exploration, _drop_half_stored
-    ex = Exploration(game=None, symmetry=False, _key_bytes=1)
-    ex.keys.extend([5, 6])
-    ex.parent.extend([-1, 0])
-    ex.depth_of.add(0)
-    ex.depth_of.add(1)
-    ex._seen.update({5, 6})
-    ex._edge_src.extend([0, 1, 1])
-    ex._edge_dst.extend([1, 0, -1])  # the second was being resolved, the third not yet
-    ex._pending.extend(bytes([5, 6]))
-    ex._edges_resolved, ex._resolving = 1, True
-    _drop_half_stored(ex)
-    assert list(ex.post_pass_edges) == [(0, 1)] and not ex._pending and not ex._resolving
 
 
 def test_the_dump_covers_every_dispatch_class_a_search_meets():
@@ -264,10 +243,12 @@ def test_the_dump_covers_every_dispatch_class_a_search_meets():
     compile(src.build(), "<dump>", "exec")
     dumped = {src.dispatch_class(x) for x in src.all_indices()}
     assert all(dict(zip([n for n, _ in src.dispatch], c))["dir"] in (-1, 0, 1) for c in dumped)
-    ex = explore(_game("official", cfg), symmetry=False, track_rules=False)
+    g = _game("official", cfg)
+    ex = explore(g, symmetry=False, track_rules=False, fold=False, reduce=False)
     assert ex.complete
     over = {p.value for p in src.spec.phases if p.terminal}  # no function: -1
-    met = {src.dispatch_class(k & src.dispatch_mask) for k in ex.keys}
+    fields = [n for n, _ in src.dispatch]
+    met = {tuple(state(ex, i)[g.index[f]] for f in fields) for i in range(ex.states)}
     met = {c for c in met if c[0] not in over}
     assert met <= dumped
     assert any(dict(zip([n for n, _ in src.dispatch], c))["dir"] == -1 for c in met)
