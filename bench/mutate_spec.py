@@ -15,7 +15,9 @@ operator, and the table of survivors (``--docs FILE`` writes it into the
 generated part of that file).
 
 Options to run a part: ``--only TEXT`` (mutants whose id contains TEXT,
-repeatable), ``--operator OP`` (repeatable), ``--sample N --seed S``.
+repeatable), ``--operator OP`` (repeatable), ``--sample N --seed S`` (the
+first N mutants of an order shuffled with seed S: a larger N with the same
+seed and ``--resume`` extends a smaller run).
 """
 from __future__ import annotations
 
@@ -78,7 +80,9 @@ def run(a) -> int:
     if a.only:
         todo = [m for m in todo if any(s in m.id for s in a.only)]
     if a.sample:
-        todo = random.Random(a.seed).sample(todo, min(a.sample, len(todo)))
+        # the first N of one seeded order of every mutant: a run of --sample N is
+        # the start of a run of --sample M > N with the same seed (--resume goes on)
+        todo = random.Random(a.seed).sample(todo, len(todo))[:a.sample]
     done = set()
     if a.resume and out.exists():
         _, rows = read_results(out)
