@@ -19,6 +19,11 @@ spec itself, and the mutant is
   hit its state or time limit (a verdict then UNKNOWN, which is not a change
   from HOLDS or VIOLATED that counts).
 
+A scenario with a ``[contrast]`` is also replayed under its contrast readings,
+as the library test does: there its expectation fails on the unmutated spec, and
+a mutant under which it comes out again (the reading no longer makes the
+difference) is killed.
+
 A check whose table and readings compile to exactly the unmutated spec
 cannot kill the mutant and is skipped.  The checks run cheapest first and stop
 at the first kill (``all_kills`` runs every check instead).  Mutants run in
@@ -34,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from itcp.model.engine import Game, build_spec
-from itcp.scenarios.format import load_scenario
+from itcp.scenarios.format import load_scenario, resolve
 from itcp.scenarios.replay import replay
 from itcp.spec.config import Config
 from itcp.spec.errors import ItcpError, ScenarioError, SpecError
@@ -88,8 +93,8 @@ STATE_FACTOR, STATE_MARGIN, TABLE_SECONDS = 10, 20_000, 60.0
 
 @dataclass
 class Check:
-    kind: str  # "scenario" or "properties"
-    name: str  # the scenario's file name, or "variant@table"
+    kind: str  # "scenario", "contrast" or "properties"
+    name: str  # the scenario's file name (a contrast: "name~point=reading"), or "variant@table"
     key: tuple  # (config, readings, scope): the game it runs on
     scenario: object = None
     verdicts: dict = field(default_factory=dict)  # unmutated: property -> verdict
@@ -116,6 +121,32 @@ def _key(config: Config, readings, scope: str) -> tuple:
     return (config, tuple(sorted(dict(readings).items())), scope)
 
 
+def _contrasted(sc):
+    """The scenario under its ``[contrast]`` readings, as the library test replays
+    it (``scenarios.contrast.under_contrast``), when its outcome there differs by
+    the expectation failing: a mutant under which it comes out again is killed.
+    None without a contrast, or when the contrast reading refuses a move already
+    when the moves are read (no replay to run on a mutant)."""
+    if not sc.contrast:
+        return None
+    other = copy.copy(sc)
+    other.readings = dict(sc.readings) | dict(sc.contrast)
+    other.moves = [copy.copy(m) for m in sc.moves]
+    other.expect = dict(sc.expect)
+    try:
+        resolve(other)
+    except ScenarioError:
+        return None
+    try:
+        res = replay(other)
+    except ScenarioError:  # a move the contrast reading refuses: differs
+        return other
+    if res.ok:
+        raise ScenarioError("the scenario's [contrast] does not change its outcome on the "
+                            "unmutated spec", sc.path)
+    return other
+
+
 def baseline(scenario_files, tables=TABLES, variants=None, max_states=None) -> Baseline:
     """Load the scenarios and run the property checks on the unmutated spec.
     Every scenario must pass (a failing library is not a basis to measure on)."""
@@ -129,6 +160,12 @@ def baseline(scenario_files, tables=TABLES, variants=None, max_states=None) -> B
         v = sc.variant_obj
         checks.append(Check("scenario", Path(path).name, _key(v.config, v.readings, sc.scope),
                             scenario=sc))
+        other = _contrasted(sc)
+        if other is not None:
+            w = other.variant_obj
+            label = ",".join(f"{k}={x}" for k, x in sorted(sc.contrast.items()))
+            checks.append(Check("contrast", f"{Path(path).name}~{label}",
+                                _key(w.config, w.readings, sc.scope), scenario=other))
     for table in tables:
         for name in variants or list_variants():
             v = load_variant(name, table.config)
@@ -180,6 +217,22 @@ def _scenario_kill(check: Check, game: Game) -> str | None:
     return None if res.ok else f"failed: {res.message.split(': ', 1)[-1]}"
 
 
+def _contrast_kill(check: Check, game: Game) -> str | None:
+    """Under the contrast readings the expectation fails on the unmutated spec: the
+    mutant is killed if it comes out (the reading no longer makes a difference)."""
+    sc = copy.copy(check.scenario)
+    sc.game = game
+    try:
+        res = replay(sc)
+    except ScenarioError:
+        return None
+    except MutantTimeout:
+        raise
+    except Exception as e:
+        return f"error: {type(e).__name__}: {e}"
+    return "the contrast reading no longer changes the outcome" if res.ok else None
+
+
 def _verdict_kill(check: Check, game: Game, deadline: float) -> tuple[str | None, bool]:
     """(how the verdicts changed, or None; whether a limit cut the search short)."""
     budget = max(1.0, min(TABLE_SECONDS, deadline - time.monotonic()))
@@ -213,6 +266,8 @@ def run_mutant(base: Baseline, m: Mutant, seconds: float = 300.0,
                 out.reached.append(c.name)
                 if c.kind == "scenario":
                     how = _scenario_kill(c, game)
+                elif c.kind == "contrast":
+                    how = _contrast_kill(c, game)
                 else:
                     try:
                         how, cut = _verdict_kill(c, game, deadline)

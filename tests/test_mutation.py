@@ -35,7 +35,8 @@ def _config(**kw) -> Config:
 
 @functools.cache
 def tiny_baseline() -> M.Baseline:
-    return M.baseline([LIBRARY / "pass-only-before-drawing.toml"], tables=(TINY,),
+    return M.baseline([LIBRARY / "pass-only-before-drawing.toml",
+                       LIBRARY / "reading-pass-team.toml"], tables=(TINY,),
                       variants=["official"])
 
 
@@ -133,6 +134,19 @@ def test_runner_kills_by_a_scenario():
     assert out.status == M.KILLED
     assert out.kills[0][0] == "pass-only-before-drawing.toml"
     assert "expected to be illegal" in out.kills[0][1]
+
+
+def test_runner_kills_by_a_contrast():
+    """Under its [contrast] reading a scenario's outcome differs; a mutant that gives
+    that reading the other one's body makes it come out again: killed."""
+    base = tiny_baseline()
+    assert [c.name for c in base.checks if c.kind == "contrast"] == [
+        "reading-pass-team.toml~pass.team=team"]
+    out = M.run_mutant(base, Mutant("swap_reading", "pass.team.team", "define.pass_for",
+                                    spot="pass.team.seat"), seconds=60)
+    assert out.status == M.KILLED
+    assert out.kills == [("reading-pass-team.toml~pass.team=team",
+                          "the contrast reading no longer changes the outcome")]
 
 
 def test_runner_kills_by_a_property_verdict():
