@@ -411,11 +411,32 @@ def _folds_alike(base: Spec, old, new, acts) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Change:
+    """What a mutant changes in one table's spec."""
+    actions: frozenset   # the actions whose guards or new values differ
+    guards: bool         # does any of them have other guards (may be enabled elsewhere)
+    elsewhere: bool      # does a property's formula or a seat's score differ
+
+    def invisible(self, played) -> bool:
+        """Can a run that only ever takes actions of ``played`` (names) not see
+        the change?  When no guard and no property or score differs, and none of
+        the changed actions is taken, every state the run visits, every move's
+        legality and every verdict on them is the same as on the unmutated spec."""
+        return not (self.guards or self.elsewhere) and not (self.actions & played)
+
+
 def mutant_spec(base: Spec, rs: RuleSet, m: Mutant) -> Spec | None:
     """The spec of mutant ``m`` at ``base``'s table, readings and scope, or None if
     it is exactly ``base`` there (see the module's docstring).  ``rs`` is the
     unmutated rule set ``base`` was elaborated from.  Raises ``SpecError`` if the
     mutant does not elaborate (it is stillborn)."""
+    got = mutant_change(base, rs, m)
+    return None if got is None else got[0]
+
+
+def mutant_change(base: Spec, rs: RuleSet, m: Mutant) -> tuple[Spec, Change] | None:
+    """``mutant_spec``, with what it changes there (``Change``)."""
     try:
         ri, rule = mutated_rule(rs, m)
     except NotApplicable:
@@ -459,8 +480,15 @@ def mutant_spec(base: Spec, rs: RuleSet, m: Mutant) -> Spec | None:
         return None
     actions = tuple(replace(diff[a.name], phase=a.phase) if a.name in diff else a
                     for a in base.actions)
-    return replace(base, actions=actions, rules=part.rules, definitions=part.definitions)
+    spec = replace(base, actions=actions, rules=part.rules, definitions=part.definitions)
+    guards = any(not _same_guards(a, base.action(a.name)) for a in diff.values())
+    return spec, Change(frozenset(diff), guards, bool(elsewhere))
 
 
-__all__ = ["Mutant", "NotApplicable", "OPERATORS", "OPERATOR_DOCS", "apply", "fragment_key",
+def _same_guards(a, b) -> bool:
+    return len(a.guards) == len(b.guards) and all(_same(x, y) for (_, x), (_, y)
+                                                  in zip(a.guards, b.guards))
+
+
+__all__ = ["Change", "Mutant", "NotApplicable", "mutant_change", "OPERATORS", "OPERATOR_DOCS", "apply", "fragment_key",
            "mutant_spec", "mutants", "mutants_of", "mutated_rule"]

@@ -25,7 +25,10 @@ a mutant under which it comes out again (the reading no longer makes the
 difference) is killed.
 
 A check whose table and readings compile to exactly the unmutated spec
-cannot kill the mutant and is skipped.  The checks run cheapest first and stop
+cannot kill the mutant and is skipped; so is one that never takes an action the
+mutant changes, when no guard, property or score changes (``Change.invisible``:
+a scenario that plays none of them, a table whose search never reaches their
+phase): it visits the same states with the same legal moves and verdicts.  The checks run cheapest first and stop
 at the first kill (``all_kills`` runs every check instead).  Mutants run in
 parallel worker processes, each with a time limit.
 """
@@ -46,8 +49,8 @@ from itcp.spec.errors import ItcpError, ScenarioError, SpecError
 from itcp.spec.rules import build_ruleset
 from itcp.spec.variants import list_variants, load_variant
 
-from .explore import Limits, explore
-from .mutants import Mutant, mutant_spec, mutants
+from .explore import Limits, explore, state
+from .mutants import Mutant, mutant_change, mutants
 from .verdicts import HOLDS, VIOLATED, verdicts
 
 KILLED, SURVIVED, STILLBORN, TIMEOUT = "killed", "survived", "stillborn", "timeout"
@@ -99,6 +102,9 @@ class Check:
     scenario: object = None
     verdicts: dict = field(default_factory=dict)  # unmutated: property -> verdict
     states: int = 0
+    #: the actions the check can take on the unmutated spec: a scenario's moves,
+    #: or every action of a phase the table's search reaches
+    played: frozenset = frozenset()
 
 
 @dataclass
@@ -147,6 +153,23 @@ def _contrasted(sc):
     return other
 
 
+def _moves(sc) -> frozenset:
+    """The actions a scenario plays (the deal and its moves)."""
+    return frozenset([sc.deal_action[0]] + [mv.resolved[0] for mv in sc.moves])
+
+
+def _phase_actions(game: Game, max_states=None) -> frozenset:
+    """Every action of a phase some reachable state of ``game`` is in: the actions
+    its search can take.  (A search that stores every chance node as a state
+    of its own, so that the chance phases are seen too.)"""
+    ex = explore(game, Limits(max_states=max_states), fast=False, fold=False,
+                 track_rules=False)
+    if not ex.complete:
+        return frozenset(a.name for a in game.spec.actions)
+    phases = {state(ex, i)[0] for i in range(ex.states)}
+    return frozenset(a.name for a in game.spec.actions if a.phase.value in phases)
+
+
 def baseline(scenario_files, tables=TABLES, variants=None, max_states=None) -> Baseline:
     """Load the scenarios and run the property checks on the unmutated spec.
     Every scenario must pass (a failing library is not a basis to measure on)."""
@@ -159,21 +182,23 @@ def baseline(scenario_files, tables=TABLES, variants=None, max_states=None) -> B
                                 str(path))
         v = sc.variant_obj
         checks.append(Check("scenario", Path(path).name, _key(v.config, v.readings, sc.scope),
-                            scenario=sc))
+                            scenario=sc, played=_moves(sc)))
         other = _contrasted(sc)
         if other is not None:
             w = other.variant_obj
             label = ",".join(f"{k}={x}" for k, x in sorted(sc.contrast.items()))
             checks.append(Check("contrast", f"{Path(path).name}~{label}",
-                                _key(w.config, w.readings, sc.scope), scenario=other))
+                                _key(w.config, w.readings, sc.scope), scenario=other,
+                                played=_moves(other)))
     for table in tables:
         for name in variants or list_variants():
             v = load_variant(name, table.config)
             key = _key(v.config, v.readings, "round")
-            ex = explore(Game.from_variant(v), Limits(max_states=max_states), fast=False)
+            game = Game.from_variant(v)
+            ex = explore(game, Limits(max_states=max_states), fast=False)
             vs = {x.id: x.verdict for x in verdicts(ex)}
             checks.append(Check("properties", f"{name}@{table.name}", key, verdicts=vs,
-                                states=ex.states))
+                                states=ex.states, played=_phase_actions(game, max_states)))
     keys = list(dict.fromkeys(c.key for c in checks))
     specs = {k: build_spec(k[0], dict(k[1]), k[2]) for k in keys}
     return Baseline(checks, specs, keys, tuple(tables))
@@ -255,8 +280,12 @@ def run_mutant(base: Baseline, m: Mutant, seconds: float = 300.0,
         for key in base.keys:
             checks = base.by_key(key)
             try:
-                spec = mutant_spec(base.specs[key], build_ruleset(key[0]), m)
-                if spec is None:
+                got = mutant_change(base.specs[key], build_ruleset(key[0]), m)
+                if got is None:
+                    continue
+                spec, change = got
+                checks = [c for c in checks if not change.invisible(c.played)]
+                if not checks:
                     continue
                 game = Game(spec)
             except (SpecError, SyntaxError, NameError, TypeError) as e:
