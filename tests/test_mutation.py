@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from itcp.checks import mutation as M
-from itcp.checks.mutants import (OPERATORS, Mutant, NotApplicable, apply, mutant_spec, mutants,
-                                 mutants_of, mutated_rule)
+from itcp.checks.mutants import (OPERATORS, Mutant, NotApplicable, apply, mutant_change,
+                                 mutant_spec, mutants, mutants_of, mutated_rule)
 from itcp.report.mutation import load_notes, render, summary
 from itcp.spec import ast as A
 from itcp.spec.config import Config
@@ -175,6 +175,21 @@ def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp
     assert (s["equivalent"], s["survived"], s["score"], s["unexplained"]) == (1, 0, 1.0, 0)
     text = render({"run": {}}, rows, load_notes(notes))
     assert "Equivalent mutants (1)" in text and "no table reads it" in text
+
+
+def test_a_check_that_never_takes_the_changed_action_is_skipped():
+    """The reveal of the first card (setup.first_card = applies) changes the
+    table's spec, but no check here reaches its phase or plays it: nothing runs."""
+    base = tiny_baseline()
+    m = Mutant("negate_when", "turn.advance", "update[reveal].ended@0")
+    key = next(k for k in base.keys if k[0].options == ())
+    spec, change = mutant_change(base.specs[key], build_ruleset(key[0]), m)
+    assert change.actions == {"reveal"} and not change.guards and not change.elsewhere
+    tiny = next(c for c in base.checks if c.name == "official@tiny")
+    assert "reveal" not in tiny.played and "pass" in tiny.played
+    assert change.invisible(tiny.played) and not change.invisible({"reveal"})
+    out = M.run_mutant(base, m, seconds=60)
+    assert out.status == M.SURVIVED and out.reached == []
 
 
 def test_mutants_of_several_tables_are_listed_once():
