@@ -14,6 +14,10 @@ hand, that a surviving mutant cannot be killed) into the mutation score, per
 operator, and the table of survivors (``--docs FILE`` writes it into the
 generated part of that file).
 
+After scenarios are added for the survivors, ``--survivors-of RESULTS --out
+LATER`` runs those mutants again, and ``--report RESULTS --update LATER`` reports
+the first run with their new rows (and what became of each survivor).
+
 Options to run a part: ``--only TEXT`` (mutants whose id contains TEXT,
 repeatable), ``--operator OP`` (repeatable), ``--sample N --seed S`` (the
 first N mutants of an order shuffled with seed S: a larger N with the same
@@ -79,6 +83,10 @@ def run(a) -> int:
         todo = [m for m in todo if m.operator in a.operator]
     if a.only:
         todo = [m for m in todo if any(s in m.id for s in a.only)]
+    if a.survivors_of:
+        _, earlier = read_results(Path(a.survivors_of))
+        again = {r["id"] for r in earlier if r["status"] in ("survived", "timeout")}
+        todo = [m for m in todo if m.id in again]
     if a.sample:
         # the first N of one seeded order of every mutant: a run of --sample N is
         # the start of a run of --sample M > N with the same seed (--resume goes on)
@@ -117,7 +125,17 @@ def run(a) -> int:
 def report(a) -> int:
     header, rows = read_results(Path(a.report))
     notes = load_notes(Path(a.notes))
-    text = render(header, rows, notes)
+    before = None
+    if a.update:
+        # a run of the first run's survivors (--survivors-of) after the library grew:
+        # its rows replace theirs, and the report lists what became of each
+        _, later = read_results(Path(a.update))
+        newer = {r["id"]: r for r in later}
+        before, rows = rows, [newer.get(r["id"], r) for r in rows]
+        header = {"run": {**header.get("run", {}),
+                          "update": " ".join(["python", "bench/mutate_spec.py"]
+                                             + sys.argv[1:])}}
+    text = render(header, rows, notes, before)
     if a.docs:
         write_docs(Path(a.docs), text)
         print(f"wrote {a.docs}", file=sys.stderr)
@@ -140,11 +158,15 @@ def main(argv=None) -> int:
                     help="run every check on every mutant (not only up to the first kill)")
     ap.add_argument("--operator", action="append", choices=OPERATORS)
     ap.add_argument("--only", action="append", metavar="TEXT")
+    ap.add_argument("--survivors-of", metavar="RESULTS",
+                    help="only the mutants that survived (or timed out) in RESULTS")
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--report", metavar="RESULTS", help="report on a results file, run nothing")
     ap.add_argument("--notes", default=str(NOTES), help="the equivalence notes (TOML)")
     ap.add_argument("--docs", metavar="FILE", help="with --report: write into FILE's generated part")
+    ap.add_argument("--update", metavar="RESULTS",
+                    help="with --report: rows of a later --survivors-of run replace the first's")
     a = ap.parse_args(argv)
     if a.workers < 1 or a.seconds <= 0 or a.sample < 0:
         ap.error("--workers must be at least 1, --seconds positive, --sample not negative")

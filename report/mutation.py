@@ -76,7 +76,13 @@ def _table(head, rows) -> list[str]:
 def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | None = None) -> str:
     run = header.get("run", {})
     s = summary(rows, notes)
-    out = [BEGIN, "", f"Command: `{run.get('command', 'python bench/mutate_spec.py')}`", ""]
+    out = [BEGIN, "", f"Command: `{run.get('command', 'python bench/mutate_spec.py')}`"]
+    if run.get("update"):
+        out.append(f"; its survivors run again after the library grew: `{run['update']}`")
+    out.append("")
+    if run.get("mutants"):
+        out += [f"Mutants run: {len(rows)} of the {run['mutants']} the spec has at these "
+                f"tables; {run.get('scenarios', '?')} library scenarios in the first run.", ""]
     out.append(f"**Mutation score: {s['killed']} / {s['scored']} = {s['score']:.1%}** "
                f"({s['mutants']} mutants: {s['killed']} killed, {s['survived']} survived, "
                f"{s['timeout']} timed out, {s['equivalent']} equivalent, "
