@@ -8,8 +8,9 @@ the equivalence notes (``docs/mutation-notes.toml``), written by hand::
     why = "..."
 
 A surviving mutant with a note is *equivalent*: left out of the score with
-its argument shown.  A note on a mutant that is killed, or on one the results
-do not have, is reported as stale.  The score is killed / (mutants -
+its argument shown.  A note on a mutant the results have as killed (or timed
+out) is reported as wrong; notes on mutants a sampled run did not run are not
+shown.  The score is killed / (mutants -
 stillborn - equivalent); a mutant that timed out counts as not killed.
 """
 from __future__ import annotations
@@ -135,10 +136,10 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
     if eq:
         out += _table(["mutant", "note", "why"],
                       [[f"`{r['id']}`", notes[r["id"]][1], notes[r["id"]][0]] for r in eq])
-    stale = sorted(set(notes) - {r["id"] for r in rows if r["status"] == "survived"})
+    stale = sorted(r["id"] for r in rows if r["id"] in notes and r["status"] != "survived")
     if stale:
-        out += ["", "Notes on mutants that are killed or not in these results (stale): "
-                + ", ".join(f"`{x}`" for x in stale)]
+        out += ["", "Notes on mutants that are not survivors here (a check kills them, or "
+                "they time out): the note is wrong or stale: " + ", ".join(f"`{x}`" for x in stale)]
     sb = [r for r in rows if r["status"] == "stillborn"]
     if sb:
         out += ["", f"### Stillborn mutants ({len(sb)})", ""]
