@@ -15,8 +15,10 @@ operator, and the table of survivors (``--docs FILE`` writes it into the
 generated part of that file).
 
 After scenarios are added for the survivors, ``--survivors-of RESULTS --out
-LATER`` runs those mutants again, and ``--report RESULTS --update LATER`` reports
-the first run with their new rows (and what became of each survivor).
+LATER`` runs those mutants again (``--scenario FILE ... --no-tables``: only
+the new scenarios, the checks the first run did not have), and ``--report
+RESULTS --update LATER`` reports the first run with the kills of the later one
+(and what became of each survivor).
 
 Options to run a part: ``--only TEXT`` (mutants whose id contains TEXT,
 repeatable), ``--operator OP`` (repeatable), ``--sample N --seed S`` (the
@@ -72,11 +74,12 @@ def run(a) -> int:
         print(f"error: {out} exists; --resume goes on with it, --force starts it again",
               file=sys.stderr)
         return 2
-    files = sorted(LIBRARY.glob("*.toml"))
+    files = [Path(x) for x in a.scenario] if a.scenario else sorted(LIBRARY.glob("*.toml"))
+    tables = () if a.no_tables else M.TABLES
     start = time.monotonic()
-    print(f"baseline: {len(files)} scenarios, tables {', '.join(t.name for t in M.TABLES)}",
-          file=sys.stderr, flush=True)
-    base = M.baseline(files)
+    print(f"baseline: {len(files)} scenarios, tables "
+          f"{', '.join(t.name for t in tables) or 'none'}", file=sys.stderr, flush=True)
+    base = M.baseline(files, tables)
     todo = M.all_mutants(base)
     total = len(todo)
     if a.operator:
@@ -98,7 +101,7 @@ def run(a) -> int:
         todo = [m for m in todo if m.id not in done]
     header = {"run": {"command": " ".join(["python", "bench/mutate_spec.py"] + sys.argv[1:]),
                       "mutants": total, "scenarios": len(files),
-                      "tables": {t.name: t.doc for t in M.TABLES},
+                      "tables": {t.name: t.doc for t in tables},
                       "variants": sorted({c.name.split("@")[0] for c in base.checks
                                           if c.kind == "properties"}),
                       "baseline": {c.name: {"states": c.states, "verdicts": c.verdicts}
@@ -130,7 +133,9 @@ def report(a) -> int:
         # a run of the first run's survivors (--survivors-of) after the library grew:
         # its rows replace theirs, and the report lists what became of each
         _, later = read_results(Path(a.update))
-        newer = {r["id"]: r for r in later}
+        # only its kills replace: a mutant it does not kill keeps the first run's row
+        # (the later run may run only the checks added since: --scenario, --no-tables)
+        newer = {r["id"]: r for r in later if r["status"] == "killed"}
         before, rows = rows, [newer.get(r["id"], r) for r in rows]
         header = {"run": {**header.get("run", {}),
                           "update": " ".join(["python", "bench/mutate_spec.py"]
@@ -160,6 +165,10 @@ def main(argv=None) -> int:
     ap.add_argument("--only", action="append", metavar="TEXT")
     ap.add_argument("--survivors-of", metavar="RESULTS",
                     help="only the mutants that survived (or timed out) in RESULTS")
+    ap.add_argument("--scenario", action="append", metavar="FILE",
+                    help="only these scenario files (default: the whole library)")
+    ap.add_argument("--no-tables", action="store_true",
+                    help="no property tables: scenarios only")
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--report", metavar="RESULTS", help="report on a results file, run nothing")

@@ -7,8 +7,8 @@ the equivalence notes (``docs/mutation-notes.toml``), written by hand::
     mutants = ["negate_when turn.advance update[pass].first_passer@0", ...]
     why = "..."
 
-A surviving mutant with a note is *equivalent*: left out of the score with
-its argument shown.  A note on a mutant the results have as killed (or timed
+A surviving (or timed-out) mutant with a note is *equivalent*: left out of
+the score with its argument shown.  A note on a mutant the results have as killed (or timed
 out) is reported as wrong; notes on mutants a sampled run did not run are not
 shown.  The score is killed / (mutants -
 stillborn - equivalent); a mutant that timed out counts as not killed.
@@ -51,7 +51,7 @@ def load_notes(path: Path) -> dict:
 
 
 def _status(row: dict, notes: dict) -> str:
-    if row["status"] == "survived" and row["id"] in notes:
+    if row["status"] in ("survived", "timeout") and row["id"] in notes:
         return "equivalent"
     return row["status"]
 
@@ -136,10 +136,10 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
     if eq:
         out += _table(["mutant", "note", "why"],
                       [[f"`{r['id']}`", notes[r["id"]][1], notes[r["id"]][0]] for r in eq])
-    stale = sorted(r["id"] for r in rows if r["id"] in notes and r["status"] != "survived")
+    stale = sorted(r["id"] for r in rows if r["id"] in notes and r["status"] == "killed")
     if stale:
-        out += ["", "Notes on mutants that are not survivors here (a check kills them, or "
-                "they time out): the note is wrong or stale: " + ", ".join(f"`{x}`" for x in stale)]
+        out += ["", "Notes on mutants a check kills here: the note is wrong: "
+                + ", ".join(f"`{x}`" for x in stale)]
     sb = [r for r in rows if r["status"] == "stillborn"]
     if sb:
         out += ["", f"### Stillborn mutants ({len(sb)})", ""]
