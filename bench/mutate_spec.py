@@ -132,14 +132,13 @@ def report(a) -> int:
     if a.update:
         # a run of the first run's survivors (--survivors-of) after the library grew:
         # its rows replace theirs, and the report lists what became of each
-        _, later = read_results(Path(a.update))
+        later_header, later = read_results(Path(a.update))
         # only its kills replace: a mutant it does not kill keeps the first run's row
         # (the later run may run only the checks added since: --scenario, --no-tables)
         newer = {r["id"]: r for r in later if r["status"] == "killed"}
         before, rows = rows, [newer.get(r["id"], r) for r in rows]
         header = {"run": {**header.get("run", {}),
-                          "update": " ".join(["python", "bench/mutate_spec.py"]
-                                             + sys.argv[1:])}}
+                          "update": later_header.get("run", {}).get("command", a.update)}}
     text = render(header, rows, notes, before)
     if a.docs:
         write_docs(Path(a.docs), text)

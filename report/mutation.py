@@ -79,7 +79,8 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
     s = summary(rows, notes)
     out = [BEGIN, "", f"Command: `{run.get('command', 'python bench/mutate_spec.py')}`"]
     if run.get("update"):
-        out.append(f"; its survivors run again after the library grew: `{run['update']}`")
+        out += ["", f"Its survivors and time-outs run again, with the scenarios added since "
+                f"(their kills replace the first run's rows): `{run['update']}`"]
     out.append("")
     if run.get("mutants"):
         out += [f"Mutants run: {len(rows)} of the {run['mutants']} the spec has at these "
