@@ -1,0 +1,185 @@
+"""Mutation analysis of the spec: are the checks strong enough to catch a wrong rule?
+
+    python bench/mutate_spec.py --workers 2 --out mutation-spec.jsonl
+    python bench/mutate_spec.py --report mutation-spec.jsonl --docs docs/mutation.md
+
+Every mutant of the spec (``checks/mutants.py``: a guard dropped or negated, an
+update's condition negated, an update dropped, a seat shifted by one, a
+reading's definition given another reading's body) is run against the library's
+scenarios and the properties' verdicts at small tables (``checks/mutation.py``).
+The run writes one JSON line per mutant to ``--out`` as it goes (``--resume``
+goes on with a file a run left unfinished); ``--report`` turns such a file and
+the equivalence notes (``docs/mutation-notes.toml``: the arguments, written by
+hand, that a surviving mutant cannot be killed) into the mutation score, per
+operator, and the table of survivors (``--docs FILE`` writes it into the
+generated part of that file).
+
+After scenarios are added for the survivors, ``--survivors-of RESULTS --out
+LATER`` runs those mutants again (``--scenario FILE ... --no-tables``: only
+the new scenarios, the checks the first run did not have), and ``--report
+RESULTS --update LATER`` reports the first run with the kills of the later one
+(and what became of each survivor).
+
+Options to run a part: ``--only TEXT`` (mutants whose id contains TEXT,
+repeatable), ``--operator OP`` (repeatable), ``--sample N --seed S`` (the
+first N mutants of an order shuffled with seed S: a larger N with the same
+seed and ``--resume`` extends a smaller run).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from itcp.checks import mutation as M
+from itcp.checks.mutants import OPERATORS
+from itcp.report.mutation import load_notes, render, summary, write_docs
+
+REPO = Path(__file__).resolve().parent.parent
+LIBRARY = REPO / "scenarios" / "library"
+NOTES = REPO / "docs" / "mutation-notes.toml"
+
+
+def _progress(o, done, total):
+    line = f"[{done}/{total}] {o.status:<9} {o.seconds:6.1f}s {o.mutant.id}"
+    if o.kills:
+        line += f"  <- {o.kills[0][0]}"
+    print(line, file=sys.stderr, flush=True)
+
+
+def read_results(path: Path) -> tuple[dict, list[dict]]:
+    header, rows = {}, []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise SystemExit(f"error: {path}:{n}: not a JSON line ({e.msg}); "
+                             "a run cut short may leave a half line: delete it and --resume")
+        if n == 1 and "run" in obj:
+            header = obj
+        else:
+            rows.append(obj)
+    return header, rows
+
+
+def run(a) -> int:
+    out = Path(a.out)
+    if out.exists() and not (a.resume or a.force):
+        print(f"error: {out} exists; --resume goes on with it, --force starts it again",
+              file=sys.stderr)
+        return 2
+    files = [Path(x) for x in a.scenario] if a.scenario else sorted(LIBRARY.glob("*.toml"))
+    tables = () if a.no_tables else M.TABLES
+    start = time.monotonic()
+    print(f"baseline: {len(files)} scenarios, tables "
+          f"{', '.join(t.name for t in tables) or 'none'}", file=sys.stderr, flush=True)
+    base = M.baseline(files, tables)
+    todo = M.all_mutants(base)
+    total = len(todo)
+    if a.operator:
+        todo = [m for m in todo if m.operator in a.operator]
+    if a.only:
+        todo = [m for m in todo if any(s in m.id for s in a.only)]
+    if a.survivors_of:
+        _, earlier = read_results(Path(a.survivors_of))
+        again = {r["id"] for r in earlier if r["status"] in ("survived", "timeout")}
+        todo = [m for m in todo if m.id in again]
+    if a.sample:
+        # the first N of one seeded order of every mutant: a run of --sample N is
+        # the start of a run of --sample M > N with the same seed (--resume goes on)
+        todo = random.Random(a.seed).sample(todo, len(todo))[:a.sample]
+    done = set()
+    if a.resume and out.exists():
+        _, rows = read_results(out)
+        done = {r["id"] for r in rows}
+        todo = [m for m in todo if m.id not in done]
+    header = {"run": {"command": " ".join(["python", "bench/mutate_spec.py"] + sys.argv[1:]),
+                      "mutants": total, "scenarios": len(files),
+                      "tables": {t.name: t.doc for t in tables},
+                      "variants": sorted({c.name.split("@")[0] for c in base.checks
+                                          if c.kind == "properties"}),
+                      "baseline": {c.name: {"states": c.states, "verdicts": c.verdicts}
+                                   for c in base.checks if c.kind == "properties"},
+                      "seconds_per_mutant": a.seconds, "workers": a.workers}}
+    print(f"{len(todo)} mutants to run ({total} in all, {len(done)} done before); baseline "
+          f"{time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
+    mode = "a" if (a.resume and out.exists()) else "w"
+    with out.open(mode) as f:
+        if mode == "w":
+            f.write(json.dumps(header) + "\n")
+
+        def progress(o, n, t):
+            f.write(json.dumps(o.as_json()) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+            _progress(o, n, t)
+
+        M.run(base, todo, a.workers, a.seconds, a.all_kills, progress)
+    print(f"done in {time.monotonic() - start:.0f} s: {out}", file=sys.stderr)
+    return 0
+
+
+def report(a) -> int:
+    header, rows = read_results(Path(a.report))
+    notes = load_notes(Path(a.notes))
+    before = None
+    if a.update:
+        # a run of the first run's survivors (--survivors-of) after the library grew:
+        # its rows replace theirs, and the report lists what became of each
+        later_header, later = read_results(Path(a.update))
+        # only its kills replace: a mutant it does not kill keeps the first run's row
+        # (the later run may run only the checks added since: --scenario, --no-tables)
+        newer = {r["id"]: r for r in later if r["status"] == "killed"}
+        before, rows = rows, [newer.get(r["id"], r) for r in rows]
+        header = {"run": {**header.get("run", {}),
+                          "update": later_header.get("run", {}).get("command", a.update)}}
+    text = render(header, rows, notes, before)
+    if a.docs:
+        write_docs(Path(a.docs), text)
+        print(f"wrote {a.docs}", file=sys.stderr)
+    else:
+        print(text)
+    s = summary(rows, notes)
+    print(f"score {s['killed']}/{s['scored']} = {s['score']:.1%}; survivors without a note: "
+          f"{s['unexplained']}", file=sys.stderr)
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="mutation-spec.jsonl", help="results, one JSON line each")
+    ap.add_argument("--resume", action="store_true", help="go on with --out's unfinished run")
+    ap.add_argument("--force", action="store_true", help="start --out again if it exists")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seconds", type=float, default=300.0, help="time limit per mutant")
+    ap.add_argument("--all-kills", action="store_true",
+                    help="run every check on every mutant (not only up to the first kill)")
+    ap.add_argument("--operator", action="append", choices=OPERATORS)
+    ap.add_argument("--only", action="append", metavar="TEXT")
+    ap.add_argument("--survivors-of", metavar="RESULTS",
+                    help="only the mutants that survived (or timed out) in RESULTS")
+    ap.add_argument("--scenario", action="append", metavar="FILE",
+                    help="only these scenario files (default: the whole library)")
+    ap.add_argument("--no-tables", action="store_true",
+                    help="no property tables: scenarios only")
+    ap.add_argument("--sample", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--report", metavar="RESULTS", help="report on a results file, run nothing")
+    ap.add_argument("--notes", default=str(NOTES), help="the equivalence notes (TOML)")
+    ap.add_argument("--docs", metavar="FILE", help="with --report: write into FILE's generated part")
+    ap.add_argument("--update", metavar="RESULTS",
+                    help="with --report: rows of a later --survivors-of run replace the first's")
+    a = ap.parse_args(argv)
+    if a.workers < 1 or a.seconds <= 0 or a.sample < 0:
+        ap.error("--workers must be at least 1, --seconds positive, --sample not negative")
+    return report(a) if a.report else run(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""The mutation analysis of the spec as markdown: score, operators, survivors.
+
+Reads the results of ``bench/mutate_spec.py`` (one JSON object per mutant) and
+the equivalence notes (``docs/mutation-notes.toml``), written by hand::
+
+    [[equivalent]]
+    mutants = ["negate_when turn.advance update[pass].first_passer@0", ...]
+    why = "..."
+
+A surviving (or timed-out) mutant with a note is *equivalent*: left out of
+the score with its argument shown.  A note on a mutant the results have as killed (or timed
+out) is reported as wrong; notes on mutants a sampled run did not run are not
+shown.  The score is killed / (mutants -
+stillborn - equivalent); a mutant that timed out counts as not killed.
+"""
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+from itcp.spec.errors import InputError
+
+BEGIN = "<!-- BEGIN GENERATED: bench/mutate_spec.py --report; do not edit by hand -->"
+END = "<!-- END GENERATED -->"
+
+OPERATOR_ORDER = ("drop_guard", "negate_guard", "negate_when", "drop_update", "shift_seat",
+                  "swap_reading")
+
+
+def load_notes(path: Path) -> dict:
+    """mutant id -> (the argument, the note's line)."""
+    if not path.exists():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"the notes are not TOML: {e}", str(path)) from None
+    out = {}
+    for i, entry in enumerate(data.get("equivalent", []), 1):
+        ids, why = entry.get("mutants"), entry.get("why")
+        if not (isinstance(ids, list) and ids and all(isinstance(x, str) for x in ids)
+                and isinstance(why, str) and why.strip()):
+            raise InputError(f"equivalent #{i}: needs mutants = [\"id\", ...] and why = \"...\"",
+                             str(path))
+        for x in ids:
+            if x in out:
+                raise InputError(f"equivalent #{i}: {x!r} has a note already", str(path))
+            out[x] = (" ".join(why.split()), i)
+    return out
+
+
+def _status(row: dict, notes: dict) -> str:
+    if row["status"] in ("survived", "timeout") and row["id"] in notes:
+        return "equivalent"
+    return row["status"]
+
+
+def summary(rows: list[dict], notes: dict) -> dict:
+    st = Counter(_status(r, notes) for r in rows)
+    scored = len(rows) - st["stillborn"] - st["equivalent"]
+    unexplained = st["survived"] + st["timeout"]
+    return {"mutants": len(rows), "killed": st["killed"], "survived": st["survived"],
+            "equivalent": st["equivalent"], "stillborn": st["stillborn"],
+            "timeout": st["timeout"], "scored": scored,
+            "score": st["killed"] / scored if scored else 1.0, "unexplained": unexplained}
+
+
+def _row(cells) -> str:
+    return "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
+
+
+def _table(head, rows) -> list[str]:
+    return [_row(head), _row(["---"] * len(head))] + [_row(r) for r in rows]
+
+
+def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | None = None) -> str:
+    run = header.get("run", {})
+    s = summary(rows, notes)
+    out = [BEGIN, "", f"Command: `{run.get('command', 'python bench/mutate_spec.py')}`"]
+    if run.get("update"):
+        out += ["", f"Its survivors and time-outs run again, with the scenarios added since "
+                f"(their kills replace the first run's rows): `{run['update']}`"]
+    out.append("")
+    if run.get("mutants"):
+        out += [f"Mutants run: {len(rows)} of the {run['mutants']} the spec has at these "
+                f"tables; {run.get('scenarios', '?')} library scenarios in the first run.", ""]
+    out.append(f"**Mutation score: {s['killed']} / {s['scored']} = {s['score']:.1%}** "
+               f"({s['mutants']} mutants: {s['killed']} killed, {s['survived']} survived, "
+               f"{s['timeout']} timed out, {s['equivalent']} equivalent, "
+               f"{s['stillborn']} stillborn).")
+    out.append("")
+    by_op = {}
+    for r in rows:
+        by_op.setdefault(r["operator"], Counter())[_status(r, notes)] += 1
+    lines = []
+    for op in OPERATOR_ORDER:
+        c = by_op.get(op, Counter())
+        n = sum(c.values())
+        scored = n - c["stillborn"] - c["equivalent"]
+        lines.append([f"`{op}`", n, c["killed"], c["survived"], c["timeout"], c["equivalent"],
+                      c["stillborn"], f"{c['killed'] / scored:.1%}" if scored else "-"])
+    out += _table(["operator", "mutants", "killed", "survived", "timeout", "equivalent",
+                   "stillborn", "score"], lines)
+    out.append("")
+    killers = Counter(r["kills"][0][0] for r in rows if r["status"] == "killed" and r["kills"])
+    kinds = Counter("scenarios" if k.endswith(".toml") else "property verdicts"
+                    for k in (r["kills"][0][0] for r in rows
+                              if r["status"] == "killed" and r["kills"]))
+    out.append(f"First kill by scenarios: {kinds['scenarios']}; by property verdicts: "
+               f"{kinds['property verdicts']} (checks run scenarios first and stop at the "
+               "first kill).")
+    if run.get("baseline"):
+        out += ["", "Property tables (the unmutated spec's states under each variant):", ""]
+        tables = run.get("tables", {})
+        rows_t = []
+        for name, doc in tables.items():
+            states = [f"{v.split('@')[0]} {b['states']:,}" for v, b in run["baseline"].items()
+                      if v.endswith("@" + name)]
+            rows_t.append([name, doc, ", ".join(states)])
+        out += _table(["table", "config", "states"], rows_t)
+    out += ["", f"Most first kills: " + ", ".join(f"{k} ({n})" for k, n in
+                                                 killers.most_common(8)) + "."]
+    # survivors
+    surv = [r for r in rows if _status(r, notes) in ("survived", "timeout")]
+    out += ["", f"### Survivors without a note ({len(surv)})", ""]
+    if surv:
+        out += _table(["mutant", "status", "checks that compile it differently"],
+                      [[f"`{r['id']}`", r["status"] + (f" ({r['detail']})" if r["detail"] else ""),
+                        len(r["reached"]) or "none"] for r in surv])
+    else:
+        out.append("None: every mutant is killed, stillborn, or has an equivalence note.")
+    eq = [r for r in rows if _status(r, notes) == "equivalent"]
+    out += ["", f"### Equivalent mutants ({len(eq)})", "",
+            "Each with the argument of `docs/mutation-notes.toml` (note number)."]
+    out.append("")
+    if eq:
+        out += _table(["mutant", "note", "why"],
+                      [[f"`{r['id']}`", notes[r["id"]][1], notes[r["id"]][0]] for r in eq])
+    stale = sorted(r["id"] for r in rows if r["id"] in notes and r["status"] == "killed")
+    if stale:
+        out += ["", "Notes on mutants a check kills here: the note is wrong: "
+                + ", ".join(f"`{x}`" for x in stale)]
+    sb = [r for r in rows if r["status"] == "stillborn"]
+    if sb:
+        out += ["", f"### Stillborn mutants ({len(sb)})", ""]
+        out += _table(["mutant", "why"], [[f"`{r['id']}`", r["detail"]] for r in sb])
+    if before is not None:
+        now = {r["id"]: r for r in rows}
+        was = [b for b in before if b["status"] in ("survived", "timeout")]
+        out += ["", f"### Survivors of the first run and what was done ({len(was)})", ""]
+        out += _table(["mutant", "now", "by"],
+                      [[f"`{b['id']}`", _status(now[b["id"]], notes) if b["id"] in now else "?",
+                        (now[b["id"]]["kills"][0][0] if b["id"] in now and now[b["id"]]["kills"]
+                         else notes.get(b["id"], ("", ""))[0][:80])] for b in was])
+    out += ["", END]
+    return "\n".join(out) + "\n"
+
+
+def write_docs(path: Path, generated: str) -> None:
+    """Put ``generated`` between the markers of ``path`` (appended if it has none)."""
+    text = path.read_text() if path.exists() else ""
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1]
+        text = head + generated.rstrip("\n") + tail
+    else:
+        text = (text.rstrip("\n") + "\n\n" if text else "") + generated
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
+__all__ = ["BEGIN", "END", "load_notes", "render", "summary", "write_docs"]

@@ -1,0 +1,206 @@
+"""Spec mutation: the operators change one fragment each, and the runner kills a
+mutant the checks can see, and reports one they cannot see as such.
+
+The full analysis (every mutant, the whole library, five tables) is a bench
+run: ``bench/mutate_spec.py`` (docs/mutation.md).  These tests use one
+scenario and one tiny table (14 states)."""
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+from itcp.checks import mutation as M
+from itcp.checks.mutants import (OPERATORS, Mutant, NotApplicable, apply, mutant_change,
+                                 mutant_spec, mutants, mutants_of, mutated_rule)
+from itcp.report.mutation import load_notes, render, summary
+from itcp.spec import ast as A
+from itcp.spec.config import Config
+from itcp.spec.errors import InputError
+from itcp.spec.lang import Define, Guard, Update
+from itcp.spec.rules import build_ruleset
+from itcp.spec.variants import load_variant
+
+LIBRARY = Path(__file__).resolve().parent.parent / "scenarios" / "library"
+TINY = M.CheckTable("tiny", (("players", 2), ("suits", 1), ("ranks", (2, 2)), ("hand", 1),
+                             ("options", ())),
+                    "2 players, 1 suit, ranks 2..2, hand 1, no option cards")
+
+
+def _config(**kw) -> Config:
+    return load_variant("official", {**TINY.config, **kw}).config
+
+
+@functools.cache
+def tiny_baseline() -> M.Baseline:
+    return M.baseline([LIBRARY / "pass-only-before-drawing.toml",
+                       LIBRARY / "reading-pass-team.toml"], tables=(TINY,),
+                      variants=["official"])
+
+
+def _rule(rs, rid):
+    return next(r for r in rs.rules if r.id == rid)
+
+
+def _by_id(ms, mid) -> Mutant:
+    found = [m for m in ms if m.id == mid]
+    assert found, f"no mutant {mid}"
+    return found[0]
+
+
+# -- the operators ---------------------------------------------------------------------
+
+def test_every_operator_has_mutants_and_ids_are_unique():
+    rs = build_ruleset(_config(players=3, options=(("repentance", 1), ("mercy", 1))))
+    ms = mutants_of(rs)
+    assert {m.operator for m in ms} == set(OPERATORS)
+    assert len({m.id for m in ms}) == len(ms)
+    # the same mutant at another table has the same name
+    other = {m.id for m in mutants_of(build_ruleset(_config()))}
+    assert {m.id for m in ms if m.rule == "pass.say"} == {m for m in other if " pass.say " in m}
+
+
+def test_each_operator_changes_exactly_its_fragment():
+    rs = build_ruleset(_config())
+    say = _rule(rs, "pass.say")
+    guard = next(f for f in say.fragments if isinstance(f, Guard))
+    first = next(f for f in say.fragments if isinstance(f, Update) and f.var == "first_passer")
+
+    dropped = _rule(apply(rs, Mutant("drop_guard", "pass.say", "guard[pass]")), "pass.say")
+    assert guard not in dropped.fragments and len(dropped.fragments) == len(say.fragments) - 1
+
+    negated = _rule(apply(rs, Mutant("negate_guard", "pass.say", "guard[pass]")), "pass.say")
+    g = next(f for f in negated.fragments if isinstance(f, Guard))
+    assert g.expr == A.op("not", guard.expr)
+
+    key = "update[pass].first_passer@0"
+    flipped = _rule(apply(rs, Mutant("negate_when", "pass.say", key)), "pass.say")
+    u = next(f for f in flipped.fragments if isinstance(f, Update) and f.var == "first_passer")
+    assert u.when == A.op("not", first.when) and u.value == first.value
+
+    kept = _rule(apply(rs, Mutant("drop_update", "pass.say", key)), "pass.say")
+    assert first not in kept.fragments
+
+    shift = _by_id(mutants_of(rs), "shift_seat pass.say update[pass].first_passer@0 "
+                                   "value:root>actor")
+    shifted = _rule(apply(rs, shift), "pass.say")
+    u = next(f for f in shifted.fragments if isinstance(f, Update) and f.var == "first_passer")
+    assert u.value == A.op("step", first.value, A.Const(1, A.INT)) and u.when == first.when
+    # every other rule is the same object
+    assert all(a is b for a, b in zip(rs.rules, apply(rs, shift).rules) if a.id != "pass.say")
+
+
+def test_swap_reading_takes_the_other_readings_body():
+    rs = build_ruleset(_config())
+    m = _by_id(mutants_of(rs), "swap_reading pass.fail.total define.pass_failed "
+                               "from pass.fail.penalty")
+    _, rule = mutated_rule(rs, m)
+    new = next(f for f in rule.fragments if isinstance(f, Define))
+    src = next(f for f in _rule(rs, "pass.fail.penalty").fragments if isinstance(f, Define))
+    assert new.body == A.substitute(src.body, {s.name: t for s, t in zip(src.params,
+                                                                         new.params)})
+    assert new.params == next(f for f in _rule(rs, "pass.fail.total").fragments
+                              if isinstance(f, Define)).params
+
+
+def test_a_mutant_without_its_spot_is_not_applicable():
+    rs = build_ruleset(_config())
+    with pytest.raises(NotApplicable):
+        apply(rs, Mutant("drop_guard", "pass.say", "guard[no_such_action]"))
+    with pytest.raises(NotApplicable):
+        apply(rs, Mutant("drop_guard", "no.such.rule", "guard[pass]"))
+
+
+def test_mutant_spec_is_none_where_the_rule_is_not_read():
+    """A mutant of a reading the table's readings do not select compiles to the
+    unmutated spec there: no check at that table can kill it."""
+    base = tiny_baseline()
+    key = next(k for k in base.keys if dict(k[1]).get("pass.fail") == "total")
+    rs = build_ruleset(key[0])
+    spec = base.specs[key]
+    assert mutant_spec(spec, rs, Mutant("swap_reading", "pass.fail.penalty",
+                                        "define.pass_failed", spot="pass.fail.total")) is None
+    assert mutant_spec(spec, rs, Mutant("drop_guard", "pass.say", "guard[pass]")) is not None
+
+
+# -- the runner ------------------------------------------------------------------------
+
+def test_runner_kills_by_a_scenario():
+    base = tiny_baseline()
+    out = M.run_mutant(base, _by_id(M.all_mutants(base), "drop_guard pass.say guard[pass]"),
+                       seconds=60)
+    assert out.status == M.KILLED
+    assert out.kills[0][0] == "pass-only-before-drawing.toml"
+    assert "expected to be illegal" in out.kills[0][1]
+
+
+def test_runner_kills_by_a_contrast():
+    """Under its [contrast] reading a scenario's outcome differs; a mutant that gives
+    that reading the other one's body makes it come out again: killed."""
+    base = tiny_baseline()
+    assert [c.name for c in base.checks if c.kind == "contrast"] == [
+        "reading-pass-team.toml~pass.team=team"]
+    out = M.run_mutant(base, Mutant("swap_reading", "pass.team.team", "define.pass_for",
+                                    spot="pass.team.seat"), seconds=60)
+    assert out.status == M.KILLED
+    assert out.kills == [("reading-pass-team.toml~pass.team=team",
+                          "the contrast reading no longer changes the outcome")]
+
+
+def test_runner_kills_by_a_property_verdict():
+    """Dropping the new actor at the end of a Pass turn: the scenario (Justice, a
+    table of its own) cannot see it; the property verdicts at the tiny table do."""
+    base = tiny_baseline()
+    out = M.run_mutant(base, _by_id(M.all_mutants(base),
+                                    "drop_update turn.advance update[pass].actor@0"), seconds=60)
+    assert out.status == M.KILLED
+    name, how = out.kills[0]
+    assert name == "official@tiny" and "HOLDS -> VIOLATED" in how
+
+
+def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp_path):
+    base = tiny_baseline()
+    m = Mutant("swap_reading", "pass.fail.penalty", "define.pass_failed", spot="pass.fail.total")
+    out = M.run_mutant(base, m, seconds=60)
+    assert out.status == M.SURVIVED and out.reached == [] and out.kills == []
+    killed = M.run_mutant(base, Mutant("drop_guard", "pass.say", "guard[pass]"), seconds=60)
+    rows = [out.as_json(), killed.as_json()]
+    assert summary(rows, {})["score"] == 0.5
+    notes = tmp_path / "notes.toml"
+    notes.write_text('[[equivalent]]\nmutants = [%s]\nwhy = "no table reads it"\n'
+                     % json.dumps(m.id))
+    s = summary(rows, load_notes(notes))
+    assert (s["equivalent"], s["survived"], s["score"], s["unexplained"]) == (1, 0, 1.0, 0)
+    text = render({"run": {}}, rows, load_notes(notes))
+    assert "Equivalent mutants (1)" in text and "no table reads it" in text
+
+
+def test_a_check_that_never_takes_the_changed_action_is_skipped():
+    """The reveal of the first card (setup.first_card = applies) changes the
+    table's spec, but no check here reaches its phase or plays it: nothing runs."""
+    base = tiny_baseline()
+    m = Mutant("negate_when", "turn.advance", "update[reveal].ended@0")
+    key = next(k for k in base.keys if k[0].options == ())
+    spec, change = mutant_change(base.specs[key], build_ruleset(key[0]), m)
+    assert change.actions == {"reveal"} and not change.guards and not change.elsewhere
+    tiny = next(c for c in base.checks if c.name == "official@tiny")
+    assert "reveal" not in tiny.played and "pass" in tiny.played
+    assert change.invisible(tiny.played) and not change.invisible({"reveal"})
+    out = M.run_mutant(base, m, seconds=60)
+    assert out.status == M.SURVIVED and out.reached == []
+
+
+def test_mutants_of_several_tables_are_listed_once():
+    base = tiny_baseline()
+    rss = base.rule_sets
+    assert mutants(rss + rss) == mutants(rss)
+
+
+def test_bad_notes_name_the_file(tmp_path):
+    bad = tmp_path / "notes.toml"
+    bad.write_text("[[equivalent]]\nmutants = []\n")
+    with pytest.raises(InputError) as e:
+        load_notes(bad)
+    assert str(bad) in str(e.value) and "why" in str(e.value)
