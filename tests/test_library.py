@@ -144,3 +144,14 @@ def test_corrupted_copy_fails_with_file_line_step(tmp_path, old, new, needle, st
     line = next(i for i, ln in enumerate(lines, 1) if needle in ln)
     assert f"{bad}:{line}: step {step}:" in p.stderr, p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_a_contrast_that_changes_nothing_is_caught():
+    """A scenario expecting an illegal move names the rule that refuses it; under a
+    contrast reading that changes nothing the move is still refused, and the
+    contrast must say so (it once 'differed' by refusing the rule's name)."""
+    import copy
+    sc = copy.copy(scenario("reading-pass-multiple.toml"))
+    sc.contrast = {"charity.scope": "numbers_only"}  # irrelevant at this deal
+    differs, what = under_contrast(sc)
+    assert not differs, what
