@@ -146,12 +146,17 @@ def test_corrupted_copy_fails_with_file_line_step(tmp_path, old, new, needle, st
     assert "Traceback" not in p.stderr
 
 
-def test_a_contrast_that_changes_nothing_is_caught():
-    """A scenario expecting an illegal move names the rule that refuses it; under a
-    contrast reading that changes nothing the move is still refused, and the
-    contrast must say so (it once 'differed' by refusing the rule's name)."""
+def test_a_contrast_is_judged_by_replaying_the_moves():
+    """A scenario expecting an illegal move names the rule that refuses it; that rule
+    belongs to the scenario's own reading.  Under the contrast the moves must be
+    replayed (the contrast once 'differed' merely because the rule's name was
+    unknown there, so five contrasts could never fail), and a contrast that
+    changes nothing must say so."""
     import copy
-    sc = copy.copy(scenario("reading-pass-multiple.toml"))
-    sc.contrast = {"charity.scope": "numbers_only"}  # irrelevant at this deal
+    sc = scenario("reading-pass-multiple.toml")
     differs, what = under_contrast(sc)
+    assert differs and "no rule" not in what, what
+    same = copy.copy(sc)
+    same.contrast = {"charity.scope": "numbers_only"}  # irrelevant at this deal
+    differs, what = under_contrast(same)
     assert not differs, what
