@@ -27,6 +27,7 @@ from itcp.model.engine import Game
 from itcp.spec import ast as A
 from itcp.model.smt_checks import SAT, UNSAT, Query, Symbolic
 from itcp.spec.lang import And, Exists, ForAll, Implies, Not, Or
+from itcp.spec.properties import Violation
 from itcp.spec.rules.table import (DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET, DECK,
                                    Table)
 
@@ -407,17 +408,8 @@ class SymbolicChecker:
                 "kind": "conformance_bug", "note": problem,
                 "deal": list(deal[1]), "actions": [[a[0], list(a[1])] for a in actions],
                 "z3_states": decoded})
-        from .verdicts import _frozen_ending, _state_ending
-
-        class _G:  # the endings only read .game
-            pass
-        shim = _G()
-        shim.game = game
-        if prop.kind == "step":
-            ending = (_frozen_ending(shim, eng[-2], actions[-1], eng[-1]) if pid == "FROZEN"
-                      else f"{pid} violated")
-        else:
-            ending = _state_ending(shim, pid, eng[-1])
+        ending = prop.tell(Violation(game, eng[-2], eng[-1]) if prop.kind == "step"
+                           else Violation(game, eng[-1]))
         return replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
                                     "the engine reproduces the violation")
 
