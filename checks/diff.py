@@ -29,30 +29,16 @@ from itcp.spec.variants import Variant, load_variant
 from .answer import NO, UNKNOWN, YES, Answer, slug
 from .divergence import Exact, first_difference
 
-#: option cards a choice point is about (the others are left out of its tables)
-CP_OPTIONS = {
-    "mercy": ("mercy",), "justice": ("justice",), "repentance": ("repentance",),
-    "unbelief": ("unbelief",), "pride": ("pride_cycle",), "secret": ("secret_combination",),
-    "desolation": ("mercy",), "discard": ("pride_cycle",), "setup": ("unbelief",),
-}
 DIFF_MAX_STATES = 200_000
 
 
 def cp_tables(cp: str) -> list[dict]:
-    """The small tables a choice point is compared at, smallest first."""
-    head = cp.split(".")[0]
-    opts = tuple((o, 1) for o in CP_OPTIONS.get(head, ()))
-    if cp == "justice.duty":
-        opts = (("justice", 2), ("mercy", 1))
-    if cp == "justice.passer" or cp == "justice.pass":
-        opts = (("justice", 1),)
-    if cp == "pass.team":  # a Pass said within a team
-        opts = (("secret_combination", 1),)
-    base = {"suits": 2, "ranks": (2, 2), "hand": 1, "options": opts}
-    if cp in ("charity.scope",):
-        base.update(ranks=(2, 3), hand=2)
-    if cp in ("pass.score",):
-        base.update(ranks=(2, 3))
+    """The small tables a choice point is compared at, smallest first: the
+    option cards it is about (``ChoicePoint.options``) and what else its
+    readings need (``ChoicePoint.table``), at two players, then three."""
+    point = CHOICE_POINTS[cp]
+    base = {"suits": 2, "ranks": (2, 2), "hand": 1, "options": point.options}
+    base.update(dict(point.table))
     two = dict(base, players=2)
     three = dict(base, players=3)
     return [two] if cp.endswith(".two") else [two, three]

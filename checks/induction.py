@@ -5,7 +5,7 @@ to tens of seconds and an unsatisfiable one a fraction of a second, so the
 search is built to ask few queries, small ones, and almost only unsatisfiable
 ones:
 
-* **The pool** (``checks/symbolic.py::candidates``) is first cut by random
+* **The pool** (``spec/invariants.py::candidates``) is first cut by random
   rounds of the engine (``checks/sampled.py``): a candidate false in a reached
   state is no invariant and never costs a query.
 * **Frame skipping.**  An action that writes none of the variables a member

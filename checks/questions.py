@@ -35,8 +35,9 @@ from itcp.spec.config import OPTION_TITLES, SUIT_NAMES, Config
 from itcp.spec.errors import InputError, did_you_mean, nearest
 from itcp.spec.lang import And, Exists, ForAll, Not, Or, num
 from itcp.spec.properties import LIVE_PHASES, Property
+from itcp.spec.rules.table import (DECK_OUT, PASS_REACHED, PHASE_NAMES, ZERO, Table,
+                                   score_of)
 from itcp.spec.rules import build_ruleset
-from itcp.spec.rules.table import PHASE_NAMES, Table, score_of
 
 FORMS = ("can", "always", "never", "after", "differs")
 #: the longest question read, in characters
@@ -147,7 +148,8 @@ KINDS = {"charity": "charity", "charities": "charity", "desolation": "desolation
 #: multi-word card kinds as players write them
 KIND_PHRASES = {("pride", "cycle"): "pride_cycle", ("secret", "combination"): "secret_combination",
                 ("number", "card"): "number", ("number", "cards"): "number"}
-REASONS = {"pass": 1, "passer": 1, "zero": 2, "deck": 3}
+#: the words a question names a round's end reason by, and that reason (spec's ``ended``)
+REASONS = {"pass": PASS_REACHED, "passer": PASS_REACHED, "zero": ZERO, "deck": DECK_OUT}
 CMP_WORDS = {("at", "least"): "ge", ("at", "most"): "le", ("more", "than"): "gt",
              ("fewer", "than"): "lt", ("less", "than"): "lt", ("exactly",): "eq",
              ("over",): "gt", ("under",): "lt", ("below",): "lt", ("above",): "gt"}

@@ -12,7 +12,7 @@ of the spec) and one ``deal`` transition, so the solver chooses the deal.
   satisfies the proven invariants: k consecutive steps with the property on
   the first k, then the property on the last step/state, one query per action
   of the last step.  Strengthening invariants are candidates written as spec
-  formulas (below) and proved first: the largest subset that holds after every
+  formulas (``spec/invariants.py``) and proved first: the largest subset that holds after every
   deal and is preserved by every action, each assuming the others (Houdini).
   A proof reports the minimised unsat cores' rule ids and the invariants used.
 
@@ -24,18 +24,16 @@ import time
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game
-from itcp.spec import ast as A
 from itcp.model.smt_checks import SAT, UNSAT, Query, Symbolic
-from itcp.spec.lang import And, Exists, ForAll, Implies, Not, Or
-from itcp.spec.rules.table import (DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET, DECK,
-                                   Table)
+from itcp.spec.invariants import candidates
+from itcp.spec.properties import Violation
 
 from .deadline import OutOfTime, seconds_left
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
 from .scout import MINIMISE_SECONDS, Scout
 from .sampled import ROUNDS, refuted_by_playouts
-from .verdicts import HOLDS, UNKNOWN, Verdict, frozen_ending, replayed_bmc_verdict, state_ending
+from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
 DEFAULT_DEPTH = 6
 MAX_K = 1
@@ -45,186 +43,6 @@ CORE_SECONDS = 20.0
 SLOW_QUERY = 3.0
 #: on small tables (<= 16 cards) BMC runs to this depth before induction is tried
 QUICK_DEPTH = 4
-
-
-# -- candidate strengthening invariants (spec-level state formulas) -------------------
-
-def candidates(spec) -> dict:
-    """name -> (statement, formula): simple structural facts the induction may use.
-
-    Only those proved (hold after every deal, preserved by every action given
-    the others) are ever assumed."""
-    t = Table(spec.config)
-    phases = [p.value for p in spec.phases]
-    player_phases = [p for p in (REVEAL, DRAW, DISCARD, PRIDE, SECRET) if p in phases]
-    in_play = Or(*[t.phase.eq(p) for p in player_phases])
-    mid_round = Or(*[t.phase.eq(p) for p in (REVEAL, DRAW, DECK, DISCARD, RACE, PRIDE, SECRET)
-                     if p in phases])
-    # a discarded card's effect being resolved (the phases this spec has)
-    in_effects = [t.phase.eq(p) for p in (RACE, PRIDE, SECRET) if p in phases]
-    no_passer = t.passers.is_empty()
-    deal_phase = next((p.value for p in spec.phases if p.name == "DEAL"), 0)
-    initial = And(*[A.Var(v.name, v.type).eq(spec.initial[v.name]) for v in spec.variables])
-    c = {
-        "NOT_DEALING": ("after the deal the phase is never the deal's",
-                        Not(t.phase.eq(deal_phase))),
-        "DECK_ACTOR_IN_RING": ("while a card is drawn from the deck, the actor is seated "
-                               "and plays their own hand",
-                               Implies(t.phase.eq(DECK), And(
-                                   Not(t.actor.eq(t.NOBODY)), Not(t.actor.in_(t.aside)),
-                                   t.hand_of[t.actor].eq(t.actor)))),
-        "DECK_NONEMPTY_WHEN_DRAWING": ("a card is drawn from the deck only when the deck "
-                                       "holds one", Implies(t.phase.eq(DECK),
-                                                            Not(t.deck.is_empty()))),
-        "DEAL_IS_INITIAL": ("before the deal the state is the initial one",
-                            Implies(t.phase.eq(deal_phase), initial)),
-        "PHASE_DECLARED": ("the phase is one of the declared phases",
-                           Or(*[t.phase.eq(v) for v in phases])),
-        "FIRST_PASSER_IFF_PASSERS": ("first_passer is nobody exactly when nobody has passed",
-                                     Or(And(t.first_passer.eq(t.NOBODY), no_passer),
-                                        And(Not(t.first_passer.eq(t.NOBODY)), Not(no_passer)))),
-        "FIRST_PASSER_IN_PASSERS": ("the first passer is a passer",
-                                    Implies(Not(t.first_passer.eq(t.NOBODY)),
-                                            t.first_passer.in_(t.passers))),
-        "AT_MOST_ONE_PASSER": ("at most one player has passed", t.passers.count() <= 1),
-        "PRIDE_LEFT_NOT_PASSERS": ("no passer is among the Pride Cycle givers still to choose",
-                                   (t.pride_left & t.passers).is_empty()),
-        "PRIDE_LEFT_ONLY_IN_PRIDE": ("mid-round, Pride Cycle givers are pending only in the "
-                                     "PRIDE phase",
-                                     Implies(And(mid_round, Not(t.phase.eq(PRIDE))),
-                                             t.pride_left.is_empty())),
-        "SOMEONE_SEATED": ("not every seat is set aside", Not((t.ALLP - t.aside).is_empty())),
-        "ACTOR_IN_RING": ("in a player phase the actor is seated and plays their own hand",
-                          Implies(in_play, And(Not(t.actor.in_(t.aside)),
-                                               t.hand_of[t.actor].eq(t.actor)))),
-        "ACTOR_IS_TURN_DRAWING": ("while drawing, the actor is the turn player",
-                                  Implies(Or(t.phase.eq(DRAW), t.phase.eq(DECK)),
-                                          t.actor.eq(t.turn))),
-        "DIR_UNIT": ("the direction of play is +1 or -1", Or(t.dir.eq(1), t.dir.eq(-1))),
-        "PASSER_HAND_EXCLUSIVE": ("no seated player other than a passer plays the passer's hand",
-                                  ForAll(t.passers, lambda p: ForAll(
-                                      t.ALLP - t.aside, lambda q: Or(q.eq(p), Not(
-                                          t.hand_of[q].eq(t.hand_of[p]))), hint="d"), hint="c")),
-        "PASSERS_IN_RING": ("a passer is seated and plays their own hand",
-                            ForAll(t.passers, lambda p: And(t.hand_of[p].eq(p),
-                                                            Not(p.in_(t.aside))), hint="c")),
-        "NOT_OWN_MEANS_ASIDE": ("a player who plays another seat's hand is set aside",
-                                ForAll(t.ALLP, lambda p: Or(t.hand_of[p].eq(p), p.in_(t.aside)),
-                                       hint="c")),
-        "ACTOR_SET": ("in a player phase someone is to act",
-                      Implies(in_play, Not(t.actor.eq(t.NOBODY)))),
-        "ACTOR_SEATED": ("in a player phase the actor is not set aside",
-                         Implies(in_play, Not(t.actor.in_(t.aside)))),
-        "ACTOR_NOT_PASSER": ("a passer never has to discard, give or choose a team hand",
-                             Implies(Or(t.phase.eq(DISCARD), t.phase.eq(PRIDE),
-                                        t.phase.eq(SECRET)),
-                                     Not(t.actor.in_(t.passers)))),
-        "DRAW_ACTOR_NOT_PASSER": ("a passer is never asked to draw while the round is live",
-                                  Implies(t.phase.eq(DRAW), Not(t.actor.in_(t.passers)))),
-        "TURN_NOT_PASSER_MIDTURN": ("a passer is not the turn player in the middle of a turn",
-                                    Implies(Or(t.phase.eq(DECK), t.phase.eq(DISCARD)),
-                                            Not(t.turn.in_(t.passers)))),
-        "HAND_OF_SEAT": ("every player plays some seat's hand",
-                         ForAll(t.ALLP, lambda p: Not(t.hand_of[p].eq(t.NOBODY)), hint="c")),
-        "HAND_OF_ROOT": ("the seat whose hand a player plays plays its own hand",
-                         ForAll(t.ALLP, lambda p: t.hand_of[t.hand_of[p]].eq(t.hand_of[p]),
-                                hint="c")),
-        "PASSERS_OWN_HAND": ("a passer plays their own hand, and nobody else plays it",
-                             ForAll(t.ALLP, lambda p: Implies(
-                                 Or(p.in_(t.passers), t.hand_of[p].in_(t.passers)),
-                                 t.hand_of[p].eq(p)), hint="c")),
-        "PASSERS_NOT_ASIDE": ("no passer is set aside", (t.passers & t.aside).is_empty()),
-        "ASIDE_NOT_OWN": ("a set-aside seat plays another seat's hand",
-                          ForAll(t.aside, lambda p: Not(t.hand_of[p].eq(p)), hint="c")),
-        "PASSER_NO_GIFT": ("a passer has no Pride Cycle gift pending",
-                           ForAll(t.passers, lambda p: t.gifts[p].eq(t.NOCARD), hint="c")),
-        "GIFTS_ONLY_IN_PRIDE": ("mid-round, gifts are pending only in the PRIDE phase",
-                                Implies(And(mid_round, Not(t.phase.eq(PRIDE))), ForAll(
-                                    t.ALLP, lambda p: t.gifts[p].eq(t.NOCARD), hint="c"))),
-        "GIFT_IN_GIVER_HAND": ("a pending Pride Cycle gift is still in its giver's own hand",
-                               ForAll(t.ALLP, lambda p: Or(t.gifts[p].eq(t.NOCARD), And(
-                                   t.hand_of[p].eq(p), t.gifts[p].in_(t.hands[p]))),
-                                      hint="c")),
-        "GIFT_ONLY_FROM_GIVEN": ("only a giver who has chosen holds a pending gift",
-                                 ForAll(t.ALLP, lambda p: Implies(
-                                     Not(t.gifts[p].eq(t.NOCARD)),
-                                     Not(p.in_(t.pride_left))), hint="c")),
-        "DUTY_NOT_ON_PASSER": ("the Justice duty never falls on a passer",
-                               Not(t.duty_on.in_(t.passers))),
-        "LIVE_UNTIL_OVER": ("the round has an end reason only once it is over",
-                            Implies(mid_round, t.ended.eq(LIVE))),
-        "OVER_HAS_REASON": ("a round that is over says why",
-                            Implies(t.phase.eq(OVER), Not(t.ended.eq(LIVE)))),
-        "NO_ZERO_MID_ROUND": ("no player is at zero points in the middle of a round",
-                              Implies(mid_round, Not(t.any_zero(t.hands, t.hand_of, t.charity_out)))),
-        "TURN_SET": ("in the middle of a round some seat has the turn",
-                     Implies(mid_round, Not(t.turn.eq(t.NOBODY)))),
-        "RESUME_SET": ("during Mercy's race, Pride Cycle's gifts or a team's choice, the seat "
-                       "play resumes from is set",
-                       Implies(Or(*in_effects, And(t.phase.eq(DISCARD), t.racing)),
-                               Not(t.resume.eq(t.NOBODY)))),
-        "PILE_SET_UNLESS_TAKEN": ("while drawing, the pile holds a card unless one was "
-                                  "taken from it this turn",
-                                  Implies(And(Or(t.phase.eq(DRAW), t.phase.eq(DECK)),
-                                              t.taken.is_empty()),
-                                          Not(t.top_card.eq(t.NOCARD)))),
-        "PILE_SET_IN_EFFECTS": ("while a card's effect is resolved the pile holds a card",
-                                Implies(Or(*[t.phase.eq(p) for p in (REVEAL, RACE, PRIDE, SECRET)
-                                             if p in phases]),
-                                        Not(t.top_card.eq(t.NOCARD)))),
-        "OWED_AT_MOST_ONE": ("at most one draw is owed", t.owed <= 1),
-        "DRAWING_OWES": ("while drawing, a draw is owed",
-                         Implies(Or(t.phase.eq(DRAW), t.phase.eq(DECK)), t.owed >= 1)),
-        "NOTHING_TAKEN_WHILE_DRAWING": ("while drawing, no card has been taken from the pile "
-                                        "this turn", Implies(t.phase.eq(DRAW),
-                                                             t.taken.is_empty())),
-        "DISCARDER_HOLDS_A_CARD": ("whoever must discard holds a card",
-                                   Implies(t.phase.eq(DISCARD),
-                                           Not(t.hands[t.hand_of[t.actor]].is_empty()))),
-        "PRIDE_ACTOR_GIVES": ("in the PRIDE phase the actor is a giver still to choose, with no "
-                              "gift pending",
-                              Implies(t.phase.eq(PRIDE), And(t.actor.in_(t.pride_left),
-                                                             t.gifts[t.actor].eq(t.NOCARD)))),
-        "PRIDE_LEFT_SEATED": ("no set-aside seat is among the Pride Cycle givers still to "
-                              "choose", (t.pride_left & t.aside).is_empty()),
-        "RACING_ONLY_DISCARDING": ("a Mercy race discard is pending only in the DISCARD phase",
-                                   Implies(t.racing, t.phase.eq(DISCARD))),
-        "TURN_NOT_PASSER_IN_EFFECTS": ("while a discarded card's effect is resolved, the turn "
-                                       "player is not a passer",
-                                       Implies(Or(*in_effects),
-                                               Not(t.turn.in_(t.passers)))),
-        "DUTY_NOT_ON_PASSER_MID_ROUND": ("in the middle of a round the Justice duty never falls "
-                                         "on a passer",
-                                         Implies(mid_round, Not(t.duty_on.in_(t.passers)))),
-        "DISCARD_BY_TURN": ("outside a Mercy race, whoever must discard is the turn player",
-                            Implies(And(t.phase.eq(DISCARD), Not(t.racing)),
-                                    t.actor.eq(t.turn))),
-        "RESUME_SEATED": ("during Mercy's race, Pride Cycle's gifts or a team's choice, the "
-                          "seat play resumes from is not set aside",
-                          Implies(Or(*in_effects, And(t.phase.eq(DISCARD), t.racing)),
-                                  Not(t.resume.in_(t.aside)))),
-        "PILE_NONEMPTY_IN_PLAY": ("after the deal the discard pile or a hand holds a card",
-                                  Implies(in_play, Exists(t.ALLP, lambda p: Not(
-                                      t.hands[p].is_empty()), hint="c"))),
-    }
-    if RACE in phases and "race_field" in spec.definitions:
-        c["RACE_FIELD_SET"] = ("during Mercy's race someone may win it",
-                               Implies(t.phase.eq(RACE), Not(t.d(
-                                   "race_field", t.hands, t.hand_of, t.passers, t.aside,
-                                   t.resume, t.dir, t.pile, t.turn, t.taken).is_empty())))
-    # generic facts: a variable that never leaves its initial value, a phase never entered
-    for v in spec.variables:
-        if v.name != "phase":
-            c[f"CONST_{v.name.upper()}"] = (f"{v.name} keeps its initial value",
-                                            A.Var(v.name, v.type).eq(spec.initial[v.name]))
-    for ph in spec.phases:
-        if ph.name not in ("DEAL", "OVER"):
-            c[f"NEVER_{ph.name}"] = (f"the phase is never {ph.name}", Not(t.phase.eq(ph.value)))
-    # the state properties themselves are candidates too: a proved one can help another
-    for p in spec.properties:
-        if p.kind == "state" and p.formula is not None:
-            c.setdefault(p.id, (p.statement, p.formula))
-    return c
 
 
 # -- results -------------------------------------------------------------------------
@@ -405,16 +223,8 @@ class SymbolicChecker:
                 "kind": "conformance_bug", "note": problem,
                 "deal": list(deal[1]), "actions": [[a[0], list(a[1])] for a in actions],
                 "z3_states": decoded})
-
-        class _G:  # the endings only read .game
-            pass
-        shim = _G()
-        shim.game = game
-        if prop.kind == "step":
-            ending = (frozen_ending(shim, eng[-2], actions[-1], eng[-1]) if pid == "FROZEN"
-                      else f"{pid} violated")
-        else:
-            ending = state_ending(shim, pid, eng[-1])
+        ending = prop.tell(Violation(game, eng[-2], eng[-1]) if prop.kind == "step"
+                           else Violation(game, eng[-1]))
         return replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
                                     "the engine reproduces the violation")
 
@@ -576,4 +386,4 @@ def symbolic_verdicts(game: Game, wanted=None, depth=None, timeout=None, emit=No
     return out, ch.stats()
 
 
-__all__ = ["symbolic_verdicts", "SymbolicChecker", "candidates", "DEFAULT_DEPTH"]
+__all__ = ["symbolic_verdicts", "SymbolicChecker", "DEFAULT_DEPTH"]

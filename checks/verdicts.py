@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from itcp.spec.properties import Violation
 from itcp.spec.rules.table import PHASE_NAMES
 
 from . import story as S
@@ -68,41 +69,6 @@ def _trace(ex: Exploration, numbers, ending, loop_from: int | None = None) -> di
         told["loop_starts_at_step"] = loop_from
     told["itf"] = S.itf(game, states, [a for _, a in steps], ending)
     return told
-
-
-def _deadlock_ending(game, s) -> str:
-    d = game.describe(s)
-    p = game.current_player(s)
-    held = d["hands"][game.get(s, "hand_of")[p]] if p >= 0 else "?"
-    top = f"{d['pile'][-1]} on top of the pile" if d["pile"] else "the discard pile empty"
-    return (f"P{p} must act ({d['phase']}) holding [{held}] with {top}, and no move is "
-            "legal: NO_DEADLOCK violated")
-
-
-def frozen_ending(ex, s, a, s2):
-    """How the step ``s -a-> s2`` violating FROZEN ends its trace: the passer
-    whose hand changed, told in words."""
-    g = ex.game
-    ps = [p for p in range(g.config.players) if g.get(s, "passers") >> p & 1]
-    hof, hof2 = g.get(s, "hand_of"), g.get(s2, "hand_of")
-    for p in ps:
-        before, after = g.get(s, "hands")[hof[p]], g.get(s2, "hands")[hof2[p]]
-        if before != after:
-            return (f"P{p} passed, yet their frozen hand changes from [{g.cards_str(before)}] "
-                    f"to [{g.cards_str(after)}]: FROZEN violated")
-    return "FROZEN violated"
-
-
-def state_ending(ex, pid, s):
-    """How a trace ending in ``s``, a state violating ``pid``, is told in words."""
-    g = ex.game
-    d = g.describe(s)
-    if pid == "ZERO_STOPS":
-        return (f"a player is at zero points but the round goes on (phase {d['phase']}): "
-                "ZERO_STOPS violated")
-    if pid == "TURN_DEFINED":
-        return f"no seated player is to act (actor {d['actor']}): TURN_DEFINED violated"
-    return f"{pid} violated in state {d}"
 
 
 def verdicts(ex: Exploration, wanted: list[str] | None = None, stopped=None) -> list[Verdict]:
@@ -172,17 +138,17 @@ def _verdict(ex: Exploration, pid: str, prop) -> Verdict:
             # the violating step, taken from the concrete (not canonical) last state
             match = next(b for b, x in game.successors(last)
                          if not game.check_property(pid, last, x))
-            ending = frozen_ending(ex, last, match, game.apply(last, match))
+            ending = prop.tell(Violation(game, last, game.apply(last, match)))
             t = _trace_with_final(ex, nums, match, ending)
         else:
             _, i = w
-            t = _trace(ex, path_to(ex, i), lambda s, pid=pid: state_ending(ex, pid, s))
+            t = _trace(ex, path_to(ex, i), lambda s: prop.tell(Violation(game, s)))
         v.verdict, v.trace = VIOLATED, t
         v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"]}
     elif pid == "NO_DEADLOCK":
         if ex.deadlocks:
             i = ex.deadlocks[0]
-            t = _trace(ex, path_to(ex, i), lambda s: _deadlock_ending(game, s))
+            t = _trace(ex, path_to(ex, i), lambda s: prop.tell(Violation(game, s)))
             v.verdict, v.trace = VIOLATED, t
             v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"],
                           "deadlocks": len(ex.deadlocks)}
@@ -196,8 +162,7 @@ def _verdict(ex: Exploration, pid: str, prop) -> Verdict:
             entry = cycle[0]
             nums = path_to(ex, entry) + cycle[1:] + [entry]
             steps = ex.depth_of[entry]  # moves of the game to the entry
-            ending = (f"the position after step {steps} recurs: play can "
-                      "go round this loop forever after the Pass: ROUND_ENDS violated")
+            ending = lambda s: prop.tell(Violation(game, s, loop_entry=steps))
             t = _trace(ex, nums, ending, loop_from=steps + 1)
             v.verdict, v.trace = VIOLATED, t
             v.evidence = {"kind": "trace", "lasso": True, "length": t["length"],

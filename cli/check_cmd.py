@@ -24,6 +24,7 @@ from itcp.report.html import check_page
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
 from itcp.spec.config import Config
 from itcp.spec.errors import InputError, nearest, valid_names
+from itcp.spec.properties import property_ids
 from itcp.spec.tables import DEFAULT_TABLE, overrides
 
 from .common import (COUNT, NATURAL, SECONDS, VARIANT_HELP, Command, config_options, emit_json,
@@ -31,8 +32,6 @@ from .common import (COUNT, NATURAL, SECONDS, VARIANT_HELP, Command, config_opti
 from .limits import SEARCH_SHARE, Budget, memory_option_value
 from .output import FileOut, Outputs
 
-PROPERTY_IDS = ("FROZEN", "NO_DEADLOCK", "ROUND_ENDS", "CONSERVATION", "DETERMINED",
-                "TURN_DEFINED", "ZERO_STOPS", "HAND_BOUNDS", "SCORE_DEFINED")
 
 
 def start_table(flags: dict) -> dict:
@@ -126,10 +125,11 @@ def _write_graph(ex, out: FileOut):
 @force_option
 def check(variant, config_flags, engine, properties, max_states, depth, timeout, max_memory,
           emit_smt2, no_symmetry, as_json, itf_dir, graph_file, scenario_dir, html_file, force):
+    known = property_ids()
     for p in properties:
-        if p not in PROPERTY_IDS:
-            best = nearest(p, PROPERTY_IDS)
-            raise InputError(f"--property: unknown property {p!r}; {valid_names(PROPERTY_IDS)}",
+        if p not in known:
+            best = nearest(p, known)
+            raise InputError(f"--property: unknown property {p!r}; {valid_names(known)}",
                              hint=f"did you mean {best!r}?" if best else None)
     if graph_file is not None and engine == "symbolic":
         raise InputError("--graph exports the explicit search's graph",
@@ -142,7 +142,7 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
         max_states = max_states or GRAPH_LIMIT
     v = _load(variant, config_flags)
     budget = Budget(timeout, memory_option_value(max_memory))
-    wanted = list(properties) or list(PROPERTY_IDS)
+    wanted = list(properties) or list(known)
     with Outputs(force) as out:
         # every output path is checked before the work starts
         itf = out.folder(itf_dir, "--itf", names=[verdict_file_name(v.name, p, ".itf.json")
@@ -186,7 +186,7 @@ def _not_started(v, properties, budget, as_json, engine):
     vs = [Verdict(p, UNKNOWN, engine, "", {"kind": "bounded", "limit": reason,
                                              "note": f"stopped by {reason} before the search "
                                                      "began"})
-          for p in (list(properties) or PROPERTY_IDS)]
+          for p in (list(properties) or property_ids())]
     if as_json:
         emit_json({"variant": v.name, "config": v.config.as_dict(),
                    "readings": dict(v.explicit), "engine": engine,

@@ -20,6 +20,7 @@ from itcp.spec import ast as A
 from itcp.spec.ast import Bound, Call, Const, Ite, Let, Op, Param, Primed, Quant, Var
 from itcp.spec.errors import SpecError
 from itcp.spec.lang import And, Inliner, Spec
+from itcp.spec.properties import observations
 from itcp.spec.rules.table import score_of
 
 from . import runtime
@@ -624,11 +625,14 @@ class EngineSource:
         em = self.emitter()
         self.unpack(em)
         em.line("lo, hi = 999, -1")
-        for p in range(self.n):
-            em.line(f"if not (v_aside >> {p} & 1) and v_hand_of[{p}] == {p}:")
-            em.line(f"    k = v_hands[{p}].bit_count()")
-            em.line("    if k < lo: lo = k")
-            em.line("    if k > hi: hi = k")
+        obs = observations(self.spec.properties)
+        for live, hand in zip(obs.get("live_hand", ()), obs.get("hand", ())):
+            em.line(f"if {em.expr(self.inline(live))}:")
+            em.push()
+            em.line(f"k = ({em.expr(self.inline(hand))}).bit_count()")
+            em.line("if k < lo: lo = k")
+            em.line("if k > hi: hi = k")
+            em.pop()
         em.line("return lo, hi")
         self.function("def hand_range(s):", em)
         header = [

@@ -24,17 +24,17 @@ neither finds more, and those variables are constants of the search like the
 ones ``constant_fields`` finds.
 
 Nothing here names a variable, a rule or a reading: every fact comes from the
-spec (guards, updates, definitions, properties) and from the graph
-observations, the one place the explorer's own observations of a state (after
-a Pass; a live hand's size) are stated.
+spec (guards, updates, definitions, properties, and the graph properties'
+observations of a state: after a Pass, a live hand's size).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from itcp.spec import ast as A
-from itcp.spec.ast import Const, Op, Primed, Var
+from itcp.spec.ast import Const, Primed, Var
 from itcp.spec.lang import Inliner, Spec
+from itcp.spec.properties import observations
 
 from .codegen import FunctionEmitter, Module
 from .specialise import (base_action, framed, initial_constants, reachable_values,
@@ -47,17 +47,11 @@ def graph_observations(spec: Spec) -> dict:
     the states after a Pass) and, per seat, ``live_hand`` (the seat holds a
     hand in play) and ``hand`` (its cards: HAND_BOUNDS reports their number).
 
-    These are the graph properties' definitions; they belong in spec/ with
-    their properties, and are stated here once for the explorer's backends."""
-    var = {v.name: A.Var(v.name, v.type) for v in spec.variables}
-    out = {"post_pass": Op("not", (Op("eq", (var["first_passer"], Const(-1, A.PLAYER))),)),
-           "live_hand": [], "hand": []}
-    for p in range(spec.config.players):
-        seat = Const(p, A.PLAYER)
-        out["live_hand"].append(Op("and", (
-            Op("not", (Op("member", (seat, var["aside"])),)),
-            Op("eq", (Op("get", (var["hand_of"], seat)), seat)))))
-        out["hand"].append(Op("get", (var["hands"], seat)))
+    The graph properties declare them in spec/properties.py (``observes``);
+    a spec without them observes nothing: no state is after a Pass, no hand
+    is live."""
+    out = {"post_pass": Const(False, A.BOOL), "live_hand": (), "hand": ()}
+    out.update(observations(spec.properties))
     return out
 
 

@@ -47,7 +47,7 @@ from dataclasses import dataclass, fields
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Ite, Op, Primed, Var
 from itcp.spec.lang import And, Inliner, Spec, unprime
-from itcp.spec.rules.table import OVER
+from itcp.spec.properties import observations
 from itcp.spec.simplify import simplify
 
 from . import runtime
@@ -372,7 +372,8 @@ class PackedSource:
         self.store = store  # successors stored in the search's tables
         self.symmetric = symmetric  # stored keys canonicalised (bind's canon, orbit)
         self.phase_name = None
-        self.over = OVER
+        #: phases where a stored state's hands are not counted (the round is over)
+        self.terminal = sorted(p.value for p in spec.phases if p.terminal)
         self.layout = Layout(spec)
         self.module = Module()
         self.inline = Inliner(spec.definitions)
@@ -385,6 +386,11 @@ class PackedSource:
         self.step_props = [p for p in spec.properties if p.kind == "step" and p.formula is not None]
         self.state_props = [p for p in spec.properties
                             if p.kind == "state" and p.formula is not None]
+        # the graph properties' observations of a state (spec/properties.py)
+        obs = observations(spec.properties)
+        self.post_pass = self.inline(obs.get("post_pass", Const(False, A.BOOL)))
+        self.live_hands = [(self.inline(live), self.inline(hand))
+                           for live, hand in zip(obs.get("live_hand", ()), obs.get("hand", ()))]
         self.reachable = reachable_values(spec)
         self.constants = constant_fields(spec, self.reachable)
         self.dispatch = self._dispatch_fields()
@@ -761,10 +767,15 @@ class PackedSource:
         The visited set keeps no state numbers: a post-Pass edge to a state
         seen before records the target's key (``pending``, fixed width) and
         a -1 the search turns into the number when the level is done."""
-        fp = "first_passer"
         wrote = set(written)
-        before = self.old_value(fp, known)
-        both = f"{before} >= 0" + (f" and {em.values[fp]} >= 0" if fp in wrote else "")
+        # a formula over the successor: a variable the move wrote is its new value
+        after = lambda f: act.fold(_on_successor(f, wrote))
+        pp_before, pp_after = act.fold(self.post_pass), after(self.post_pass)
+        both = [em.expr(pp_before)]
+        if pp_after != pp_before:
+            both.append(em.expr(pp_after))
+        both = "False" if "False" in both else " and ".join(
+            x for x in both if x != "True") or "True"
         if self.symmetric:
             em.line("k2 = canon(k2)")
         em.line("if k2 in seen:")
@@ -786,42 +797,38 @@ class PackedSource:
                 continue
             em.line(f"if not {ok}:")
             em.line(f"    state_bad.append(({n}, j))")
-        if wrote & {"hands", "aside", "hand_of"}:
-            # the live hand sizes: only a seat whose hand changed can widen
-            # them (the parent, live, had every other one), unless seats moved
-            val = lambda v: em.values[v] if v in wrote else self.old_value(v, known)
-            moved = wrote & {"aside", "hand_of"}
-            lines = []
-            for p in range(self.n):
-                hand = _item(val("hands"), p)
-                if not moved and hand == _item(self.old_value("hands", known), p):
-                    continue
-                aside, hand_of = val("aside"), val("hand_of")
-                cond = []
-                if not _literal(aside):
-                    cond.append(f"not ({aside} >> {p} & 1)")
-                elif _int(aside) >> p & 1:
-                    continue
-                seat = _item(hand_of, p)
-                if not _literal(seat):
-                    cond.append(f"{seat} == {p}")
-                elif _int(seat) != p:
-                    continue
-                pad = ""
-                if cond:
-                    lines.append(f"if {' and '.join(cond)}:")
-                    pad = "    "
-                lines += [f"{pad}x = {hand}.bit_count()",
-                          f"{pad}if x < bounds[0]: bounds[0] = x",
-                          f"{pad}if x > bounds[1]: bounds[1] = x"]
-            phase = val("phase")
-            if lines and not (_literal(phase) and _int(phase) == self.over):
-                pad = ""
-                if not _literal(phase):
-                    em.line(f"if {phase} != {self.over}:")
-                    pad = "    "
-                for line in lines:
-                    em.line(pad + line)
+        # the live hand sizes: only a seat whose hand or liveness the move
+        # changed can widen them (the parent, stored, had every other one)
+        seats = []
+        for live, hand in self.live_hands:
+            live_b, hand_b, live_a, hand_a = act.fold(live), act.fold(hand), after(live), after(hand)
+            if live_a == Const(False, A.BOOL) or (live_a == live_b and hand_a == hand_b):
+                continue
+            code = em.expr(hand_a)
+            if live_a == live_b and code == em.expr(hand_b):
+                continue
+            seats.append((live_a, code))
+        val = lambda v: em.values[v] if v in wrote else self.old_value(v, known)
+        phase = val("phase")
+        if seats and not (_literal(phase) and _int(phase) in self.terminal):
+            depth = em.depth
+            if not _literal(phase):
+                over = (f"!= {self.terminal[0]}" if len(self.terminal) == 1
+                        else f"not in {tuple(self.terminal)}")
+                em.line(f"if {phase} {over}:")
+                em.push()
+            for live, code in seats:
+                cond = em.expr(live)
+                if cond != "True":
+                    em.line(f"if {cond}:")
+                    em.push()
+                em.line(f"x = {_count_of(code)}")
+                em.line("if x < bounds[0]: bounds[0] = x")
+                em.line("if x > bounds[1]: bounds[1] = x")
+                if cond != "True":
+                    em.pop()
+            while em.depth > depth:
+                em.pop()
         em.line(f"if {both}:")
         em.line("    edge_src(i)")
         em.line("    edge_dst(j)")
@@ -920,11 +927,13 @@ class PackedSource:
         # the live hand sizes (HAND_BOUNDS), as the engine's hand_range
         em = self.emitter()
         em.line("lo, hi = 999, -1")
-        for p in range(self.n):
-            em.line(f"if not (v_aside >> {p} & 1) and v_hand_of_{p} == {p}:")
-            em.line(f"    x = v_hands_{p}.bit_count()")
-            em.line("    if x < lo: lo = x")
-            em.line("    if x > hi: hi = x")
+        for live, hand in self.live_hands:
+            em.line(f"if {em.expr(live)}:")
+            em.push()
+            em.line(f"x = {_count_of(em.expr(hand))}")
+            em.line("if x < lo: lo = x")
+            em.line("if x > hi: hi = x")
+            em.pop()
         em.line("return lo, hi")
         self.function("def hand_range(k):", em)
         self.funcs.append(f"DISPATCH = {self.dispatch_mask}")
@@ -1141,6 +1150,11 @@ def _inline_once(lines: list[str]) -> list[str]:
             out[-2:] = [re.sub(rf"\b{name}\b", lambda _: code, use, count=1)]
             count[name] = 0
     return out
+
+
+def _count_of(code: str) -> str:
+    """The number of members of the set ``code`` (a literal too)."""
+    return f"{_paren(code) if not _literal(code) else f'({code})'}.bit_count()"
 
 
 def _balanced(code: str) -> bool:

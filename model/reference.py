@@ -10,6 +10,7 @@ from __future__ import annotations
 from itcp.spec.ast import Bound, Call, Const, Ite, Let, Op, Param, Primed, Quant, Var
 from itcp.spec.errors import SpecError
 from itcp.spec.lang import Inliner, Spec
+from itcp.spec.properties import observations
 from itcp.spec.rules.table import score_of
 
 from itcp.spec.semantics import apply_op
@@ -158,9 +159,10 @@ class ReferenceModule:
                    if p.kind == "state" and p.formula is not None)
 
     def hand_range(self, s):
-        st = dict(zip(self.ev.vars, s))
-        sizes = [bin(st["hands"][p]).count("1") for p in range(self.ev.n)
-                 if not (st["aside"] >> p & 1) and st["hand_of"][p] == p]
+        env, obs = self._env(s), observations(self.spec.properties)
+        sizes = [bin(self.ev.eval(self.ev.inline(hand), env)).count("1")
+                 for live, hand in zip(obs.get("live_hand", ()), obs.get("hand", ()))
+                 if self.ev.eval(self.ev.inline(live), env)]
         return (min(sizes), max(sizes)) if sizes else (999, -1)
 
     def legal(self, s):

@@ -26,6 +26,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
                                  rule, run_state_machine_as_test)
 
 from itcp.model.engine import Game
+from itcp.model.liveness import compile_observations
 
 from .format import from_trace
 
@@ -50,6 +51,7 @@ def machine_for(game: Game, properties=None):
                    if p.kind == "state" and p.formula is not None and p.id in wanted]
     step_props = [p.id for p in spec.properties
                   if p.kind == "step" and p.formula is not None and p.id in wanted]
+    post_pass = compile_observations(spec)[0]  # ROUND_ENDS: the states after a Pass
     cfg = game.config
     n_cards, n, hand = len(cfg.cards), cfg.players, cfg.hand
     deal_params = game.actions["deal"].decl.params
@@ -100,7 +102,7 @@ def machine_for(game: Game, properties=None):
             if "NO_DEADLOCK" in wanted and not game.is_terminal(s) \
                     and not game.legal_actions(s):
                 self._fail("NO_DEADLOCK", "no legal move in a live state")
-            if "ROUND_ENDS" in wanted and game.get(s, "passers"):
+            if "ROUND_ENDS" in wanted and post_pass(s):
                 if s in self.post_pass:
                     self._fail("ROUND_ENDS", "a post-Pass state recurs")
                 self.post_pass.add(s)

@@ -29,6 +29,12 @@ class ChoicePoint:
     note: str = ""
     #: why the first reading is the literal one, argued from the sentences
     why: str = ""
+    #: the option cards (with copies) its rules are about: the smallest tables
+    #: where its readings can part ways hold these and no other (checks/diff.py)
+    options: tuple[tuple[str, int], ...] = ()
+    #: what else those tables need, as (table key, value) pairs: more ranks, a
+    #: bigger hand
+    table: tuple[tuple[str, object], ...] = ()
 
     @property
     def literal(self) -> str:
@@ -39,9 +45,30 @@ class ChoicePoint:
         return tuple(r.id for r in self.readings)
 
 
+#: the option cards a family of choice points (the first part of their ids) is about
+FAMILY_OPTIONS = {
+    "mercy": (("mercy", 1),), "justice": (("justice", 1),), "repentance": (("repentance", 1),),
+    "unbelief": (("unbelief", 1),), "pride": (("pride_cycle", 1),),
+    "secret": (("secret_combination", 1),), "desolation": (("mercy", 1),),
+    "discard": (("pride_cycle", 1),), "setup": (("unbelief", 1),),
+}
+#: choice points about other cards than their family's
+POINT_OPTIONS = {
+    "justice.duty": (("justice", 2), ("mercy", 1)),  # a duty stacked, and answered
+    "pass.team": (("secret_combination", 1),),  # a Pass said within a team
+}
+#: choice points whose readings need a larger table to part ways
+POINT_TABLE = {
+    "charity.scope": (("ranks", (2, 3)), ("hand", 2)),
+    "pass.score": (("ranks", (2, 3)),),
+}
+
+
 def _cp(id, question, sentences, readings, origin="design", note="", why=""):
     return ChoicePoint(id, question, tuple(sentences),
-                       tuple(Reading(r, t) for r, t in readings), origin, note, why)
+                       tuple(Reading(r, t) for r, t in readings), origin, note, why,
+                       POINT_OPTIONS.get(id, FAMILY_OPTIONS.get(id.split(".")[0], ())),
+                       POINT_TABLE.get(id, ()))
 
 
 CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [

@@ -2,16 +2,50 @@
 
 State properties are predicates over one state; step properties over a state
 and its successor (``Primed`` variables).  Properties about the state graph
-(deadlock, cycles, determinism, the reachable hand sizes) have no formula
-here: the checkers decide them from the graph or the transition relation.
+(deadlock, cycles, determinism, the reachable hand sizes) have no formula to
+check state by state: the checkers decide them from the graph or the
+transition relation, but what they observe of a state to do so is stated here
+too, as formulas (``observes``): what "after a Pass" is for ROUND_ENDS, which
+hands are live and what they hold for HAND_BOUNDS.
+
+Each property also says how a violation is told (``told``): the last line of
+a trace's story, from the states the checker found.  So a property added here
+is checked, and told, by every backend and command without a change there.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
 
 from .ast import Node, op
 from .lang import And, ForAll, Implies, Not, Or
-from .rules.table import DEAL, DISCARD, DRAW, GAME_OVER, LIVE, OVER, PRIDE, REVEAL, SECRET
+from .rules.table import (DEAL, DISCARD, DRAW, GAME_OVER, LIVE, OVER, PRIDE, REVEAL,
+                          SECRET)
+
+
+class Shown(Protocol):
+    """What telling a violation may read of a game (the engine's ``Game``
+    offers it): a variable's value in a state, the state as text, a card set
+    as text, who is to act, and the table."""
+
+    config: object
+
+    def get(self, s, var: str): ...
+    def describe(self, s) -> dict: ...
+    def cards_str(self, mask: int) -> str: ...
+    def current_player(self, s) -> int: ...
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A violation found by a checker, to be told: the ``game`` it was found
+    in, the ``state`` where it shows (for a step property, the state before the
+    step, ``after`` the one after it), and for a lasso the number of moves to
+    the state that recurs (``loop_entry``)."""
+    game: Shown
+    state: tuple
+    after: tuple | None = None
+    loop_entry: int | None = None
 
 
 @dataclass(frozen=True)
@@ -20,6 +54,19 @@ class Property:
     kind: str  # "state", "step" or "graph"
     statement: str
     formula: Node | None = None
+    #: a graph property's observations of one state, as (name, formula or
+    #: tuple of formulas, one per seat) pairs; the explorer evaluates them
+    observes: tuple = ()
+    #: how a violation is told: a function of a ``Violation`` to the story's
+    #: last line (None: "<ID> violated", with the state for a state property)
+    told: Callable[[Violation], str] | None = field(default=None, compare=False)
+
+    def tell(self, v: Violation) -> str:
+        if self.told is not None:
+            return self.told(v)
+        if self.kind == "state":
+            return f"{self.id} violated in state {v.game.describe(v.state)}"
+        return f"{self.id} violated"
 
 
 LIVE_PHASES = ("DRAW", "DISCARD", "PRIDE", "SECRET", "REVEAL")
@@ -52,40 +99,145 @@ def exactly_one_place(t):
     return And(*parts)
 
 
-def build(t) -> tuple[Property, ...]:
+# -- how a violation is told ---------------------------------------------------
 
-    playing = Or(*[t.phase.eq(p) for p in (REVEAL, DRAW, DISCARD, PRIDE, SECRET)])
-    in_round = Not(Or(t.phase.eq(DEAL), t.phase.eq(OVER), t.phase.eq(GAME_OVER)))
-    conservation = exactly_one_place(t)
-    frozen = ForAll(t.passers, lambda p: Or(
+def _frozen_told(v: Violation) -> str:
+    g, s, s2 = v.game, v.state, v.after
+    ps = [p for p in range(g.config.players) if g.get(s, "passers") >> p & 1]
+    hof, hof2 = g.get(s, "hand_of"), g.get(s2, "hand_of")
+    for p in ps:
+        before, after = g.get(s, "hands")[hof[p]], g.get(s2, "hands")[hof2[p]]
+        if before != after:
+            return (f"P{p} passed, yet their frozen hand changes from [{g.cards_str(before)}] "
+                    f"to [{g.cards_str(after)}]: FROZEN violated")
+    return "FROZEN violated"
+
+
+def _turn_told(v: Violation) -> str:
+    return (f"no seated player is to act (actor {v.game.describe(v.state)['actor']}): "
+            "TURN_DEFINED violated")
+
+
+def _zero_told(v: Violation) -> str:
+    return (f"a player is at zero points but the round goes on (phase "
+            f"{v.game.describe(v.state)['phase']}): ZERO_STOPS violated")
+
+
+def _deadlock_told(v: Violation) -> str:
+    game, s = v.game, v.state
+    d = game.describe(s)
+    p = game.current_player(s)
+    held = d["hands"][game.get(s, "hand_of")[p]] if p >= 0 else "?"
+    top = f"{d['pile'][-1]} on top of the pile" if d["pile"] else "the discard pile empty"
+    return (f"P{p} must act ({d['phase']}) holding [{held}] with {top}, and no move is "
+            "legal: NO_DEADLOCK violated")
+
+
+def _round_ends_told(v: Violation) -> str:
+    return (f"the position after step {v.loop_entry} recurs: play can "
+            "go round this loop forever after the Pass: ROUND_ENDS violated")
+
+
+# -- the properties ---------------------------------------------------------------
+
+def _frozen(t):
+    return ForAll(t.passers, lambda p: Or(
         t.hands_[t.hand_of_[p]].eq(t.hands[t.hand_of[p]]),
         Not(t.ended.eq(LIVE))), hint="f")
-    turn_defined = Implies(playing, And(
-        Not(t.actor.eq(t.NOBODY)), Not(t.actor.in_(t.aside))))
-    zero_stops = Implies(in_round, Not(t.any_zero(t.hands, t.hand_of, t.charity_out)))
-    return (
-        Property("FROZEN", "step",
-                 "The passer's hand never changes until the round ends.", frozen),
-        Property("CONSERVATION", "state",
-                 "Every card is in exactly one place: a hand, the deck or the pile.",
-                 conservation),
-        Property("TURN_DEFINED", "state",
-                 "The player to act is always a seated player who has not been set aside.",
-                 turn_defined),
-        Property("ZERO_STOPS", "state",
-                 "No round goes on while a player is at zero points.", zero_stops),
-        Property("NO_DEADLOCK", "graph",
-                 "Every state of a round that has not ended has a legal move, duties included."),
-        Property("ROUND_ENDS", "graph",
-                 "After a Pass the round ends on every path: no cycle among post-Pass states."),
-        Property("DETERMINED", "graph",
-                 "Each player choice and chance outcome leads to exactly one next state."),
-        Property("HAND_BOUNDS", "graph", "The reachable range of hand sizes (reported)."),
-        Property("SCORE_DEFINED", "state",
-                 "At the end of a round every player has exactly one score.",
-                 # each player scores one hand: a seat's hand that is itself kept
-                 # (not set aside), so a team's members all score the same hand
-                 Implies(t.phase.eq(OVER), ForAll(t.ALLP, lambda p: And(
-                     Not(t.hand_of[p].eq(t.NOBODY)),
-                     t.hand_of[t.hand_of[p]].eq(t.hand_of[p])), hint="s"))),
-    )
+
+
+def _turn_defined(t):
+    playing = Or(*[t.phase.eq(p) for p in (REVEAL, DRAW, DISCARD, PRIDE, SECRET)])
+    return Implies(playing, And(Not(t.actor.eq(t.NOBODY)), Not(t.actor.in_(t.aside))))
+
+
+def _zero_stops(t):
+    in_round = Not(Or(t.phase.eq(DEAL), t.phase.eq(OVER), t.phase.eq(GAME_OVER)))
+    return Implies(in_round, Not(t.any_zero(t.hands, t.hand_of, t.charity_out)))
+
+
+def _score_defined(t):
+    # each player scores one hand: a seat's hand that is itself kept (not set
+    # aside), so a team's members all score the same hand
+    return Implies(t.phase.eq(OVER), ForAll(t.ALLP, lambda p: And(
+        Not(t.hand_of[p].eq(t.NOBODY)),
+        t.hand_of[t.hand_of[p]].eq(t.hand_of[p])), hint="s"))
+
+
+def _after_a_pass(t):
+    """ROUND_ENDS looks for cycles among the states after a Pass: someone has
+    passed this round."""
+    return (("post_pass", Not(t.first_passer.eq(t.NOBODY))),)
+
+
+def _live_hands(t):
+    """HAND_BOUNDS reports the sizes of the live hands: per seat, whether it
+    holds a hand in play (seated, playing its own hand) and that hand."""
+    seats = [t.player_const(p) for p in range(t.n)]
+    return (("live_hand", tuple(And(Not(s.in_(t.aside)), t.hand_of[s].eq(s)) for s in seats)),
+            ("hand", tuple(t.hands[s] for s in seats)))
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A property as declared, before a table binds it: its formula and its
+    observations are functions of the ``Table``."""
+    id: str
+    kind: str
+    statement: str
+    formula: Callable | None = None
+    observes: Callable | None = None
+    told: Callable[[Violation], str] | None = None
+
+    def at(self, t) -> Property:
+        return Property(self.id, self.kind, self.statement,
+                        None if self.formula is None else self.formula(t),
+                        () if self.observes is None else self.observes(t), self.told)
+
+
+PROPERTIES: tuple[Declared, ...] = (
+    Declared("FROZEN", "step", "The passer's hand never changes until the round ends.",
+             _frozen, told=_frozen_told),
+    Declared("CONSERVATION", "state",
+             "Every card is in exactly one place: a hand, the deck or the pile.",
+             exactly_one_place),
+    Declared("TURN_DEFINED", "state",
+             "The player to act is always a seated player who has not been set aside.",
+             _turn_defined, told=_turn_told),
+    Declared("ZERO_STOPS", "state", "No round goes on while a player is at zero points.",
+             _zero_stops, told=_zero_told),
+    Declared("NO_DEADLOCK", "graph",
+             "Every state of a round that has not ended has a legal move, duties included.",
+             told=_deadlock_told),
+    Declared("ROUND_ENDS", "graph",
+             "After a Pass the round ends on every path: no cycle among post-Pass states.",
+             observes=_after_a_pass, told=_round_ends_told),
+    Declared("DETERMINED", "graph",
+             "Each player choice and chance outcome leads to exactly one next state."),
+    Declared("HAND_BOUNDS", "graph", "The reachable range of hand sizes (reported).",
+             observes=_live_hands),
+    Declared("SCORE_DEFINED", "state",
+             "At the end of a round every player has exactly one score.", _score_defined),
+)
+
+
+def property_ids() -> tuple[str, ...]:
+    """Every property's id, in the order they are checked and reported."""
+    return tuple(d.id for d in PROPERTIES)
+
+
+def build(t) -> tuple[Property, ...]:
+    return tuple(d.at(t) for d in PROPERTIES)
+
+
+def observations(properties) -> dict:
+    """What the explorer observes in a state besides the state properties: the
+    graph properties' observations (``observes``) by name, e.g. ``post_pass``
+    (a formula), ``live_hand`` and ``hand`` (one formula per seat)."""
+    out: dict = {}
+    for p in properties:
+        for name, formula in p.observes:
+            if name in out:
+                raise ValueError(f"two properties observe {name!r}")
+            out[name] = formula
+    return out

@@ -18,7 +18,8 @@ import pytest
 
 from itcp.checks.induction import Inductor
 from itcp.checks.sampled import refuted_by_playouts
-from itcp.checks.symbolic import SymbolicChecker, candidates
+from itcp.checks.symbolic import SymbolicChecker
+from itcp.spec.invariants import candidates
 from itcp.cli.common import load_with
 from itcp.model.engine import Game
 from itcp.model.smt_checks import Query

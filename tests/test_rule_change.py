@@ -1,22 +1,37 @@
-"""Change one rule in the spec and both executable backends change with it.
+"""Change the spec, and every backend and command changes with it.
 
 No rule logic lives in a backend: the engine is generated from the AST and the
 reference evaluator walks it.  So replacing one fragment of one rule (here with
 ``dataclasses.replace``, no other edit anywhere) must change what both offer.
+The same holds for the rest of the game's knowledge: a property, or a reading,
+added in spec/ alone is checked by the explicit search, the symbolic checker
+and ``itcp-check check --property``; and no module of model/ or checks/ names
+a state variable of the game, but for the few listed below, each with why.
 """
 from __future__ import annotations
 
 import dataclasses
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 
 from itcp.model.engine import Game
+from itcp.checks.explore import explore
+from itcp.checks.symbolic import SymbolicChecker, symbolic_verdicts
+from itcp.checks.verdicts import HOLDS, VIOLATED, verdicts
 from itcp.spec.ast import INT, Var
 from itcp.spec.choices import default_readings
 from itcp.spec.config import Config
-from itcp.spec.lang import FALSE, Guard, Update, elaborate
+from itcp.spec.lang import FALSE, Guard, Rule, Update, elaborate
+from itcp.spec.properties import Property
 from itcp.spec.rules import build_ruleset
-from itcp.spec.rules.table import DRAW
+from itcp.spec.rules.table import DRAW, VARIABLES, Table
+
+REPO = Path(__file__).resolve().parent.parent
 
 BACKENDS = ("generated", "reference")
 CFG = Config(players=3, suits=1, ranks=(2, 4), hand=2,
@@ -131,3 +146,144 @@ def test_unchanged_rules_leave_the_game_unchanged(original, backend):
     assert sorted(old.legal_actions(s)) == sorted(new.legal_actions(s))
     for a in old.legal_actions(s):
         assert old.apply(s, a) == new.apply(s, a)
+
+
+# -- knowledge added in spec/ alone ---------------------------------------------------
+
+#: a tiny table where a Pass, and a passer's hand changed by Pride Cycle, come quickly
+TINY = Config(players=2, suits=1, ranks=(2, 2), hand=1,
+              options=(("unbelief", 1), ("pride_cycle", 1)))
+
+
+def nobody_passes(t) -> Property:
+    """A property no backend has heard of: nobody ever says Pass."""
+    return Property("NOBODY_PASSES", "state", "Nobody ever says Pass.", t.passers.is_empty(),
+                    told=lambda v: f"P{v.game.describe(v.state)['passers'][0]} passed: "
+                                   "NOBODY_PASSES violated")
+
+
+@pytest.mark.slow
+def test_a_property_added_to_spec_properties_is_accepted_by_check_property():
+    """``--property`` knows the ids spec/properties.py declares, and nothing else:
+    the property is added to the declarations before the CLI runs, in a real
+    process."""
+    declare = textwrap.dedent("""
+        from itcp.spec import properties as P
+        P.PROPERTIES += (P.Declared("NOBODY_PASSES", "state", "Nobody ever says Pass.",
+                                    lambda t: t.passers.is_empty()),)
+    """)
+    run = textwrap.dedent("""
+        import sys
+        from itcp.cli.entry import main
+        sys.argv[0] = "itcp-check"
+        sys.exit(main())
+    """)
+    args = ["check", "--suits", "1", "--options", "unbelief,pride_cycle",
+            "--property", "NOBODY_PASSES", "--property", "CONSERVATION"]
+    r = subprocess.run([sys.executable, "-c", declare + run, *args], capture_output=True,
+                       text=True, cwd=REPO, timeout=300)
+    assert r.returncode == 1, r.stderr
+    assert re.search(r"NOBODY_PASSES +VIOLATED +shortest trace: 1 move", r.stdout), r.stdout
+    assert re.search(r"CONSERVATION +HOLDS", r.stdout)
+    assert "NOBODY_PASSES violated in state" in r.stdout  # the default telling
+    # without the declaration the same id is refused
+    r = subprocess.run([sys.executable, "-c", run, *args], capture_output=True, text=True,
+                       cwd=REPO, timeout=300)
+    assert r.returncode == 2 and "unknown property 'NOBODY_PASSES'" in r.stderr, r.stderr
+
+
+def with_reading(rs, point: str, reading: str, *fragments):
+    """The rule set with one more reading's rule (a choice point spec/choices.py
+    does not list): what a new reading adds to spec/rules/."""
+    rule = Rule(f"{point}.{reading}", ("pass.1",), "A reading added by a test.",
+                tuple(fragments), choice=point, reading=reading)
+    return dataclasses.replace(rs, rules=rs.rules + (rule,))
+
+
+@pytest.fixture(scope="module")
+def tiny_games():
+    """The tiny table's game with a property and a reading added in spec/ alone:
+    under the literal readings (the new point's rule is not chosen) and under
+    the new reading, which forbids saying Pass."""
+    rs = with_reading(build_ruleset(TINY), "test.pass", "forbidden", Guard(("pass",), FALSE))
+    extra = [nobody_passes(Table(TINY))]
+    literal = Game(elaborate(rs, default_readings()).with_properties(extra))
+    forbidden = Game(elaborate(rs, {**default_readings(), "test.pass": "forbidden"})
+                     .with_properties(extra))
+    return literal, forbidden
+
+
+WANTED = ["FROZEN", "ROUND_ENDS", "NOBODY_PASSES"]
+
+
+@pytest.mark.slow
+def test_a_property_added_in_spec_alone_is_checked_by_the_explicit_and_symbolic_engines(
+        tiny_games):
+    literal, _ = tiny_games
+    found = {v.id: v for v in verdicts(explore(literal), WANTED)}
+    assert {k: v.verdict for k, v in found.items()} == dict.fromkeys(WANTED, VIOLATED)
+    v = found["NOBODY_PASSES"]
+    assert v.evidence["length"] == 1
+    assert v.trace["ending"] == "P1 passed: NOBODY_PASSES violated"  # told as it says
+    (s,), _ = symbolic_verdicts(literal, wanted=["NOBODY_PASSES"], depth=1)
+    assert s.verdict == VIOLATED and s.evidence["replayed"]
+    assert s.trace["ending"].endswith("passed: NOBODY_PASSES violated")
+
+
+@pytest.mark.slow
+def test_a_reading_added_in_spec_alone_changes_the_explicit_and_symbolic_verdicts(tiny_games):
+    literal, forbidden = tiny_games
+    after = {v.id: v.verdict for v in verdicts(explore(forbidden), WANTED)}
+    assert after == dict.fromkeys(WANTED, HOLDS)  # nobody can pass
+    # the symbolic engine's bounded search reads the new rule too
+    assert SymbolicChecker(literal, depth=2).bmc("NOBODY_PASSES", 2).verdict == VIOLATED
+    assert SymbolicChecker(forbidden, depth=2).bmc("NOBODY_PASSES", 2) is None
+
+
+# -- no game variable named in a backend or a checker ----------------------------------
+
+#: (file, variable) -> why it may name the variable.  Every other mention of a
+#: state variable of spec/rules/table.py (as a string, ``t.<name>`` or generated
+#: ``v_<name>``) in model/ or checks/ fails the test below: game knowledge goes
+#: in spec/.
+ALLOWED = {
+    **{(f, "phase"): "the phase variable is the spec language's own: Phase declarations "
+                     "and every action dispatch on it"
+       for f in ("model/codegen.py", "model/engine.py", "model/liveness.py", "model/packed.py",
+                 "model/reference.py", "model/searchkey.py", "model/smt.py",
+                 "model/smt_checks.py", "model/specialise.py", "model/vectorized.py",
+                 "checks/conformance.py", "checks/induction.py", "checks/questions.py",
+                 "checks/story.py")},
+    ("model/smt.py", "pile"): "the pile value kind of the Z3 encoding, not the variable",
+    **{("model/engine.py", v): "Game.describe shows a state to a reader (stories, JSON)"
+       for v in ("turn", "actor", "dir", "hands", "pile", "passers", "ended")},
+    ("model/engine.py", "deck"): "Game.describe counts the deck, and a deal sampled at a big "
+                                 "table draws its hands from the deck",
+    **{("model/simulate.py", v): "the simulator's statistics: who started, passed first, "
+                                 "why a round ended" for v in ("turn", "first_passer", "passers",
+                                                               "ended")},
+    **{("checks/story.py", v): "a story tells each step's change of seats and hands"
+       for v in ("hands", "hand_of", "aside", "pile", "turn", "deck", "actor")},
+    **{("checks/questions.py", v): "the question language: its words are compiled to spec "
+                                   "formulas over the game's variables"
+       for v in ("turn", "actor", "dir", "hands", "deck", "pile", "passers", "first_passer",
+                 "duty", "duty_on", "hand_of", "aside", "charity_out", "ended", "dealer")},
+}
+
+
+def test_no_backend_or_checker_names_a_game_variable():
+    names = [v.name for v in VARIABLES]
+    pattern = re.compile(r"""["'](%s)["']|\bt\.(%s)_?\b|\bv_(%s)\b"""
+                         % (("|".join(names),) * 3))
+    found, used = [], set()
+    for path in sorted((REPO / "model").glob("*.py")) + sorted((REPO / "checks").glob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for m in pattern.finditer(line):
+                name = next(g for g in m.groups() if g)
+                if (rel, name) in ALLOWED:
+                    used.add((rel, name))
+                else:
+                    found.append(f"{rel}:{n}: {name}: {line.strip()}")
+    assert not found, "game variables named outside spec/:\n" + "\n".join(found)
+    assert used == set(ALLOWED), f"allowed but unused (trim ALLOWED): {set(ALLOWED) - used}"
