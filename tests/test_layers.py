@@ -64,6 +64,8 @@ LAZY = {
     ("itcp.report.plots", "matplotlib.patches"): "matplotlib is the optional 'plot' extra",
     ("itcp.report.browser", "playwright.sync_api"):
         "playwright is optional (the 'test' extra): only screenshots and the browser test",
+    **{("bench.mutate_code", m): "cosmic-ray is installed by hand for this bench run only"
+       for m in ("cosmic_ray", "cosmic_ray.work_db", "cosmic_ray.work_item")},
 }
 
 #: Imports inside a function that stay, with the reason.  Each entry must still
