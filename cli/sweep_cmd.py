@@ -507,7 +507,11 @@ def html_report(base, columns, saves, hf) -> str:
     it is compiled again here (about a second a table)."""
     cols = []
     for c in columns:
-        if c.result is None or not c.result["verdicts"]:
+        if c.skipped is not None or c.result is None or not c.result["verdicts"]:
+            why = (f"skipped: {c.skipped}" if c.skipped is not None
+                   else f"not checked: {c.not_run or c.result['stats'].get('limit')}")
+            cols.append(SweepColumn(c.label, None, [], why,
+                                    config=c.variant.config if c.variant is not None else None))
             continue
         vs = [verdict_of(d) for d in c.result["verdicts"]]
         links = {}
@@ -527,7 +531,7 @@ def html_report(base, columns, saves, hf) -> str:
         note = (f"{st['states']:,} states, {st['seconds']:.1f} s" if "states" in st else "")
         cols.append(SweepColumn(c.label, game, vs, note + (" (cached)" if c.cached else ""),
                                 links, c.variant.config))
-    return sweep_page(cols, f"itcp-check sweep: {base.name}", base)
+    return sweep_page(cols, f"itcp-check sweep: variant {base.name}")
 
 
 __all__ = ["sweep", "int_range", "rank_list", "option_subsets", "copies_of"]

@@ -15,7 +15,8 @@ Input (what a sweep computes, table by table):
   scenario file the sweep wrote); without one, the trace is drawn on the page
   as a stepper and the cell links to it;
 * ``config`` (optional): the table, for a column whose ``game`` is None (a
-  column with no trace to draw needs no compiled game).
+  column with no trace to draw needs no compiled game; a table that cannot be
+  dealt has neither, and no verdicts: its cells are blank).
 
 Rows are the properties in the order they first appear.  A cell shows HOLDS
 (and how: exhaustive, inductive, proof), VIOLATED with the trace's length and a
@@ -103,7 +104,8 @@ def sweep_page(columns: list[SweepColumn], heading: str = "itcp-check sweep",
             sweep_matrix(columns)]
     traces, deck = [], {}
     for k, c in enumerate(columns):
-        for card in (c.game.config if c.game is not None else c.config).cards:
+        config = c.game.config if c.game is not None else c.config
+        for card in (config.cards if config is not None else ()):
             deck.setdefault(card.name, card)
         for v in c.verdicts:
             if (v.verdict == VIOLATED and v.trace is not None and v.id not in c.links
