@@ -223,7 +223,7 @@ def text_matrix(variant, columns, properties, summary) -> str:
     lines += ["", "cells: " + ", ".join(f"{n} {k}" for k, n in counts.items())
               + "; VIOLATED N: the shortest trace has N moves"]
     if limits:
-        lines += ["UNKNOWN: a limit stopped the search before it was exhausted:"]
+        lines += ["UNKNOWN: what stopped the job before its search was exhausted:"]
         lines += [f"  [{m}] {lim}" for lim, m in limits.items()]
     return "\n".join(lines)
 
@@ -490,7 +490,7 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
     if written:
         text += "\n\nwritten: " + ", ".join(written)
     if stopped is not None:
-        text += (f"\n\nSTOPPED by {stopped}: {summary['not_run']} job(s) not finished; "
+        text += (f"\n\nSTOPPED ({stopped}): {summary['not_run']} job(s) not finished; "
                  "run the same command again to finish them (finished jobs are cached)")
     click.echo(text)
     sys.exit(1 if counts[VIOLATED] else 3 if counts[UNKNOWN] else 0)
