@@ -417,10 +417,9 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
         shown.append(f"--max-states {max_states:,}")
     if timeout is not None:
         shown.append(f"--timeout {timeout:g}")
-    if max_memory is not None:
-        shown.append(f"--max-memory {show_size(max_memory)}" if memory_given
-                     else f"memory {show_size(max_memory)} (a share of what is free)")
-    limits_text = ", ".join(shown) or "none"
+    shown.append(f"--max-memory {show_size(max_memory)}" if memory_given else
+                 f"memory: the jobs running at once share {MEMORY_SHARE:.0%} of what was free")
+    limits_text = ", ".join(shown)
     with Outputs(force) as out:
         # every output path is checked before the work starts
         Outputs().folder(cache_dir, "--cache")
