@@ -32,11 +32,11 @@ from itcp.spec.errors import ConfigError, InputError, nearest, valid_names
 from itcp.spec.variants import load_variant, parse_options, parse_ranks
 
 from .check_cmd import PROPERTY_IDS
-from .common import (COUNT, SECONDS, VARIANT_HELP, Command, emit_json, force_option,
+from .common import (COUNT, SECONDS, VARIANT_HELP, Command, force_option,
                      load_with, memory_option, variant_argument)
 from .limits import available_memory, interrupted_text, memory_option_value, show_size
 from .output import Outputs
-from .sweep_jobs import (DEFAULT_CACHE, SIGNAL_REASONS, Cache, job_key, run_job, scenario_name,
+from .sweep_jobs import (DEFAULT_CACHE, Cache, job_key, run_job, scenario_name,
                          table_json, table_label, verdict_of, worker_init)
 
 #: the share of the memory available at the start that the jobs running at once share
@@ -292,7 +292,8 @@ def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | 
     if not todo:
         return None
     bar = None
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)),
+    workers = min(jobs, len(todo))
+    pool = ProcessPoolExecutor(max_workers=workers,
                                mp_context=multiprocessing.get_context("fork"),
                                initializer=worker_init)
     futures = {}
@@ -316,7 +317,8 @@ def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | 
                 cache.put(col.key, result)
                 col.result = result
             if bar is not None:
-                running = sum(f.running() for f in pending)
+                # a job handed to the pool counts as running while it waits for a worker
+                running = min(workers, sum(f.running() for f in pending))
                 bar.n = len(futures) - len(pending)
                 bar.set_postfix_str(f"{running} running")
                 bar.refresh()
