@@ -247,10 +247,13 @@ def test_killed_midway_resumes_to_the_same_matrix(swept, tmp_path):
 def test_all_64_option_subsets(cli, tmp_path):
     """2 players, 1 suit, ranks 2..2, hand 1, every subset of the six option cards.
     Exhaustive, the subsets of five and six cards alone take minutes (the six-card
-    table has about 10 million states), so each job stops at 3,000 states here; the
-    tables it exhausts are decided, the others UNKNOWN naming the limit."""
+    table has about 10 million states), and every job compiles the rules at its
+    table (about a second), so here each job stops at 500 states and checks two
+    properties; the tables it exhausts are decided, the others UNKNOWN naming the
+    limit."""
     r = cli("sweep", "--players", "2", "--suits", "1", "--ranks", "2..2", "--hand", "1",
-            "--options-subsets", "all", "--max-states", "3000", "--cache", str(tmp_path / "c"),
+            "--options-subsets", "all", "--max-states", "500", "--property", "FROZEN",
+            "--property", "ZERO_STOPS", "--cache", str(tmp_path / "c"),
             "--json", str(tmp_path / "m.json"))
     assert r.exit_code == 1, r.output + r.stderr
     m = json.loads((tmp_path / "m.json").read_text())
@@ -258,10 +261,11 @@ def test_all_64_option_subsets(cli, tmp_path):
     opts = [tuple(t["options"]) for t in m["tables"]]
     assert len(set(opts)) == 64 and opts[0] == ()
     for t in m["tables"]:
+        assert set(t["cells"]) == {"FROZEN", "ZERO_STOPS"}
         complete = t["stats"]["complete"]
         for cell in t["cells"].values():
             if cell["verdict"] == "UNKNOWN":
-                assert not complete and cell["limit"] == "--max-states 3000"
+                assert not complete and cell["limit"] == "--max-states 500"
             elif cell["verdict"] == "HOLDS":
                 assert complete
     bare = m["tables"][0]
