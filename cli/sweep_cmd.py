@@ -332,6 +332,10 @@ def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | 
             if col.result is None and col.not_run is None:
                 col.not_run = reason
         return reason
+    except BaseException:  # an error in a job: no worker is left running
+        _stop_workers()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
     finally:
         if bar is not None:
             bar.close()
