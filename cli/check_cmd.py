@@ -211,23 +211,40 @@ def _relabel(vs, budget):
     return vs
 
 
-def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
-                    as_json, itf, graph, saves, html, out):
+def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress=None,
+                   searched=None):
+    """The explicit-state check of variant ``v`` inside ``budget`` (``check``'s and
+    ``sweep``'s): the game compiled, every state searched within the limits, then a
+    verdict per property (those ``wanted``, else all), each limit named as the user
+    set it.  ``progress`` is the search's callback; ``searched()`` is called when the
+    search ends.  Returns (game, exploration, verdicts); the last two are None when
+    a stop came before the search began (and the game too, before it was compiled)."""
     game = _game(v, budget)
     if game is None:
-        return _not_started(v, properties, budget, as_json, engine)
-    update, bar = _progress()
+        return None, None, None
     ex = _interruptible(budget, explore, game, Limits(max_states, depth, budget.search_timeout()),
-                        symmetry=not no_symmetry, progress=update)
-    if bar is not None:
-        bar.close()
+                        symmetry=symmetry, progress=progress)
+    if searched is not None:
+        searched()
     if ex is None:
-        return _not_started(v, properties, budget, as_json, engine)
+        return game, None, None
     ex.limit = budget.limit_text(ex.limit)
-    wanted = list(properties) or None
     vs = _interruptible(budget, verdicts, ex, wanted, stopped=lambda: budget.reason)
     if vs is None:  # stopped as the analysis began or ended
         vs = search_verdicts(ex, wanted, budget.reason)
+    return game, ex, _relabel(vs, budget)
+
+
+def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
+                    as_json, itf, graph, saves, html, out):
+    update, bar = _progress()
+    wanted = list(properties) or None
+    game, ex, vs = explicit_check(v, wanted, max_states, depth, budget, not no_symmetry,
+                                  update, bar.close if bar is not None else None)
+    if ex is None:
+        if bar is not None:
+            bar.close()
+        return _not_started(v, properties, budget, as_json, engine)
     sym_stats, svs = None, []
     if engine == "all":
         got = _interruptible(budget, symbolic_verdicts, game, wanted, depth,

@@ -28,6 +28,7 @@ LAZY_COMMANDS = {
     "disputes": ("disputes_cmd", "disputes_cmd"),
     "scenarios": ("scenarios_cmd", "scenarios"),
     "play": ("play_cmd", "play_cmd"),
+    "sweep": ("sweep_cmd", "sweep"),
 }
 
 

@@ -13,7 +13,10 @@ Input (what a sweep computes, table by table):
 * ``note`` (optional): a line about the run, e.g. "149,072 states, 3.5 s";
 * ``links`` (optional): property id -> URL of the trace elsewhere (an ITF or
   scenario file the sweep wrote); without one, the trace is drawn on the page
-  as a stepper and the cell links to it.
+  as a stepper and the cell links to it;
+* ``config`` (optional): the table, for a column whose ``game`` is None (a
+  column with no trace to draw needs no compiled game; a table that cannot be
+  dealt has neither, and no verdicts: its cells are blank).
 
 Rows are the properties in the order they first appear.  A cell shows HOLDS
 (and how: exhaustive, inductive, proof), VIOLATED with the trace's length and a
@@ -26,6 +29,7 @@ from dataclasses import dataclass, field
 
 from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED
 from itcp.model.engine import Game
+from itcp.spec.config import Config
 
 from .page import document, e, stepper_html, variant_header
 from .view import told_view
@@ -34,10 +38,11 @@ from .view import told_view
 @dataclass
 class SweepColumn:
     label: str
-    game: Game
+    game: Game | None
     verdicts: list
     note: str = ""
     links: dict = field(default_factory=dict)
+    config: Config | None = None
 
 
 def cell_anchor(pid: str, col: int) -> str:
@@ -48,9 +53,10 @@ def _cell(v, col: int, links: dict) -> str:
     ev = v.evidence
     if v.verdict == VIOLATED:
         n = ev.get("length", len(v.trace["steps"]) if v.trace else 0)
-        href = links.get(v.id) or f"#{cell_anchor(v.id, col)}"
+        href = links.get(v.id) or (f"#{cell_anchor(v.id, col)}" if v.trace is not None else None)
         text = f"{n} move{'s' * (n != 1)}" + (" (lasso)" if ev.get("lasso") else "")
-        inner = f'VIOLATED<br><a href="{e(href)}">{e(text)}</a>'
+        inner = (f'VIOLATED<br><a href="{e(href)}">{e(text)}</a>' if href is not None
+                 else f"VIOLATED<br>{e(text)}")
     elif v.verdict == HOLDS:
         inner = f"HOLDS<br><span class=\"sub\">{e(ev.get('kind', ''))}</span>"
     else:
@@ -98,10 +104,12 @@ def sweep_page(columns: list[SweepColumn], heading: str = "itcp-check sweep",
             sweep_matrix(columns)]
     traces, deck = [], {}
     for k, c in enumerate(columns):
-        for card in c.game.config.cards:
+        config = c.game.config if c.game is not None else c.config
+        for card in (config.cards if config is not None else ()):
             deck.setdefault(card.name, card)
         for v in c.verdicts:
-            if v.verdict == VIOLATED and v.trace is not None and v.id not in c.links:
+            if (v.verdict == VIOLATED and v.trace is not None and v.id not in c.links
+                    and c.game is not None):
                 traces.append(stepper_html(told_view(c.game, v.trace), cell_anchor(v.id, k),
                                            f"{v.id} at {c.label}"))
     if traces:
