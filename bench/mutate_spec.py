@@ -60,7 +60,7 @@ def read_results(path: Path) -> tuple[dict, list[dict]]:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise SystemExit(f"error: {path}:{n}: not a JSON line ({e.msg}); "
-                             "a run cut short may leave a half line: delete it and --resume")
+                             "a run cut short may leave a half line: delete it and --resume") from e
         if n == 1 and "run" in obj:
             header = obj
         else:

@@ -36,8 +36,7 @@ from dataclasses import dataclass, replace
 
 from itcp.spec import ast as A
 from itcp.spec.errors import SpecError
-from itcp.spec.lang import (Define, Guard, Inliner, Not, Rule, RuleSet, Spec, Update, elaborate,
-                            included, num)
+from itcp.spec.lang import Define, Guard, Inliner, Not, Rule, RuleSet, Spec, Update, elaborate, included, num
 from itcp.spec.rules.table import SCORE_INPUTS, score_of
 from itcp.spec.simplify import simplify
 
@@ -490,5 +489,6 @@ def _same_guards(a, b) -> bool:
                                                   in zip(a.guards, b.guards))
 
 
-__all__ = ["Change", "Mutant", "NotApplicable", "mutant_change", "OPERATORS", "OPERATOR_DOCS", "apply", "fragment_key",
+__all__ = ["Change", "Mutant", "NotApplicable", "mutant_change", "OPERATORS", "OPERATOR_DOCS",
+           "apply", "fragment_key",
            "mutant_spec", "mutants", "mutants_of", "mutated_rule"]

@@ -28,7 +28,8 @@ A check whose table and readings compile to exactly the unmutated spec
 cannot kill the mutant and is skipped; so is one that never takes an action the
 mutant changes, when no guard, property or score changes (``Change.invisible``:
 a scenario that plays none of them, a table whose search never reaches their
-phase): it visits the same states with the same legal moves and verdicts.  The checks run cheapest first and stop
+phase): it visits the same states with the same legal moves and verdicts.  The
+checks run cheapest first and stop
 at the first kill (``all_kills`` runs every check instead).  Mutants run in
 parallel worker processes, each with a time limit.
 """

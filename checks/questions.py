@@ -35,9 +35,8 @@ from itcp.spec.config import OPTION_TITLES, SUIT_NAMES, Config
 from itcp.spec.errors import InputError, did_you_mean, nearest
 from itcp.spec.lang import And, Exists, ForAll, Not, Or, num
 from itcp.spec.properties import LIVE_PHASES, Property
-from itcp.spec.rules.table import (DECK_OUT, PASS_REACHED, PHASE_NAMES, ZERO, Table,
-                                   score_of)
 from itcp.spec.rules import build_ruleset
+from itcp.spec.rules.table import DECK_OUT, PASS_REACHED, PHASE_NAMES, ZERO, Table, score_of
 
 FORMS = ("can", "always", "never", "after", "differs")
 #: the longest question read, in characters
@@ -403,7 +402,8 @@ class Parser:
         col = self.tok.col
         self.must("the")
         self.must("deck")
-        if self.seq(("runs", "out")) or self.seq(("run", "out")) or self.seq(("be", "empty")) or self.seq(("is", "empty")) or self.seq(("is", "exhausted")):
+        if any(self.seq(w) for w in (("runs", "out"), ("run", "out"), ("be", "empty"),
+                                      ("is", "empty"), ("is", "exhausted"))):
             return Pred("deck_empty", (), col)
         if self.seq(("is", "not", "empty")):
             return Pred("not", (Pred("deck_empty", (), col),), col)

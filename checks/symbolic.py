@@ -31,8 +31,8 @@ from itcp.spec.properties import Violation
 from .deadline import OutOfTime, seconds_left
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
-from .scout import MINIMISE_SECONDS, Scout
 from .sampled import ROUNDS, refuted_by_playouts
+from .scout import MINIMISE_SECONDS, Scout
 from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
 DEFAULT_DEPTH = 6

@@ -296,7 +296,7 @@ def _shortest_return(indptr: np.ndarray, ct: np.ndarray, entry: int) -> list[int
     raise AssertionError("the entry lies on no cycle")  # pragma: no cover
 
 def replayed_bmc_verdict(game, pid: str, statement: str, states, actions, ending: str,
-                         reproduced: str) -> "Verdict":
+                         reproduced: str) -> Verdict:
     """A VIOLATED verdict for a BMC trace the engine has replayed (``states`` are the
     engine's, one more than ``actions``): the story, its ITF form, and the rules
     and readings on the path."""

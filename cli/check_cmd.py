@@ -17,8 +17,7 @@ from tqdm import tqdm
 
 from itcp.checks.explore import Limits, explore
 from itcp.checks.symbolic import symbolic_verdicts
-from itcp.checks.verdicts import (HOLDS, UNKNOWN, VIOLATED, Verdict, exit_code, search_verdicts,
-                                  verdicts)
+from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, Verdict, exit_code, search_verdicts, verdicts
 from itcp.model.engine import Game
 from itcp.report.html import check_page
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
@@ -27,11 +26,21 @@ from itcp.spec.errors import InputError, nearest, valid_names
 from itcp.spec.properties import property_ids
 from itcp.spec.tables import DEFAULT_TABLE, overrides
 
-from .common import (COUNT, NATURAL, SECONDS, VARIANT_HELP, Command, config_options, emit_json,
-                     force_option, load_with, memory_option, variant_argument)
+from .common import (
+    COUNT,
+    NATURAL,
+    SECONDS,
+    VARIANT_HELP,
+    Command,
+    config_options,
+    emit_json,
+    force_option,
+    load_with,
+    memory_option,
+    variant_argument,
+)
 from .limits import SEARCH_SHARE, Budget, memory_option_value
 from .output import FileOut, Outputs
-
 
 
 def start_table(flags: dict) -> dict:
@@ -447,7 +456,8 @@ def text_report(v, vs, stats, coverage) -> str:
         elif x.verdict == VIOLATED and "length" not in ev:
             note = ev.get("note", "")
         elif x.verdict == VIOLATED:
-            note = f"shortest trace: {ev['length']} move{'s' * (ev['length'] != 1)}" + (" (a lasso)" if ev.get("lasso") else "")
+            note = (f"shortest trace: {ev['length']} move{'s' * (ev['length'] != 1)}"
+                    + (" (a lasso)" if ev.get("lasso") else ""))
         else:
             note = ev.get("note", "")
         lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")

@@ -32,12 +32,29 @@ from itcp.spec.errors import ConfigError, InputError, nearest, valid_names
 from itcp.spec.variants import load_variant, parse_options, parse_ranks
 
 from .check_cmd import PROPERTY_IDS
-from .common import (COUNT, SECONDS, VARIANT_HELP, Command, force_option,
-                     load_with, memory_option, variant_argument)
+from .common import (
+    COUNT,
+    SECONDS,
+    VARIANT_HELP,
+    Command,
+    force_option,
+    load_with,
+    memory_option,
+    variant_argument,
+)
 from .limits import available_memory, interrupted_text, memory_option_value, show_size
 from .output import Outputs
-from .sweep_jobs import (DEFAULT_CACHE, Cache, job_key, run_job, scenario_name,
-                         table_json, table_label, verdict_of, worker_init)
+from .sweep_jobs import (
+    DEFAULT_CACHE,
+    Cache,
+    job_key,
+    run_job,
+    scenario_name,
+    table_json,
+    table_label,
+    verdict_of,
+    worker_init,
+)
 
 #: the share of the memory available at the start that the jobs running at once share
 MEMORY_SHARE = 0.8

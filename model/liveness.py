@@ -37,8 +37,7 @@ from itcp.spec.lang import Inliner, Spec
 from itcp.spec.properties import observations
 
 from .codegen import FunctionEmitter, Module
-from .specialise import (base_action, framed, initial_constants, reachable_values,
-                         specialise, spec_type)
+from .specialise import base_action, framed, initial_constants, reachable_values, spec_type, specialise
 
 
 def graph_observations(spec: Spec) -> dict:

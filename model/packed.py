@@ -56,8 +56,6 @@ from .packing import Layout
 from .specialise import constant_fields, reachable_values, reads_move, specialise
 
 
-
-
 def _action_formulas(act, skip=()):
     """Every formula a generated action evaluates: its guard, the new value of each
     variable it writes (but those in ``skip``), its step and state checks."""
@@ -323,7 +321,7 @@ class SpecialisedAction:
     known there (constant at this table, or fixed by the dispatch) replaced by
     its value and folded, the constant variables' updates dropped."""
 
-    def __init__(self, src: "PackedSource", act, known: dict):
+    def __init__(self, src: PackedSource, act, known: dict):
         spec = src.spec
         self.act, self.name, self.decl = act, act.name, act.decl
         self.params = act.decl.params
@@ -791,7 +789,7 @@ class PackedSource:
         em.line("seen_add(k2)")
         if self.symmetric:
             em.line("unreduced[0] += orbit(k2)")
-        for n, prop, formula in act.state_checks:
+        for n, _prop, formula in act.state_checks:
             ok = em.expr(formula)
             if ok == "True":
                 continue

@@ -12,7 +12,6 @@ from itcp.spec.errors import SpecError
 from itcp.spec.lang import Inliner, Spec
 from itcp.spec.properties import observations
 from itcp.spec.rules.table import score_of
-
 from itcp.spec.semantics import apply_op
 
 from . import runtime

@@ -119,7 +119,7 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
                       if v.endswith("@" + name)]
             rows_t.append([name, doc, ", ".join(states)])
         out += _table(["table", "config", "states"], rows_t)
-    out += ["", f"Most first kills: " + ", ".join(f"{k} ({n})" for k, n in
+    out += ["", "Most first kills: " + ", ".join(f"{k} ({n})" for k, n in
                                                  killers.most_common(8)) + "."]
     # survivors
     surv = [r for r in rows if _status(r, notes) in ("survived", "timeout")]

@@ -230,7 +230,8 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         'else: the option cards list no suit, while Charity and Desolation, which speak of '
         '"the same suit", are cards of a suit. A card of no suit is never "the same suit" as '
         'another, so no Desolation follows an option card and no Charity cancels one.')),
-    _cp("discard.none", "After drawing, no card in hand may legally be discarded.", ["play.2", "desolation.1"], [
+    _cp("discard.none", "After drawing, no card in hand may legally be discarded.",
+        ["play.2", "desolation.1"], [
         ("stuck", "the text says nothing: no move, the game is stuck"),
         ("any_card", "then any card may be discarded"),
         ("skip_discard", "the turn ends without a discard"),
@@ -350,7 +351,8 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
     ], origin="found", why=(
         'unbelief.1: "skips the next player"; with two players that is the only other '
         'player, so play comes back to the discarder.')),
-    _cp("pride.passer", "\"A player who has said Pass is not included\" in Pride Cycle.", ["pride.1", "pride.2"], [
+    _cp("pride.passer", "\"A player who has said Pass is not included\" in Pride Cycle.",
+        ["pride.1", "pride.2"], [
         ("gives_not_receives", "the passer gives nothing but still receives"),
         ("skipped", "the passer is skipped both ways"),
         ("before_keeps", "the player before the passer keeps their card"),

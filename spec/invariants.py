@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .lang import And, Exists, ForAll, Implies, Not, Or
-from .rules.table import (DECK, DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET,
-                          Table)
+from .rules.table import DECK, DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET, Table
 
 
 def candidates(spec) -> dict:

@@ -14,13 +14,13 @@ is checked, and told, by every backend and command without a change there.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 from .ast import Node, op
 from .lang import And, ForAll, Implies, Not, Or
-from .rules.table import (DEAL, DISCARD, DRAW, GAME_OVER, LIVE, OVER, PRIDE, REVEAL,
-                          SECRET)
+from .rules.table import DEAL, DISCARD, DRAW, GAME_OVER, LIVE, OVER, PRIDE, REVEAL, SECRET
 
 
 class Shown(Protocol):

@@ -12,22 +12,22 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
 from itcp.checks.induction import Inductor
 from itcp.checks.sampled import refuted_by_playouts
 from itcp.checks.symbolic import SymbolicChecker
-from itcp.spec.invariants import candidates
 from itcp.cli.common import load_with
 from itcp.model.engine import Game
 from itcp.model.smt_checks import Query
+from itcp.spec.invariants import candidates
 
 TINY = {"players": 2, "suits": 1, "ranks": (2, 3), "hand": 1, "options": ()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def tiny(variant: str = "clarified") -> Game:
     return Game.from_variant(load_with(variant, dict(TINY)))
 

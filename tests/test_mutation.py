@@ -13,8 +13,17 @@ from pathlib import Path
 import pytest
 
 from itcp.checks import mutation as M
-from itcp.checks.mutants import (OPERATORS, Mutant, NotApplicable, apply, mutant_change,
-                                 mutant_spec, mutants, mutants_of, mutated_rule)
+from itcp.checks.mutants import (
+    OPERATORS,
+    Mutant,
+    NotApplicable,
+    apply,
+    mutant_change,
+    mutant_spec,
+    mutants,
+    mutants_of,
+    mutated_rule,
+)
 from itcp.report.mutation import load_notes, render, summary
 from itcp.spec import ast as A
 from itcp.spec.config import Config

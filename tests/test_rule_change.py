@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from itcp.model.engine import Game
 from itcp.checks.explore import explore
 from itcp.checks.symbolic import SymbolicChecker, symbolic_verdicts
 from itcp.checks.verdicts import HOLDS, VIOLATED, verdicts
+from itcp.model.engine import Game
 from itcp.spec.ast import INT, Var
 from itcp.spec.choices import default_readings
 from itcp.spec.config import Config
