@@ -29,9 +29,9 @@ from itcp.report.sweep import SweepColumn, sweep_page
 from itcp.scenarios.save import variant_ref
 from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import ConfigError, InputError, nearest, valid_names
+from itcp.spec.properties import property_ids
 from itcp.spec.variants import load_variant, parse_options, parse_ranks
 
-from .check_cmd import PROPERTY_IDS
 from .common import (
     COUNT,
     SECONDS,
@@ -160,9 +160,9 @@ def option_subsets(text: str, copies: dict[str, int]) -> list[tuple]:
 
 def check_properties(properties) -> list[str]:
     for p in properties:
-        if p not in PROPERTY_IDS:
-            best = nearest(p, PROPERTY_IDS)
-            raise InputError(f"--property: unknown property {p!r}; {valid_names(PROPERTY_IDS)}",
+        if p not in property_ids():
+            best = nearest(p, property_ids())
+            raise InputError(f"--property: unknown property {p!r}; {valid_names(property_ids())}",
                              hint=f"did you mean {best!r}?" if best else None)
     return list(dict.fromkeys(properties))
 
@@ -447,7 +447,7 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
         # every output path is checked before the work starts
         Outputs().folder(cache_dir, "--cache")
         names = [scenario_name(base.name, c.table, p) for c in checkable
-                 for p in (wanted or PROPERTY_IDS)]
+                 for p in (wanted or property_ids())]
         saves = (out.folder(scenario_dir, "--save-scenarios", names=names)
                  if scenario_dir is not None else None)
         jf = out.file(json_file, "--json") if json_file is not None else None
@@ -473,7 +473,7 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
                              "scenarios": str(saves.folder) if saves is not None else None,
                              "scenarios_for": scen_for}))
         stopped = run_jobs(todo, jobs, cache)
-        props = [p for p in PROPERTY_IDS if not wanted or p in wanted]
+        props = [p for p in property_ids() if not wanted or p in wanted]
         counts = {k: 0 for k in (HOLDS, VIOLATED, UNKNOWN, "skipped")}
         for c in columns:
             for cell in c.cells(props).values():
