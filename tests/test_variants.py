@@ -180,7 +180,7 @@ def test_unknown_extends_target(tmp_path):
      "unknown choice point 'justice.dutty'", "justice.duty"),
     ('[readings]\n"justice.duty" = "stackng"\n', 2,
      "reading 'stackng' is not a reading of justice.duty; "
-     "valid: no_force, play_or_extra, stacking, until", "stacking"),
+     "valid: extra_lapses, no_force, play_or_extra, stacking, take_or_play, until", "stacking"),
     ('[readings]\njustice.duty = "stackng"\n', 2, "not a reading of justice.duty", "stacking"),
     ('[readings]\n"justice.duty" = 2\n', 2, "reading 2 is not a reading", None),
     ('[config]\nsuits = 2\nplayers = "four"\n', 3, 'players must be a whole number, got "four"',
