@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import json
 import multiprocessing
 import os
 import sys
@@ -22,6 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import click
+from tqdm import tqdm
 
 from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED
 from itcp.model.engine import Game
@@ -291,7 +293,6 @@ def json_report(variant, columns, properties, summary, scenarios) -> dict:
 def _progress(total: int):
     if not sys.stderr.isatty() or total == 0:
         return None
-    from tqdm import tqdm
     return tqdm(total=total, unit=" jobs", file=sys.stderr, dynamic_ncols=True, leave=False)
 
 
@@ -519,7 +520,6 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
 
 
 def _json_text(obj) -> str:
-    import json
     return json.dumps(obj, indent=2) + "\n"
 
 
