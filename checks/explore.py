@@ -39,6 +39,7 @@ from __future__ import annotations
 import gc
 import sys
 import time
+from abc import ABC, abstractmethod
 from array import array
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -308,7 +309,7 @@ def _moves(parts, words: int) -> Moves:
     return Moves(src, aid, prm, ws, bad)
 
 
-class _Backend:
+class _Backend(ABC):
     """What the search needs of a state representation (shared part)."""
 
     def __init__(self, game: Game, red: Reduction, layout: KeyLayout, symmetry: bool):
@@ -331,9 +332,9 @@ class _Backend:
         join = self.layout.join
         return [join(r) for r in zip(*[w.tolist() for w in words])]
 
+    @abstractmethod
     def root(self, legal) -> Moves:
         """The successors of the state before the deal, one per legal action."""
-        raise NotImplementedError
 
 
 class BatchBackend(_Backend):
