@@ -13,6 +13,7 @@ Exit status: mypy's (0 when clean).
 """
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -30,19 +31,17 @@ def package_dirs() -> dict[str, Path]:
 
 
 def build_tree() -> Path:
-    """``.typecheck/itcp/<sub>`` -> the repository's folder, one link per top-level subpackage."""
-    root = TREE / "itcp"
-    root.mkdir(parents=True, exist_ok=True)
+    """``.typecheck/itcp/<sub>/<module>.py`` -> the repository's file, for every module of
+    every subpackage.  Files, not folders, are linked: a data folder beside a module of
+    the same name (spec/variants/ of TOML files beside spec/variants.py) would otherwise
+    be taken by mypy for a namespace package hiding the module."""
+    if TREE.exists():
+        shutil.rmtree(TREE)
     for name, folder in package_dirs().items():
-        parts = name.split(".")
-        if len(parts) != 2:  # itcp.spec.rules lives inside spec/ already
-            continue
-        link = root / parts[1]
-        if link.is_symlink() and link.resolve() == folder.resolve():
-            continue
-        if link.is_symlink():
-            link.unlink()
-        link.symlink_to(folder, target_is_directory=True)
+        package = TREE.joinpath(*name.split("."))
+        package.mkdir(parents=True, exist_ok=True)
+        for module in folder.glob("*.py"):
+            (package / module.name).symlink_to(module.resolve())
     return TREE
 
 
