@@ -36,7 +36,7 @@ def report_input_error(e: InputError) -> None:
     click.echo(f"error: {e.render()}", err=True)
 
 
-class _Guarded:
+class _Guarded(click.Command):
     """Turns the program's own input errors into exit code 2 with a message,
     and an interrupt (Ctrl-C, SIGTERM, SIGHUP) into "interrupted"."""
 
@@ -46,8 +46,7 @@ class _Guarded:
 
     def invoke(self, ctx: click.Context):
         try:
-            if PENDING and not self.uses_budget and isinstance(self, click.Command) \
-                    and not isinstance(self, click.Group):
+            if PENDING and not self.uses_budget and not isinstance(self, click.Group):
                 raise KeyboardInterrupt
             return super().invoke(ctx)
         except InputError as e:

@@ -86,7 +86,7 @@ def signals_interrupt():
 def interrupted_text() -> tuple[str, int]:
     """("interrupted (SIGTERM)", exit code 128 + the signal) for the last
     interrupt outside a Budget (Ctrl-C: 130)."""
-    signum = (last_signal or PENDING or [signal.SIGINT])[0]
+    signum = signal.Signals((last_signal or PENDING or [signal.SIGINT])[0])
     return f"interrupted ({SIGNALS.get(signum, f'signal {signum}')})", 128 + signum
 
 #: the share of ``--timeout`` the search may use; the analysis after it has the rest

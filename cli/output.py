@@ -41,6 +41,7 @@ import re
 import shutil
 import signal
 import tempfile
+from abc import ABC, abstractmethod
 from pathlib import Path
 
 from itcp.spec.errors import InputError
@@ -166,7 +167,9 @@ def _check_path(path: Path, option: str, want: str) -> tuple[Path, list[Path]]:
 
 # -- the outputs of one command -----------------------------------------------------------
 
-class _Target:
+class _Target(ABC):
+    """An output a command writes: staged beside its target, then committed or discarded."""
+
     def __init__(self, outputs: Outputs, path, option: str):
         if not str(path).strip():  # Path("") would be the working folder
             raise _fail(option, repr(str(path)), "an empty path", "give a file or folder name")
@@ -175,6 +178,21 @@ class _Target:
 
     def _parents(self, missing: list[Path]):
         self.outputs._make_parents(missing)
+
+    @abstractmethod
+    def _conflicts(self) -> list[str]:
+        """What appeared at the target since it was checked (replaced without --force)."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def _commit(self) -> None:
+        """Move the staged output into place."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def _discard(self) -> None:
+        """Remove what was staged."""
+        raise NotImplementedError
 
 
 class FileOut(_Target):

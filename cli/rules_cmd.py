@@ -149,9 +149,9 @@ def markdown(variant: Variant) -> str:
     shipped = shipped_variants()
     rules = rule_records(variant)
     by_reading: dict[tuple, list[str]] = {}
-    for r in rules:
-        if r["choice"]:
-            by_reading.setdefault((r["choice"], r["reading"]), []).append(r["id"])
+    for rec in rules:
+        if rec["choice"]:
+            by_reading.setdefault((rec["choice"], rec["reading"]), []).append(rec["id"])
 
     out = [
         "# Choice points",
@@ -176,8 +176,8 @@ def markdown(variant: Variant) -> str:
     for cp in CHOICE_POINTS.values():
         cells = []
         for v in shipped:
-            r = v.readings[cp.id]
-            cells.append(f"`{r}`" if r == cp.literal else f"**`{r}`**")
+            chosen = v.readings[cp.id]
+            cells.append(f"`{chosen}`" if chosen == cp.literal else f"**`{chosen}`**")
         out.append(f"| [`{cp.id}`](#{cp.id.replace('.', '')}) | {_cell(cp.question)} | "
                    f"`{cp.literal}` | " + " | ".join(cells) + " |")
     out.append("")

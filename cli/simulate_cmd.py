@@ -168,7 +168,7 @@ def by_players(v, variant, config_flags, backend, report, records, counts, round
             continue
         if not quiet and sys.stderr.isatty():
             click.echo(f"  ... {rounds:,} rounds at {n} players", err=True)
-        recs = []
+        recs: list = []
         rep = simulate_rounds(Game.from_variant(other, backend=backend), rounds, seed, max_steps=max_steps,
                   track_rules=False, records=recs)
         data.by_players[n] = plots.Run(n, rep, recs)

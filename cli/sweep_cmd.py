@@ -332,6 +332,7 @@ def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | 
                 if result.get("interrupted"):
                     col.not_run = result["stats"].get("stopped_by") or "interrupted"
                     continue
+                assert col.key is not None  # every job run was keyed before it ran
                 cache.put(col.key, result)
                 col.result = result
             if bar is not None:

@@ -97,7 +97,7 @@ def violations_html(game: Game, vs) -> str:
 
 
 def _sentences_of(notes) -> str:
-    seen = {}
+    seen: dict[str, str] = {}
     for n in notes:
         for sid, text in n.sentences:
             seen.setdefault(sid, text)
@@ -261,11 +261,12 @@ def graph_section(ex, vs) -> str:
                  + (f", round over ({d['ended']})" if game.is_terminal(s) else "")
                  + "; hands " + " | ".join(d["hands"]))
         nodes[i] = Node(ex.depth_of[i], kind, title)
-    paths = {}
+    paths: dict[str, list[int]] = {}
     for v in vs:
         if v.verdict == VIOLATED and v.trace is not None and "raw" in v.trace:
-            nums = [number_of(ex, s) for s in v.trace["raw"]["states"]]
-            if all(x is not None for x in nums):
+            found = [number_of(ex, s) for s in v.trace["raw"]["states"]]
+            nums = [x for x in found if x is not None]
+            if len(nums) == len(found):
                 paths[f"{v.id} ({len(nums) - 1} moves)"] = nums
     cap = (f"{ex.states:,} states and {len(es):,} transitions, one layer per move after the "
            "deal" + (" (symmetry reduction on: a state stands for its suit and copy "

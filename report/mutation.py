@@ -90,7 +90,7 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
                f"{s['timeout']} timed out, {s['equivalent']} equivalent, "
                f"{s['stillborn']} stillborn).")
     out.append("")
-    by_op = {}
+    by_op: dict[str, Counter] = {}
     for r in rows:
         by_op.setdefault(r["operator"], Counter())[_status(r, notes)] += 1
     lines = []

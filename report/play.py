@@ -29,7 +29,9 @@ import os
 import random
 import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from itcp.model.engine import CHANCE, Game
 from itcp.scenarios.replay import changes, say
@@ -178,9 +180,9 @@ class Session:
     seat: int
     bots: str
     rng: random.Random
-    inp: object
-    out: object
-    ask: object = None              # question text -> lines (None: questions unavailable)
+    inp: TextIO
+    out: TextIO
+    ask: Callable[[str], list[str]] | None = None  # question text -> lines (None: unavailable)
     open_hands: bool = False
     explain_all: bool = False
     style: Style = field(default_factory=Style)

@@ -209,7 +209,7 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
                f"not end by the rules are left out ({rows[0][2] if rows else 0:,} scored).",
                _csv(("seat", "order_of_play", "rounds_scored", "mean_score", "std_error",
                      "lowest_alone", "lowest_tied"), rows))
-    if draw:
+    if plt is not None:
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 3.6))
         labels = [f"{r[0]}\n(plays {_ordinal(r[1])})" for r in rows]
         a1.bar(labels, [r[3] for r in rows], yerr=[r[4] for r in rows], color="#1e88e5",
@@ -233,7 +233,7 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
                "How many moves a round takes (chance moves included), by how it ended; "
                f"the step cap is {main.report['max_steps']:,}.",
                _csv(("steps", "ending", "rounds"), rows))
-    if draw:
+    if plt is not None:
         fig, ax = plt.subplots(figsize=(9, 3.6))
         lengths = sorted(s for s, _, k in rows for _ in range(k))
         # one bar per move count up to the 99th percentile; the long tail is counted
@@ -267,7 +267,7 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
                "Share of rounds by how they ended, at each player count (the same variant "
                "and deck, the same seed and number of rounds).",
                _csv(("players", "ending", "rounds", "share"), rows))
-    if draw:
+    if plt is not None:
         fig, ax = plt.subplots(figsize=(9, 3.6))
         counts = sorted(data.by_players)
         # grouped bars on a log scale: the rare endings (a stuck round, a step cap) are
@@ -304,7 +304,7 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
                "the red mark is one seat in n, the share if nobody were favoured.",
                _csv(("players", "rounds", "rounds_with_pass", "passer_lowest_alone",
                      "passer_lowest_tied", "passer_not_lowest", "pass_wins_share"), rows))
-    if draw:
+    if plt is not None:
         fig, ax = plt.subplots(figsize=(9, 3.6))
         labels = [str(r[0]) for r in rows]
         share = lambda i: [r[i] / r[2] if r[2] else 0 for r in rows]  # noqa: E731
@@ -335,7 +335,7 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
                "frequent drawn; the CSV has every rule that fired). Rules that interpret a "
                "choice point are drawn in purple.",
                _csv(("rule", "choice_point", "reading", "steps", "per_1000_steps"), rows))
-    if draw:
+    if plt is not None:
         top = rows[:TOP_RULES][::-1]
         fig, ax = plt.subplots(figsize=(9, 0.28 * max(4, len(top)) + 1))
         ax.barh([r[0] for r in top], [r[4] for r in top],

@@ -102,7 +102,8 @@ def sweep_page(columns: list[SweepColumn], heading: str = "itcp-check sweep",
             f"<p>{len(columns)} table{'s' * (len(columns) != 1)}; "
             + ", ".join(f"{n} {k}" for k, n in counts.items()) + ".</p>",
             sweep_matrix(columns)]
-    traces, deck = [], {}
+    traces: list = []
+    deck: dict = {}
     for k, c in enumerate(columns):
         config = c.game.config if c.game is not None else c.config
         for card in (config.cards if config is not None else ()):

@@ -10,6 +10,7 @@ curation tool ``python -m itcp.scenarios.contrast``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from .errors import InputError
 from .variants import FULL_DECK_OVERRIDES, parse_options, parse_ranks
@@ -17,7 +18,7 @@ from .variants import FULL_DECK_OVERRIDES, parse_options, parse_ranks
 #: The table ``itcp-check`` checks by default: small enough to exhaust in well
 #: under a minute, large enough to show the official text's contradictions
 #: (a passer's hand changed by Pride Cycle; a turn with no legal discard).
-DEFAULT_TABLE = {"players": 2, "suits": 2, "ranks": (2, 2), "hand": 1,
+DEFAULT_TABLE: dict[str, Any] = {"players": 2, "suits": 2, "ranks": (2, 2), "hand": 1,
                  "options": (("unbelief", 1), ("pride_cycle", 1))}
 
 
