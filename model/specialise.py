@@ -94,6 +94,7 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
     """
     values: dict = {name: {c.value} for name, c in initial_constants(spec).items()}
     types = {v.name: v.type for v in spec.variables}
+    folded = _Folded(spec)
     done: dict = {}  # action -> the known values it was last run with
     changed = True
     while changed:
@@ -116,11 +117,11 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
             done[act.name] = sig
             guard, base, _ = (base_action(spec, act, invariant) if invariant is not None
                               else (act.guard, act.values, None))
-            if specialise(guard, env, spec) == Const(False, A.BOOL):
+            if folded(guard, env, {}) == Const(False, A.BOOL):
                 continue  # never enabled where the action's phase is reached
-            news = {}
+            news: dict = {}
             for var in act.order:
-                news[var] = specialise(base[var], env, spec, news)
+                news[var] = folded(base[var], env, news)
             after = _leaves(news["phase"]) if "phase" in news else {act.phase.value}
             for var in act.order:
                 old = values[var]
@@ -136,6 +137,45 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
                     values[var] = grown
                     changed = True
     return values
+
+
+class _Folded:
+    """``specialise`` remembered by what it reads: the fixpoint runs every action
+    again whenever anything new is known, but most of an action's new values read
+    a few variables whose knowledge has not changed, and fold to the same node."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.reads: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self.memo: dict = {}
+
+    def _reads(self, node) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        hit = self.reads.get(id(node))
+        if hit is None:
+            names, primed, seen = set(), set(), set()
+            stack = [node]
+            while stack:
+                x = stack.pop()
+                if id(x) in seen:
+                    continue
+                seen.add(id(x))
+                if isinstance(x, Var):
+                    names.add(x.name)
+                elif isinstance(x, Primed):
+                    primed.add(x.name)
+                stack.extend(A.children(x))
+            hit = self.reads[id(node)] = (tuple(sorted(names)), tuple(sorted(primed)))
+        return hit
+
+    def __call__(self, node, env: dict, news: dict):
+        names, primed = self._reads(node)
+        key = (id(node), tuple((v, env[v].value) for v in names if v in env),
+               tuple((v, id(news[v])) for v in primed if v in news))
+        hit = self.memo.get(key)
+        if hit is None:
+            # the node is kept with its result: the ids in the key stay its own
+            hit = self.memo[key] = (node, specialise(node, env, self.spec, news))
+        return hit[1]
 
 
 def _kept(spec, act, env, news, var, got, live, canonical, base_phase):
