@@ -9,6 +9,8 @@ scouted plan uses it is tested in tests/test_scout.py.
 """
 from __future__ import annotations
 
+from functools import cache
+
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,7 +22,9 @@ from itcp.spec.config import Config
 CONFIG = Config(players=2, suits=1, ranks=(2, 4), hand=1)
 
 
+@cache
 def _setup():
+    """The encoding of the table (built once: a hypothesis example asks new queries of it)."""
     sym = S.Symbolic(build_spec(CONFIG), timeout=30)
     smt = sym.smt
     hand = z3.BitVec("hand", smt.n_cards)
