@@ -22,7 +22,8 @@ import pytest
 pytestmark = pytest.mark.slow
 
 IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__",
-                                ".pytest_cache", ".hypothesis", ".benchmarks", "tmp")
+                                ".pytest_cache", ".hypothesis", ".benchmarks", "tmp", ".typecheck",
+                                ".mypy_cache", ".ruff_cache", ".itcp-sweep-cache")
 
 
 def run(cmd, **kw):
