@@ -187,6 +187,8 @@ def rule_rows(run: Run, spec) -> list[tuple]:
 # -- the figures ------------------------------------------------------------------------------
 
 def _png(fig, plt) -> bytes:
+    """The figure laid out and drawn as PNG bytes (then closed)."""
+    fig.tight_layout()
     buf = io.BytesIO()
     # no timestamps or software names in the file: the same data gives the same bytes
     fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
@@ -198,10 +200,14 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
     """The five figures (PNG drawn only if ``draw``; the CSVs always)."""
     plt = pyplot() if draw else None
     main = data.main
-    out = []
     sub = f"{data.variant}, {data.table}; {main.report['rounds']:,} random rounds, " \
           f"seed {main.report['seed']}"
+    return [make(data, spec, plt, sub) for make in FIGURE_MAKERS]
 
+
+def _seat_figure(data: SimulationData, spec, plt, sub: str) -> Figure:
+    """Scores per seat: mean score and how often each seat is lowest."""
+    main = data.main
     rows = seat_rows(main)
     f = Figure("scores-per-seat", "Scores per seat",
                "Each seat's mean round score (bars: one standard error) and the share of "
@@ -224,9 +230,13 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
         a2.set_title("lowest score at the table")
         a2.legend(fontsize=8)
         _suptitle(fig, f"Scores per seat: {sub}")
-        fig.tight_layout()
         f.png = _png(fig, plt)
-    out.append(f)
+    return f
+
+
+def _length_figure(data: SimulationData, spec, plt, sub: str) -> Figure:
+    """Round length: moves per round, by how the round ended."""
+    main = data.main
 
     rows = length_rows(main)
     f = Figure("round-length", "Round length",
@@ -258,9 +268,13 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
                      + (f" ({capped:,} at the step cap)" if capped else ""), fontsize=8)
         ax.legend(fontsize=8)
         _suptitle(fig, f"Round length: {sub}")
-        fig.tight_layout()
         f.png = _png(fig, plt)
-    out.append(f)
+    return f
+
+
+def _endings_figure(data: SimulationData, spec, plt, sub: str) -> Figure:
+    """How rounds end, at each player count (log scale)."""
+    main = data.main
 
     rows = ending_rows(data)
     f = Figure("endings-by-players", "How rounds end, by player count",
@@ -293,9 +307,13 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
         ax.legend(handles=handles, fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
         _suptitle(fig, f"How rounds end: {data.variant}, {main.report['rounds']:,} rounds "
                        f"per player count, seed {main.report['seed']}")
-        fig.tight_layout()
         f.png = _png(fig, plt)
-    out.append(f)
+    return f
+
+
+def _pass_figure(data: SimulationData, spec, plt, sub: str) -> Figure:
+    """How often the first passer scores lowest, per player count."""
+    main = data.main
 
     rows = pass_rows(data)
     f = Figure("pass-wins", "How often a Pass wins",
@@ -325,9 +343,13 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
                        f"{data.variant}, {main.report['rounds']:,} rounds per player count, "
                        f"seed {main.report['seed']}")
         ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
-        fig.tight_layout()
         f.png = _png(fig, plt)
-    out.append(f)
+    return f
+
+
+def _rules_figure(data: SimulationData, spec, plt, sub: str) -> Figure:
+    """How often each rule takes part in a step."""
+    main = data.main
 
     rows = rule_rows(main, spec)
     f = Figure("rule-firings", "Which rules fire",
@@ -343,10 +365,12 @@ def figures(data: SimulationData, spec, draw: bool = True) -> list[Figure]:
         ax.set_xlabel("steps per 1,000 in which the rule took part")
         ax.tick_params(axis="y", labelsize=7)
         _suptitle(fig, f"Rule firings: {sub}")
-        fig.tight_layout()
         f.png = _png(fig, plt)
-    out.append(f)
-    return out
+    return f
+
+
+#: what draws each figure, in the order of FIGURES
+FIGURE_MAKERS = (_seat_figure, _length_figure, _endings_figure, _pass_figure, _rules_figure)
 
 
 def _suptitle(fig, text: str) -> None:
