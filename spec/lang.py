@@ -6,7 +6,8 @@ domains; rules as records that contribute *fragments* to actions:
 
 * ``Guard(actions, expr)``   -- a conjunct of those actions' guards;
 * ``Update(actions, var, value, when, priority)`` -- a new value for ``var``
-  when ``when`` holds (the highest priority whose ``when`` holds wins;
+  when ``when`` holds (the highest priority whose ``when`` holds wins; the
+  rulebook's priorities are the named table ``rules.priorities.Priority``;
   unmentioned variables keep their value: the frame);
 * ``Define(name, params, body)`` -- a definition (``points(h)``, ...).
 
@@ -218,7 +219,13 @@ class Update:
     var: str
     value: Node
     when: Node = TRUE
+    #: a name from ``rules.priorities.Priority`` (stored as a plain int)
     priority: int = 0
+
+    def __post_init__(self):
+        if isinstance(self.priority, bool) or not isinstance(self.priority, int):
+            raise SpecError(f"update of {self.var}: priority {self.priority!r} is not an int")
+        object.__setattr__(self, "priority", int(self.priority))
 
 
 @dataclass(frozen=True)

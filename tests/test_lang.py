@@ -3,11 +3,14 @@ expressions run through both executable backends (the reference evaluator and th
 generated code), covering every operator in ``ast.OPS``."""
 from __future__ import annotations
 
+import ast
+import pathlib
 from dataclasses import dataclass
 from types import SimpleNamespace
 
 import pytest
 
+import itcp.spec
 from itcp.model import runtime
 from itcp.model.codegen import FunctionEmitter, Module, compile_spec
 from itcp.model.reference import Evaluator, ReferenceModule
@@ -239,6 +242,37 @@ def test_two_updates_with_equal_priority():
     ok = ruleset(rule("r1", Update(("inc",), "x", num(1))),
                  rule("r2", Update(("inc",), "x", num(2), when=X.cur > 0, priority=1)))
     assert elaborate(ok, {}).action("inc").values["x"].sexpr() == "(if (lt 0 x) 2 1)"
+
+
+def _bare_priorities(path):
+    """(line, source) of every ``priority=`` given an integer literal in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    out = []
+    for node in ast.walk(tree):
+        for kw in getattr(node, "keywords", ()):
+            v = kw.value
+            if isinstance(v, ast.UnaryOp) and isinstance(v.op, (ast.USub, ast.UAdd)):
+                v = v.operand
+            if kw.arg == "priority" and isinstance(v, ast.Constant) and isinstance(v.value, int):
+                out.append((kw.value.lineno, ast.unparse(kw)))
+    return out
+
+
+def test_bare_priority_literals_are_found(tmp_path):
+    src = tmp_path / "r.py"
+    src.write_text("Update(a, 'x', v, priority=Priority.BASE)\nUpdate(a, 'x', v, priority=-1)\n"
+                   "Update(a, 'x', v,\n       priority=7)\n")
+    assert _bare_priorities(src) == [(2, "priority=-1"), (4, "priority=7")]
+
+
+def test_rules_name_their_priorities():
+    """Fragment priorities come from the one table ``rules.priorities.Priority``,
+    never a bare number in a rule."""
+    spec_dir = pathlib.Path(itcp.spec.__file__).parent
+    files = sorted(spec_dir.glob("*.py")) + sorted((spec_dir / "rules").glob("*.py"))
+    assert any(f.name == "turn.py" for f in files)
+    bare = [f"{f}:{line}: {src}" for f in files for line, src in _bare_priorities(f)]
+    assert not bare, "use a name from spec/rules/priorities.py:\n" + "\n".join(bare)
 
 
 def test_call_to_a_missing_definition_names_the_call_site():

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..ast import op
 from ..lang import Exists, MapOf, Update, num
+from .priorities import Priority
 from .table import DEAL, GAME_OVER, Table, score_of
 from .turn import define, rule
 
@@ -24,7 +25,7 @@ def rules(t: Table):
              Update(("next_round",), "round_no", t.round_no + 1),
              Update(("next_round",), "dealer", op("step", t.dealer, num(1))),
              Update(("next_round",), "phase", num(DEAL)),
-             Update(("next_round",), "phase", num(GAME_OVER), when=done, priority=1),
+             Update(("next_round",), "phase", num(GAME_OVER), when=done, priority=Priority.OVERRIDE),
              *[Update(("next_round",), v, t.initial[v]) for v in ROUND_RESET],
              scope="game"),
         rule("game.end.rounds", ["object.1"],

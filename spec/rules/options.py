@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..ast import op
 from ..lang import FALSE, TRUE, And, Exists, Guard, If, MapOf, Not, Or, SetOf, Update, num
 from . import flow
+from .priorities import Priority
 from .table import DISCARD, PRIDE, RACE, SECRET, Table
 from .turn import define, endings, my_seat, next_seat, raw_endings, rule
 
@@ -107,7 +108,7 @@ def mercy_rules(t: Table):
     frags = []
     for e in flow.effect_contexts(t):
         when = flow.opens_race(t, e)
-        frags += [Update((e.action,), "phase", num(RACE), when=when, priority=10),
+        frags += [Update((e.action,), "phase", num(RACE), when=when, priority=Priority.OPENS_RACE),
                   Update((e.action,), "resume", e.by, when=when)]
     w = _param(t, "race")
     def can_race(hands, hand_of, p, pile, turn, taken):
@@ -161,11 +162,13 @@ def mercy_rules(t: Table):
              Guard(("race",), Or(first_pick, w.in_(t.racers))),
              Update(("race",), "racers", If(first_pick, field_now, t.racers).minus(w)),
              Update(("race",), "resume", t.d("race_from", w, t.resume), when=first_pick),
-             *[Update((e.action,), "racers", t.NONEP, when=flow.opens_race(t, e), priority=1)
+             *[Update((e.action,), "racers", t.NONEP, when=flow.opens_race(t, e), priority=Priority.OVERRIDE)
                for e in flow.effect_contexts(t)],
              *[f for a, raw, _, _ in raw_endings(t) for f in (
-                 Update((a,), "phase", num(RACE), when=And(raw, flow.race_on(t)), priority=7),
-                 Update((a,), "racing", FALSE, when=And(raw, flow.race_on(t)), priority=7))],
+                 Update((a,), "phase", num(RACE), when=And(raw, flow.race_on(t)),
+                        priority=Priority.RACE_GOES_ON),
+                 Update((a,), "racing", FALSE, when=And(raw, flow.race_on(t)),
+                        priority=Priority.RACE_GOES_ON))],
              *[Update((a,), "racers", t.NONEP, when=ends) for a, ends, _, _ in endings(t)],
              choice="mercy.discards", reading="every_racer"),
         rule("mercy.race.not_passer", ["mercy.1", "pass.2"],
@@ -237,13 +240,13 @@ def justice_rules(t: Table):
         else:
             stacked = num(1)
         frags += [
-            Update((e.action,), "duty", stacked, when=when, priority=1),
+            Update((e.action,), "duty", stacked, when=when, priority=Priority.OVERRIDE),
             Update((e.action,), "duty_on", t.d("justice_target", q1, t.passers_, nxt),
-                   when=when, priority=1),
+                   when=when, priority=Priority.OVERRIDE),
             # set while the turn goes on (a Justice answer followed by the turn's
             # discard, or a race with racers left): the duty outlasts this turn
             Update((e.action,), "duty_fresh", TRUE, when=And(when, flow.held(t)),
-                   priority=1)]
+                   priority=Priority.OVERRIDE)]
     answer_guard = lambda: Guard(("answer",), And(duty_active, ac.in_(jm), Not(t.drew)))
     drawn = (("draw_pile", top), ("deck_card", _param(t, "deck_card")))
     # after this draw the player can meet the duty with the turn's discard (a Justice
@@ -265,9 +268,9 @@ def justice_rules(t: Table):
     def extra(owed_if_not):
         """One extra draw (``owed_if_not``) unless the player answers with the discard."""
         return [Update(draws, "owed", If(answers, num(0), owed_if_not), when=duty_active,
-                       priority=1),
+                       priority=Priority.OVERRIDE),
                 Update(draws, "duty", If(answers, t.duty, num(0)), when=duty_active,
-                       priority=1)]
+                       priority=Priority.OVERRIDE)]
 
     both_empty = And(t.deck_.is_empty(), op("pile_len", t.pile_).eq(0))
     return [
@@ -302,9 +305,9 @@ def justice_rules(t: Table):
              *[f for a, x in drawn for f in (
                  Update((a,), "owed", If(by_discard, If(able, num(0), num(1)),
                                          If(x.in_(jm), num(0), num(1))),
-                        when=duty_active, priority=1),
+                        when=duty_active, priority=Priority.OVERRIDE),
                  Update((a,), "duty", num(0),
-                        when=And(duty_active, Not(by_discard), x.in_(jm)), priority=1))],
+                        when=And(duty_active, Not(by_discard), x.in_(jm)), priority=Priority.OVERRIDE))],
              must_answer,
              choice="justice.duty", reading="until"),
         rule("justice.duty.take_or_play", ["justice.1", "play.1"],
@@ -315,7 +318,7 @@ def justice_rules(t: Table):
              # where the answer is the discard, a deck draw is allowed to a player who
              # will answer with a Justice or Mercy they already hold
              Guard(("draw_deck",), Or(Not(duty_active), And(by_discard, able_now))),
-             Update(("draw_pile",), "duty", num(0), when=duty_active, priority=1),
+             Update(("draw_pile",), "duty", num(0), when=duty_active, priority=Priority.OVERRIDE),
              must_answer,
              choice="justice.duty", reading="take_or_play"),
         rule("justice.answer.whole_turn", ["justice.1", "play.1"],
@@ -330,8 +333,8 @@ def justice_rules(t: Table):
              define(t, "answer_by_discard", lambda: FALSE),
              define(t, "answer_then_discard", lambda: TRUE),
              Update(("answer",), "owes_discard", TRUE),
-             Update(("answer",), "drew", TRUE, priority=1),
-             Update(("answer",), "owed", num(0), priority=1),
+             Update(("answer",), "drew", TRUE, priority=Priority.OVERRIDE),
+             Update(("answer",), "owed", num(0), priority=Priority.OVERRIDE),
              Update(("discard", "skip_discard"), "owes_discard", FALSE, when=Not(t.racing)),
              *_back_to_discard(t),
              choice="justice.answer", reading="draw_only"),
@@ -367,11 +370,11 @@ def _back_to_discard(t: Table):
         # a team formed in the meantime may have set the turn player's seat aside:
         # the team discards from the seat it plays from
         actor = If(t.turn.in_(t.aside_), t.hand_of_[t.turn], t.turn)
-        out += [Update((a,), "phase", num(DISCARD), when=back, priority=6),
-                Update((a,), "actor", actor, when=back, priority=6),
-                Update((a,), "racing", FALSE, when=back, priority=6),
-                Update((a,), "resume", t.NOBODY, when=back, priority=6),
-                Update((a,), "racers", t.NONEP, when=back, priority=6)]
+        out += [Update((a,), "phase", num(DISCARD), when=back, priority=Priority.BACK_TO_DISCARD),
+                Update((a,), "actor", actor, when=back, priority=Priority.BACK_TO_DISCARD),
+                Update((a,), "racing", FALSE, when=back, priority=Priority.BACK_TO_DISCARD),
+                Update((a,), "resume", t.NOBODY, when=back, priority=Priority.BACK_TO_DISCARD),
+                Update((a,), "racers", t.NONEP, when=back, priority=Priority.BACK_TO_DISCARD)]
     return out
 
 
@@ -416,10 +419,10 @@ def pride_rules(t: Table):
     for e in flow.effect_contexts(t):
         when = flow.opens_pride(t, e)
         first = op("next_in", op("step", e.by, num(0) - t.dir), t.dir, givers)
-        frags += [Update((e.action,), "phase", num(PRIDE), when=when, priority=11),
+        frags += [Update((e.action,), "phase", num(PRIDE), when=when, priority=Priority.OPENS_PRIDE),
                   Update((e.action,), "pride_left", givers, when=when),
-                  Update((e.action,), "actor", first, when=when, priority=11),
-                  Update((e.action,), "resume", e.from_seat, when=when, priority=1)]
+                  Update((e.action,), "actor", first, when=when, priority=Priority.OPENS_PRIDE),
+                  Update((e.action,), "resume", e.from_seat, when=when, priority=Priority.PRIDE_RESUME)]
     gc = _param(t, "give")
     giver_seat = t.hand_of[t.actor]
     left = t.pride_left.minus(t.actor)
@@ -428,7 +431,7 @@ def pride_rules(t: Table):
     to = t.d("pride_to", t.actor, ring, t.passers, t.dir)
     order = [Update(("give", "give_nothing"), "pride_left", left),
              Update(("give", "give_nothing"), "actor", op("next_in", t.actor, t.dir, left),
-                    when=Not(done), priority=1)]
+                    when=Not(done), priority=Priority.OVERRIDE)]
     removed = t.hands.put(giver_seat, t.hands[giver_seat].minus(gc))
     gifts_after = t.gifts.put(t.actor, gc)
 
@@ -510,10 +513,10 @@ def secret_rules(t: Table):
                   <= t.hand_points(t.hands_, t.hand_of, q_seat, t.charity_out_),
                   a_seat, q_seat)
         hand_of, other = team(a_seat, q_seat, auto)
-        frags += [Update((e.action,), "phase", num(SECRET), when=waits, priority=12),
+        frags += [Update((e.action,), "phase", num(SECRET), when=waits, priority=Priority.OPENS_SECRET),
                   Update((e.action,), "partner", q, when=waits),
-                  Update((e.action,), "actor", e.by, when=waits, priority=12),
-                  Update((e.action,), "resume", e.from_seat, when=waits, priority=2),
+                  Update((e.action,), "actor", e.by, when=waits, priority=Priority.OPENS_SECRET),
+                  Update((e.action,), "resume", e.from_seat, when=waits, priority=Priority.SECRET_RESUME),
                   Update((e.action,), "hand_of", hand_of, when=now)]
         seat_frags.append(Update((e.action,), "aside", t.aside.plus(other), when=now))
     a_seat, q_seat = t.hand_of[t.actor], t.hand_of[t.partner]

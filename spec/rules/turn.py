@@ -24,6 +24,7 @@ from ..lang import (
     num,
 )
 from . import flow
+from .priorities import Priority
 from .table import DECK, DECK_OUT, DISCARD, DRAW, LIVE, OVER, PASS_REACHED, REVEAL, ZERO, Table
 
 #: Every round-scope action: the stop rule and the zero rule cover them all.
@@ -108,13 +109,13 @@ def setup_rules(t: Table):
              choice="setup.first_card", reading="no_effect"),
         rule("setup.first_card.applies", ["setup.1"],
              "An option card turned up first acts as if the dealer had discarded it.",
-             Update(("deal",), "phase", num(REVEAL), when=up.in_(t.OPTIONS), priority=1),
-             Update(("deal",), "actor", t.dealer, when=up.in_(t.OPTIONS), priority=1),
+             Update(("deal",), "phase", num(REVEAL), when=up.in_(t.OPTIONS), priority=Priority.OVERRIDE),
+             Update(("deal",), "actor", t.dealer, when=up.in_(t.OPTIONS), priority=Priority.OVERRIDE),
              choice="setup.first_card", reading="applies"),
         rule("setup.zero_deal.ends_at_once", ["setup.1", "pass.5"],
              "A hand dealt worth zero ends the round at once.",
              Update(("deal",), "ended", num(ZERO),
-                    when=t.any_zero(t.hands_, t.hand_of_, t.charity_out_), priority=50),
+                    when=t.any_zero(t.hands_, t.hand_of_, t.charity_out_), priority=Priority.ENDS_ON_ZERO),
              choice="setup.zero_deal", reading="ends_at_once"),
         rule("setup.zero_deal.after_actions", ["setup.1", "pass.5"],
              "Zero is only checked after a player's action, not at the deal.",
@@ -160,7 +161,8 @@ def draw_rules(t: Table):
              choice="deck.exhausted", reading="reshuffle"),
         rule("deck.exhausted.round_ends", ["play.1"],
              "Drawing from the empty deck ends the round.",
-             Update(("draw_deck",), "ended", num(DECK_OUT), when=t.deck.is_empty(), priority=10),
+             Update(("draw_deck",), "ended", num(DECK_OUT), when=t.deck.is_empty(),
+                    priority=Priority.ENDS_ON_DECK),
              choice="deck.exhausted", reading="round_ends"),
     ]
 
@@ -298,7 +300,7 @@ def advance_rules(t: Table):
             Update((action,), "taken", t.NONE, when=ends),
             Update((action,), "drew", FALSE, when=ends),
             Update((action,), "racing", FALSE, when=ends),
-            Update((action,), "resume", t.NOBODY, when=ends, priority=-1),
+            Update((action,), "resume", t.NOBODY, when=ends, priority=Priority.CLEARED),
             # a duty set in the middle of this turn (duty_fresh) outlasts its end
             Update((action,), "duty", num(0), when=And(ends, clear_duty)),
             Update((action,), "duty_on", t.NOBODY, when=And(ends, clear_duty)),
@@ -319,7 +321,7 @@ def advance_rules(t: Table):
              "stops the round.", *frags),
         rule("round.stop", ["pass.4", "pass.5"],
              "A round that has ended admits no further play.",
-             *[Update((a,), "phase", num(OVER), when=Not(t.ended_.eq(LIVE)), priority=100)
+             *[Update((a,), "phase", num(OVER), when=Not(t.ended_.eq(LIVE)), priority=Priority.ROUND_STOPPED)
                for a in ROUND_ACTIONS]),
     ]
 
@@ -330,20 +332,20 @@ def zero_rules(t: Table):
     return [
         rule("zero.when.every_change", ["pass.5"],
              "After every change, mid-effect too: a player at zero points stops the round.",
-             Update(tuple(every), "ended", num(ZERO), when=zero_now, priority=50),
+             Update(tuple(every), "ended", num(ZERO), when=zero_now, priority=Priority.ENDS_ON_ZERO),
              choice="zero.when", reading="every_change"),
         rule("zero.when.end_of_turn", ["pass.5"],
              "At the end of each turn: a player at zero points stops the round.",
-             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=50)
+             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=Priority.ENDS_ON_ZERO)
                for a, ends, _, _ in endings(t)],
              choice="zero.when", reading="end_of_turn"),
         rule("zero.when.after_move", ["pass.5"],
              "After each whole move: a draw, or a discard once every effect it opened (a "
              "race and its discard, a Pride exchange, a team's choice) is over; a player at "
              "zero points then stops the round.",
-             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=50)
+             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=Priority.ENDS_ON_ZERO)
                for a, ends, _, _ in endings(t)],
-             *[Update((a,), "ended", num(ZERO), when=zero_now, priority=50)
+             *[Update((a,), "ended", num(ZERO), when=zero_now, priority=Priority.ENDS_ON_ZERO)
                for a in ("draw_pile", "deck_card")],
              choice="zero.when", reading="after_move"),
     ]
