@@ -18,8 +18,10 @@ unsat core can always be told in rule ids and rulebook sentences.
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from . import ast as A
 from .ast import (
@@ -39,7 +41,7 @@ from .ast import (
     lift,
     op,
 )
-from .errors import SpecError
+from .errors import SpecError, nearest
 from .simplify import simplify
 
 A._LANG_FILE.append(__file__)
@@ -249,18 +251,109 @@ class Rule:
 
 @dataclass(frozen=True)
 class DefSig:
+    """A definition's signature: its name, its parameters as (name, type) pairs in
+    order, and its result type (``signature`` builds one from keywords).
+
+    A call names its arguments, ``sig(hand=h, limit=lim, ...)``: definitions
+    take several arguments of one type (seats, card sets), which in order are
+    easy to swap unseen.  A definition of at most ``POSITIONAL`` parameters may
+    also take them in order.  A body (``define``) takes its parameters by the
+    same names."""
     name: str
-    params: tuple[str, ...]
+    params: tuple[tuple[str, str], ...]
     result: str
 
-    def __call__(self, *args):
-        args = tuple(lift(a, t) for a, t in zip(args, self.params))
-        if len(args) != len(self.params):
-            raise SpecError(f"{self.name} takes {len(self.params)} arguments")
-        for a, t in zip(args, self.params):
+    #: the most parameters a definition may have and still be called positionally
+    POSITIONAL: ClassVar[int] = 2
+
+    def __post_init__(self):
+        seen: set[str] = set()
+        for p in self.params:
+            if not (isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
+                    and p[0].isidentifier() and isinstance(p[1], str)):
+                raise SpecError(f"signature of {self.name}: parameter {p!r} is not a "
+                                "(name, type) pair")
+            if p[0] in seen:
+                raise SpecError(f"signature of {self.name}: parameter {p[0]!r} is named twice")
+            seen.add(p[0])
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(n for n, _ in self.params)
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return tuple(t for _, t in self.params)
+
+    def shown(self) -> str:
+        """``name(a, b, c)``: the signature as its calls are written."""
+        return f"{self.name}({', '.join(self.names)})"
+
+    def __call__(self, *args, **kwargs) -> Call:
+        if args and len(self.params) > self.POSITIONAL:
+            raise SpecError(
+                f"{self.name} takes its {len(self.params)} arguments by name: "
+                f"{self.name}({', '.join(f'{n}=...' for n in self.names)})")
+        if len(args) > len(self.params):
+            raise SpecError(f"{self.name} takes {len(self.params)} argument(s), got "
+                            f"{len(args)}: {self.shown()}")
+        given = dict(zip(self.names, args))
+        for k, v in kwargs.items():
+            if k not in self.names:
+                raise SpecError(f"{self.name} has no parameter {k!r}{_did_you_mean(k, self.names)}"
+                                f": {self.shown()}")
+            if k in given:
+                raise SpecError(f"{self.name}: argument {k!r} given twice")
+            given[k] = v
+        missing = [n for n in self.names if n not in given]
+        if missing:
+            raise SpecError(f"{self.name} is missing {', '.join(map(repr, missing))}: "
+                            f"{self.shown()}")
+        out = []
+        for n, t in self.params:
+            a = lift(given[n], t)
             if a.type != t:
-                raise SpecError(f"{self.name}: argument of type {a.type}, expected {t}")
-        return Call(self.name, args, self.result)
+                raise SpecError(f"{self.name}: {n} is of type {a.type}, expected {t}")
+            out.append(a)
+        return Call(self.name, tuple(out), self.result)
+
+    def define(self, body) -> Define:
+        """The definition whose body is ``body(**params)``: one fresh bound variable
+        per parameter, passed by name, so the body's parameter names must be the
+        signature's (in any order)."""
+        try:
+            got = inspect.signature(body).parameters.values()
+        except (TypeError, ValueError):  # a builtin: no names to compare
+            got = None
+        if got is not None:
+            kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+            odd = [p.name for p in got if p.kind not in kinds]
+            names = [p.name for p in got if p.kind in kinds]
+            unknown = [n for n in names if n not in self.names]
+            missing = [n for n in self.names if n not in names]
+            if odd or unknown or missing:
+                parts = []
+                for n in unknown:
+                    parts.append(f"{n!r} is no parameter of it{_did_you_mean(n, missing)}")
+                if missing:
+                    parts.append(f"it lacks {', '.join(map(repr, missing))}")
+                if odd:
+                    parts.append(f"{', '.join(map(repr, odd))} must be plain named parameters")
+                raise SpecError(f"the body of definition {self.name} takes "
+                                f"({', '.join(p.name for p in got)}), its signature "
+                                f"{self.shown()}: {'; '.join(parts)}")
+        params = {n: bound_var(t, "a") for n, t in self.params}
+        return Define(self.name, tuple(params.values()), body(**params))
+
+
+def signature(name: str, result: str, /, **params: str) -> DefSig:
+    """``signature("lowers_ok", BOOL, card=CARD, hand=CARDS, limit=INT)``."""
+    return DefSig(name, tuple(params.items()), result)
+
+
+def _did_you_mean(name: str, names) -> str:
+    close = nearest(name, names)
+    return f" (did you mean {close!r}?)" if close else ""
 
 
 @dataclass

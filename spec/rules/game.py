@@ -30,11 +30,11 @@ def rules(t: Table):
              scope="game"),
         rule("game.end.rounds", ["object.1"],
              "The game ends after one round per player (each deals once).",
-             define(t, "game_done", lambda tot, r: r >= t.cfg.game_rounds),
+             define(t, "game_done", lambda totals, round_no: round_no >= t.cfg.game_rounds),
              choice="game.end", reading="rounds", scope="game"),
         rule("game.end.threshold", ["object.1"],
              "The game ends when a player's total passes the threshold.",
-             define(t, "game_done", lambda tot, r: Exists(
-                 t.ALLP, lambda p: tot[p] > t.cfg.threshold, hint="p")),
+             define(t, "game_done", lambda totals, round_no: Exists(
+                 t.ALLP, lambda p: totals[p] > t.cfg.threshold, hint="p")),
              choice="game.end", reading="threshold", scope="game"),
     ]

@@ -20,7 +20,7 @@ def _param(t, action, i=0):
 
 def charity_rules(t: Table):
     def cancelled(numbers_only):
-        def body(h, acting):
+        def body(hand, acting):
             out = t.NONE
             for s, ch in enumerate(t.charity_of):
                 if ch is None:
@@ -47,17 +47,17 @@ def charity_rules(t: Table):
         # cards of the hands in play; out: the Charities discarded this round
         rule("charity.acts.held_own", ["charity.1", "scoring.1"],
              "A Charity counts while held, in the hand that holds it.",
-             define(t, "charity_acting", lambda h, held, out: h & charities),
+             define(t, "charity_acting", lambda hand, held, charity_out: hand & charities),
              choice="charity.acts", reading="held_own"),
         rule("charity.acts.held_every", ["charity.1"],
              "A Charity counts while held, in every hand: a Charity held anywhere cancels its "
              "suit for everyone.",
-             define(t, "charity_acting", lambda h, held, out: held & charities),
+             define(t, "charity_acting", lambda hand, held, charity_out: held & charities),
              choice="charity.acts", reading="held_every"),
         rule("charity.acts.discarded", ["charity.1"],
              "A Charity acts when discarded: from then to the end of the round its suit is "
              "cancelled in every hand (a Charity held cancels nothing).",
-             define(t, "charity_acting", lambda h, held, out: out),
+             define(t, "charity_acting", lambda hand, held, charity_out: charity_out),
              Update(("discard",), "charity_out", t.charity_out.plus(dc),
                     when=And(discard.on, dc.in_(charities))),
              choice="charity.acts", reading="discarded"),
@@ -74,17 +74,17 @@ def desolation_rules(t: Table):
     return [
         rule("desolation.target.same_suit", ["desolation.1"],
              "A Desolation may only be discarded on a top card of its suit.",
-             define(t, "desolation_ok", lambda c, pile: gate(c, same(c, pile))),
+             define(t, "desolation_ok", lambda card, pile: gate(card, same(card, pile))),
              choice="desolation.target", reading="same_suit"),
         rule("desolation.target.or_mercy", ["desolation.1"],
              "A Desolation may be discarded on its suit or on a Mercy.",
-             define(t, "desolation_ok", lambda c, pile: gate(c, Or(
-                 same(c, pile), t.is_kind(op("top", pile), "mercy")))),
+             define(t, "desolation_ok", lambda card, pile: gate(card, Or(
+                 same(card, pile), t.is_kind(op("top", pile), "mercy")))),
              choice="desolation.target", reading="or_mercy"),
         rule("desolation.target.or_empty", ["desolation.1"],
              "A Desolation may be discarded on its suit or on an empty pile.",
-             define(t, "desolation_ok", lambda c, pile: gate(c, Or(
-                 same(c, pile), op("pile_len", pile).eq(0)))),
+             define(t, "desolation_ok", lambda card, pile: gate(card, Or(
+                 same(card, pile), op("pile_len", pile).eq(0)))),
              choice="desolation.target", reading="or_empty"),
     ]
 
@@ -117,24 +117,26 @@ def mercy_rules(t: Table):
         hand = hands[hand_of[p]]
         mine = flow.taken_by(t, p, turn, taken)
         limit = flow.points_before(t, hand, racing=TRUE)
-        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine, limit, TRUE),
+        return Exists(hand, lambda c: t.d("discard_ok", card=c, hand=hand, pile=pile, taken=mine,
+                                          limit=limit, racing=TRUE),
                       hint="rc")
 
     def field(exclude_passers):
-        def body(hands, hand_of, ps, aside, by, d, pile, turn, taken):
+        def body(hands, hand_of, passers, aside, by, dir, pile, turn, taken):
             seated = t.ALLP - aside
-            pool = seated - ps if exclude_passers else seated
+            pool = seated - passers if exclude_passers else seated
             return SetOf(pool, lambda p: can_race(hands, hand_of, p, pile, turn, taken),
                          hint="m")
         return body
 
-    field_now = t.d("race_field", t.hands, t.hand_of, t.passers, t.aside, t.resume, t.dir,
-                    t.pile, t.turn, t.taken)
+    field_now = t.d("race_field", hands=t.hands, hand_of=t.hand_of, passers=t.passers,
+                    aside=t.aside, by=t.resume, dir=t.dir, pile=t.pile, turn=t.turn,
+                    taken=t.taken)
     # no racer has discarded yet in this race (mercy.discards = every_racer)
     first_pick = t.racers.is_empty()
 
-    def next_only(hands, hand_of, ps, aside, by, d, pile, turn, taken):
-        q = op("next_in", by, d, t.ALLP - aside)
+    def next_only(hands, hand_of, passers, aside, by, dir, pile, turn, taken):
+        q = op("next_in", by, dir, t.ALLP - aside)
         return If(can_race(hands, hand_of, q, pile, turn, taken), t.NONEP.plus(q), t.NONEP)
 
     return [
@@ -142,16 +144,14 @@ def mercy_rules(t: Table):
              "Discarding a Mercy starts a race to discard any card.", *frags),
         rule("mercy.win", ["mercy.1"],
              "The race winner (chance among the eligible) must discard next.",
-             Guard(("race",), w.in_(t.d("race_field", t.hands, t.hand_of, t.passers, t.aside,
-                                        t.resume, t.dir, t.pile, t.turn, t.taken))),
+             Guard(("race",), w.in_(field_now)),
              Update(("race",), "actor", w),
              Update(("race",), "racing", TRUE),
              Update(("race",), "phase", num(DISCARD))),
         rule("mercy.discards.winner", ["mercy.1"],
              "Only the race winner discards; play then goes on as mercy.after says.",
              define(t, "race_continues", lambda: FALSE),
-             define(t, "race_resume", lambda winner, mercy_player: t.d(
-                 "race_from", winner, mercy_player)),
+             define(t, "race_resume", lambda racer, resume: t.d("race_from", racer, resume)),
              choice="mercy.discards", reading="winner"),
         rule("mercy.discards.every_racer", ["mercy.1"],
              "Every player who can discards one card, in an order chance decides; the first "
@@ -227,7 +227,7 @@ def justice_rules(t: Table):
         when = And(e.on, t.is_kind(e.card, "justice"), Not(flow.opens(t, e)))
         # the player after the passer is the seat play arrives at (the turn's next
         # player when the move ends the turn; also right when it does not)
-        nxt = t.d("arrival_seat", q1, t.first_passer_, t.dir_, live)
+        nxt = t.d("arrival_seat", land=q1, first_passer=t.first_passer_, dir=t.dir_, live=live)
         # a Justice answering a duty stacks on it (so does the turn's discard of a
         # Justice under the duty when that is the answer, or after a duty set this
         # turn); any other Justice starts at one
@@ -241,7 +241,8 @@ def justice_rules(t: Table):
             stacked = num(1)
         frags += [
             Update((e.action,), "duty", stacked, when=when, priority=Priority.OVERRIDE),
-            Update((e.action,), "duty_on", t.d("justice_target", q1, t.passers_, nxt),
+            Update((e.action,), "duty_on", t.d("justice_target", next_player=q1,
+                                               passers=t.passers_, arrival=nxt),
                    when=when, priority=Priority.OVERRIDE),
             # set while the turn goes on (a Justice answer followed by the turn's
             # discard, or a race with racers left): the duty outlasts this turn
@@ -252,11 +253,11 @@ def justice_rules(t: Table):
     # after this draw the player can meet the duty with the turn's discard (a Justice
     # or Mercy they may discard): used where the answer is the discard
     hand_ = t.hands_[seat]
-    able = Exists(hand_ & jm, lambda c: t.d("discard_ok", c, hand_, t.pile_, t.taken_,
-                                                       t.before_draw_, FALSE),
+    able = Exists(hand_ & jm, lambda c: t.d("discard_ok", card=c, hand=hand_, pile=t.pile_,
+                                            taken=t.taken_, limit=t.before_draw_, racing=FALSE),
                   hint="j")
-    able_now = Exists(hand & jm, lambda c: t.d("discard_ok", c, hand, t.pile, t.taken,
-                                                          t.before_draw, FALSE),
+    able_now = Exists(hand & jm, lambda c: t.d("discard_ok", card=c, hand=hand, pile=t.pile,
+                                               taken=t.taken, limit=t.before_draw, racing=FALSE),
                       hint="j")
     answers = And(by_discard, able)
     # where the answer is the discard, a duty still on the player when they discard
@@ -348,15 +349,17 @@ def justice_rules(t: Table):
         rule("justice.passer.stands", ["justice.1", "pass.2"],
              "The duty falls on the next player even if they passed (a frozen hand cannot "
              "meet it).",
-             define(t, "justice_target", lambda q, ps, nxt: q),
+             define(t, "justice_target", lambda next_player, passers, arrival: next_player),
              choice="justice.passer", reading="stands"),
         rule("justice.passer.skips", ["justice.1", "pass.2"],
              "If the next player passed, the duty falls on the player who moves next.",
-             define(t, "justice_target", lambda q, ps, nxt: If(q.in_(ps), nxt, q)),
+             define(t, "justice_target", lambda next_player, passers, arrival: If(
+                 next_player.in_(passers), arrival, next_player)),
              choice="justice.passer", reading="skips"),
         rule("justice.passer.lapses", ["justice.1", "pass.2"],
              "If the next player passed, the duty lapses.",
-             define(t, "justice_target", lambda q, ps, nxt: If(q.in_(ps), t.NOBODY, q)),
+             define(t, "justice_target", lambda next_player, passers, arrival: If(
+                 next_player.in_(passers), t.NOBODY, next_player)),
              choice="justice.passer", reading="lapses"),
     ]
 
@@ -404,11 +407,11 @@ def repentance_unbelief_rules(t: Table):
              choice="unbelief.two", reading="no_effect"),
         rule("unbelief.pass.go_around", ["unbelief.2"],
              "Skipping the passer sends play round again until it reaches the passer.",
-             define(t, "skip_stops", lambda q, fp: FALSE),
+             define(t, "skip_stops", lambda skipped, first_passer: FALSE),
              choice="unbelief.pass", reading="go_around"),
         rule("unbelief.pass.round_ends", ["unbelief.2"],
              "A skip cannot pass over the passer: the round ends.",
-             define(t, "skip_stops", lambda q, fp: q.eq(fp)),
+             define(t, "skip_stops", lambda skipped, first_passer: skipped.eq(first_passer)),
              choice="unbelief.pass", reading="round_ends"),
     ]
 
@@ -428,7 +431,7 @@ def pride_rules(t: Table):
     left = t.pride_left.minus(t.actor)
     done = left.is_empty()
     ring = flow.ring(t)
-    to = t.d("pride_to", t.actor, ring, t.passers, t.dir)
+    to = t.d("pride_to", giver=t.actor, ring=ring, passers=t.passers, dir=t.dir)
     order = [Update(("give", "give_nothing"), "pride_left", left),
              Update(("give", "give_nothing"), "actor", op("next_in", t.actor, t.dir, left),
                     when=Not(done), priority=Priority.OVERRIDE)]
@@ -446,7 +449,8 @@ def pride_rules(t: Table):
                 got = got - If(t.hand_of[G].eq(r), gift, t.NONE)
             for g in range(t.n):
                 G = t.player_const(g)
-                dest = t.hand_of[t.d("pride_to", G, ring, t.passers, t.dir)]
+                dest = t.hand_of[t.d("pride_to", giver=G, ring=ring, passers=t.passers,
+                                     dir=t.dir)]
                 got = got | If(dest.eq(r), t.NONE.plus(gifts[G]), t.NONE)
             return got
         return MapOf(t.ALLP, body, hint="r")
@@ -460,19 +464,21 @@ def pride_rules(t: Table):
              Guard(("give_nothing",), t.hands[giver_seat].is_empty()), *order[:0]),
         rule("pride.passer.gives_not_receives", ["pride.2"],
              "The passer gives nothing but still receives.",
-             define(t, "pride_givers", lambda r, ps, d: r - ps),
-             define(t, "pride_to", lambda g, r, ps, d: op("next_in", g, d, r)),
+             define(t, "pride_givers", lambda ring, passers, dir: ring - passers),
+             define(t, "pride_to", lambda giver, ring, passers, dir: op("next_in", giver, dir, ring)),
              choice="pride.passer", reading="gives_not_receives"),
         rule("pride.passer.skipped", ["pride.2"],
              "The passer neither gives nor receives: the player before gives past them.",
-             define(t, "pride_givers", lambda r, ps, d: r - ps),
-             define(t, "pride_to", lambda g, r, ps, d: op("next_in", g, d, r - ps)),
+             define(t, "pride_givers", lambda ring, passers, dir: ring - passers),
+             define(t, "pride_to", lambda giver, ring, passers, dir: op(
+                 "next_in", giver, dir, ring - passers)),
              choice="pride.passer", reading="skipped"),
         rule("pride.passer.before_keeps", ["pride.2"],
              "The passer gives nothing, and the player before the passer keeps their card.",
-             define(t, "pride_givers", lambda r, ps, d: SetOf(
-                 r - ps, lambda p: Not(op("next_in", p, d, r).in_(ps)), hint="g")),
-             define(t, "pride_to", lambda g, r, ps, d: op("next_in", g, d, r)),
+             define(t, "pride_givers", lambda ring, passers, dir: SetOf(
+                 ring - passers, lambda p: Not(op("next_in", p, dir, ring).in_(passers)),
+                 hint="g")),
+             define(t, "pride_to", lambda giver, ring, passers, dir: op("next_in", giver, dir, ring)),
              choice="pride.passer", reading="before_keeps"),
         rule("pride.timing.simultaneous", ["pride.1"],
              "Everyone chooses a card first; then all cards move at once (no hand "
@@ -557,24 +563,25 @@ def secret_rules(t: Table):
              choice="secret.best", reading="team_chooses"),
         rule("secret.next.forms", ["secret.1", "pass.2"],
              "The team forms with the next player even if they passed.",
-             define(t, "secret_partner", lambda a, r, ps, d: op("next_in", a, d, r)),
+             define(t, "secret_partner", lambda by, ring, passers, dir: op("next_in", by, dir, ring)),
              choice="secret.next", reading="forms"),
         rule("secret.next.skip_passer", ["secret.1", "pass.2"],
              "A passer is left out: the team forms with the next player who has not passed.",
-             define(t, "secret_partner", lambda a, r, ps, d: op("next_in", a, d, r - ps)),
+             define(t, "secret_partner", lambda by, ring, passers, dir: op(
+                 "next_in", by, dir, ring - passers)),
              choice="secret.next", reading="skip_passer"),
         rule("secret.next.no_effect", ["secret.1", "pass.2"],
              "If the next player passed, Secret Combination has no effect.",
-             define(t, "secret_partner", lambda a, r, ps, d: If(
-                 op("next_in", a, d, r).in_(ps), t.NOBODY, op("next_in", a, d, r))),
+             define(t, "secret_partner", lambda by, ring, passers, dir: If(
+                 op("next_in", by, dir, ring).in_(passers), t.NOBODY, op("next_in", by, dir, ring))),
              choice="secret.next", reading="no_effect"),
         rule("secret.two.applies", ["secret.1", "secret.4"],
              "With two teams or players left, the table becomes one team.",
-             define(t, "secret_allowed", lambda r: TRUE),
+             define(t, "secret_allowed", lambda ring: TRUE),
              choice="secret.two", reading="applies"),
         rule("secret.two.no_effect", ["secret.1", "secret.4"],
              "With only two teams or players left, Secret Combination has no effect.",
-             define(t, "secret_allowed", lambda r: r.count() > 2),
+             define(t, "secret_allowed", lambda ring: ring.count() > 2),
              choice="secret.two", reading="no_effect"),
     ]
 
