@@ -33,6 +33,10 @@ def build_tree() -> Path:
     """``.typecheck/itcp/<sub>`` -> the repository's folder, one link per top-level subpackage."""
     root = TREE / "itcp"
     root.mkdir(parents=True, exist_ok=True)
+    # itcp is a namespace package; without an __init__ here mypy prefers the data
+    # folder spec/variants/ over the module spec/variants.py (its namespace search
+    # ranks the folder first), and never checks the module
+    (root / "__init__.py").touch()
     for name, folder in package_dirs().items():
         parts = name.split(".")
         if len(parts) != 2:  # itcp.spec.rules lives inside spec/ already
