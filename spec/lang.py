@@ -41,6 +41,7 @@ from .ast import (
     lift,
     op,
 )
+from .config import Config
 from .errors import SpecError, nearest
 from .simplify import simplify
 
@@ -266,7 +267,7 @@ class DefSig:
     #: the most parameters a definition may have and still be called positionally
     POSITIONAL: ClassVar[int] = 2
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         seen: set[str] = set()
         for p in self.params:
             if not (isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
@@ -359,7 +360,7 @@ def _did_you_mean(name: str, names) -> str:
 @dataclass
 class RuleSet:
     """Everything the rulebook declares, all readings included."""
-    config: object
+    config: Config
     variables: tuple[StateVar, ...]
     phases: tuple[Phase, ...]
     actions: tuple[ActionDecl, ...]
@@ -395,7 +396,7 @@ class AssembledAction:
 @dataclass
 class Spec:
     """An elaborated spec: one configuration, one reading per choice point."""
-    config: object
+    config: Config
     readings: dict
     scope: str
     variables: tuple[StateVar, ...]
@@ -484,7 +485,7 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
     moving = {a.phase for a in decls}
     phases = tuple(replace(p, terminal=p.terminal and p.name not in moving)
                    for p in rs.phases if scope == "game" or p.scope == "round")
-    defs = {}
+    defs: dict[str, tuple[str, Define]] = {}
     for r in rules:
         for f in r.fragments:
             if isinstance(f, Define):
@@ -504,7 +505,10 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
     for decl in decls:
         inline = Inliner(defs)
         phase = next(p for p in phases if p.name == decl.phase)
-        guards, updates, update_defs, cond_defs = [], {}, {}, set()
+        guards: list[tuple[str, Node]] = []
+        updates: dict[str, list[tuple[str, Node, Node, int]]] = {}
+        update_defs: dict[tuple[str, str], set[str]] = {}
+        cond_defs: set[str] = set()
         for r in rules:
             for f in r.fragments:
                 if isinstance(f, Guard) and decl.name in f.actions:
