@@ -17,7 +17,7 @@ from .lang import And, Exists, ForAll, Implies, Not, Or
 from .rules.table import DECK, DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET, Table
 
 
-def candidates(spec) -> dict:
+def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidates, one entry each
     """name -> (statement, formula): simple structural facts the induction may use.
 
     Only those proved (hold after every deal, preserved by every action given

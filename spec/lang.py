@@ -485,16 +485,7 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
     moving = {a.phase for a in decls}
     phases = tuple(replace(p, terminal=p.terminal and p.name not in moving)
                    for p in rs.phases if scope == "game" or p.scope == "round")
-    defs: dict[str, tuple[str, Define]] = {}
-    for r in rules:
-        for f in r.fragments:
-            if isinstance(f, Define):
-                if f.name in defs:
-                    raise SpecError(f"{f.name} defined by both {defs[f.name][0]} and {r.id}")
-                sig = rs.signatures.get(f.name)
-                if sig is None or f.body.type != sig.result:
-                    raise SpecError(f"definition {f.name} in {r.id} does not match its signature")
-                defs[f.name] = (r.id, f)
+    defs = _definitions(rules, rs.signatures)
     assembled = []
     anames = {a.name for a in decls}
     for r in rules:
@@ -555,6 +546,23 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
     initial = {v.name: rs.initial[v.name] for v in variables}
     return Spec(rs.config, dict(readings), scope, variables, phases, tuple(assembled),
                 rules, defs, rs.properties, initial)
+
+
+def _definitions(rules: tuple[Rule, ...], signatures: dict[str, DefSig]
+                 ) -> dict[str, tuple[str, Define]]:
+    """name -> (rule id, Define) of the included rules: one rule per definition,
+    each body of its signature's result type."""
+    defs: dict[str, tuple[str, Define]] = {}
+    for r in rules:
+        for f in r.fragments:
+            if isinstance(f, Define):
+                if f.name in defs:
+                    raise SpecError(f"{f.name} defined by both {defs[f.name][0]} and {r.id}")
+                sig = signatures.get(f.name)
+                if sig is None or f.body.type != sig.result:
+                    raise SpecError(f"definition {f.name} in {r.id} does not match its signature")
+                defs[f.name] = (r.id, f)
+    return defs
 
 
 def unprime(e: Node, updated) -> Node:

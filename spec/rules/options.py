@@ -104,7 +104,7 @@ def option_suit_rules(t: Table):
     ]
 
 
-def mercy_rules(t: Table):
+def mercy_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
     frags = []
     for e in flow.effect_contexts(t):
         when = flow.opens_race(t, e)
@@ -210,7 +210,7 @@ def mercy_rules(t: Table):
     ]
 
 
-def justice_rules(t: Table):
+def justice_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
     seat = my_seat(t)
     duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
     jm = t.kind["justice"] | t.kind["mercy"]
@@ -416,7 +416,7 @@ def repentance_unbelief_rules(t: Table):
     ]
 
 
-def pride_rules(t: Table):
+def pride_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
     frags = []
     givers = flow.pride_givers(t)
     for e in flow.effect_contexts(t):
@@ -498,7 +498,7 @@ def pride_rules(t: Table):
     ]
 
 
-def secret_rules(t: Table):
+def secret_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
     frags = []
     kc = _param(t, "keep")
 

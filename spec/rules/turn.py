@@ -358,7 +358,7 @@ def zero_rules(t: Table):
     ]
 
 
-def scoring_rules(t: Table):
+def scoring_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
     """A seat's score, composed of one definition per choice point it depends on,
     so each reading changes one part: which hand a seat totals (secret.score),
     whose Pass a seat may score -20 for (pass.team), whether the way the round
