@@ -210,17 +210,9 @@ def mercy_rules(t: Table):  # long on purpose: one rule record per reading, each
     ]
 
 
-def justice_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
-    seat = my_seat(t)
-    duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
-    jm = t.kind["justice"] | t.kind["mercy"]
-    hand = t.hands[seat]
-    has_jm = Not((hand & jm).is_empty())
-    ac = _param(t, "answer")
-    dc = _param(t, "discard")
-    top = t.top_card
-    # justice.answer: is the answer the turn's discard (is_discard)?
-    by_discard = t.d("answer_by_discard")
+def _duty_set(t: Table, by_discard, duty_active) -> list[Update]:
+    """What a Justice played in each effect context does: the duty (stacked or
+    fresh), the player it falls on, and whether it outlasts the turn."""
     frags = []
     for e in flow.effect_contexts(t):
         q1, live = next_seat(t, e.from_seat)
@@ -248,6 +240,21 @@ def justice_rules(t: Table):  # long on purpose: one rule record per reading, ea
             # discard, or a race with racers left): the duty outlasts this turn
             Update((e.action,), "duty_fresh", TRUE, when=And(when, flow.held(t)),
                    priority=Priority.OVERRIDE)]
+    return frags
+
+
+def justice_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
+    seat = my_seat(t)
+    duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
+    jm = t.kind["justice"] | t.kind["mercy"]
+    hand = t.hands[seat]
+    has_jm = Not((hand & jm).is_empty())
+    ac = _param(t, "answer")
+    dc = _param(t, "discard")
+    top = t.top_card
+    # justice.answer: is the answer the turn's discard (is_discard)?
+    by_discard = t.d("answer_by_discard")
+    frags = _duty_set(t, by_discard, duty_active)
     answer_guard = lambda: Guard(("answer",), And(duty_active, ac.in_(jm), Not(t.drew)))
     drawn = (("draw_pile", top), ("deck_card", _param(t, "deck_card")))
     # after this draw the player can meet the duty with the turn's discard (a Justice
