@@ -104,6 +104,36 @@ def option_suit_rules(t: Table):
     ]
 
 
+def _can_race(t: Table, hands, hand_of, p, pile, turn, taken):
+    """Only a player who can legally discard can be first to discard: the same
+    test as the winner's discard (``play.discard``'s guard)."""
+    hand = hands[hand_of[p]]
+    mine = flow.taken_by(t, p, turn, taken)
+    limit = flow.points_before(t, hand, racing=TRUE)
+    return Exists(hand, lambda c: t.d("discard_ok", card=c, hand=hand, pile=pile, taken=mine,
+                                      limit=limit, racing=TRUE),
+                  hint="rc")
+
+
+def _race_field(t: Table, exclude_passers: bool):
+    """The body of ``race_field`` where any seated player who can discard races
+    (a passer too, unless ``exclude_passers``)."""
+    def body(hands, hand_of, passers, aside, by, dir, pile, turn, taken):
+        seated = t.ALLP - aside
+        pool = seated - passers if exclude_passers else seated
+        return SetOf(pool, lambda p: _can_race(t, hands, hand_of, p, pile, turn, taken),
+                     hint="m")
+    return body
+
+
+def _race_next_only(t: Table):
+    """The body of ``race_field`` where only the next player races."""
+    def body(hands, hand_of, passers, aside, by, dir, pile, turn, taken):
+        q = op("next_in", by, dir, t.ALLP - aside)
+        return If(_can_race(t, hands, hand_of, q, pile, turn, taken), t.NONEP.plus(q), t.NONEP)
+    return body
+
+
 def mercy_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
     frags = []
     for e in flow.effect_contexts(t):
@@ -111,34 +141,11 @@ def mercy_rules(t: Table):  # long on purpose: one rule record per reading, each
         frags += [Update((e.action,), "phase", num(RACE), when=when, priority=Priority.OPENS_RACE),
                   Update((e.action,), "resume", e.by, when=when)]
     w = _param(t, "race")
-    def can_race(hands, hand_of, p, pile, turn, taken):
-        """Only a player who can legally discard can be first to discard: the
-        same test as the winner's discard (``play.discard``'s guard)."""
-        hand = hands[hand_of[p]]
-        mine = flow.taken_by(t, p, turn, taken)
-        limit = flow.points_before(t, hand, racing=TRUE)
-        return Exists(hand, lambda c: t.d("discard_ok", card=c, hand=hand, pile=pile, taken=mine,
-                                          limit=limit, racing=TRUE),
-                      hint="rc")
-
-    def field(exclude_passers):
-        def body(hands, hand_of, passers, aside, by, dir, pile, turn, taken):
-            seated = t.ALLP - aside
-            pool = seated - passers if exclude_passers else seated
-            return SetOf(pool, lambda p: can_race(hands, hand_of, p, pile, turn, taken),
-                         hint="m")
-        return body
-
     field_now = t.d("race_field", hands=t.hands, hand_of=t.hand_of, passers=t.passers,
                     aside=t.aside, by=t.resume, dir=t.dir, pile=t.pile, turn=t.turn,
                     taken=t.taken)
     # no racer has discarded yet in this race (mercy.discards = every_racer)
     first_pick = t.racers.is_empty()
-
-    def next_only(hands, hand_of, passers, aside, by, dir, pile, turn, taken):
-        q = op("next_in", by, dir, t.ALLP - aside)
-        return If(can_race(hands, hand_of, q, pile, turn, taken), t.NONEP.plus(q), t.NONEP)
-
     return [
         rule("mercy.open", ["mercy.1"],
              "Discarding a Mercy starts a race to discard any card.", *frags),
@@ -173,15 +180,15 @@ def mercy_rules(t: Table):  # long on purpose: one rule record per reading, each
              choice="mercy.discards", reading="every_racer"),
         rule("mercy.race.not_passer", ["mercy.1", "pass.2"],
              "Any player who can discard may win the race, except a passer.",
-             define(t, "race_field", field(True)),
+             define(t, "race_field", _race_field(t, exclude_passers=True)),
              choice="mercy.race", reading="not_passer"),
         rule("mercy.race.anyone", ["mercy.1"],
              "Any player who can discard may win the race, a passer too.",
-             define(t, "race_field", field(False)),
+             define(t, "race_field", _race_field(t, exclude_passers=False)),
              choice="mercy.race", reading="anyone"),
         rule("mercy.race.next_only", ["mercy.1"],
              "Only the next player races (if they can discard).",
-             define(t, "race_field", next_only),
+             define(t, "race_field", _race_next_only(t)),
              choice="mercy.race", reading="next_only"),
         rule("mercy.after.from_mercy_player", ["mercy.1"],
              "After the race, play goes on from the player who discarded the Mercy.",
