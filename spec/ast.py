@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field, fields
-from typing import Any
+from types import FrameType
+from typing import Any, TypeVar, dataclass_transform
 
 from .errors import SpecError
 
@@ -43,9 +44,14 @@ def map_value_type(t: str) -> str | None:
 _HERE = __file__
 
 
-def _src_loc() -> tuple[str, int]:
-    """The first frame outside this module: where the node was written."""
-    f = sys._getframe(2)
+#: where a node was written: (file, line)
+SrcLoc = tuple[str, int]
+
+
+def _src_loc() -> SrcLoc:
+    """The first frame outside this module: where the node was written (a node's
+    ``src_loc`` when none is given)."""
+    f: FrameType | None = sys._getframe(1)
     # Skip this module, lang.py's builders, and the dataclass-generated
     # ``__init__`` (compiled from "<string>" but run in this module's globals).
     while f is not None and (f.f_code.co_filename in _LANG_FILE
@@ -161,20 +167,28 @@ def _guarded_eq(structural):
     return eq, ne
 
 
-def _node(cls):
+_N = TypeVar("_N", bound=type)
+
+
+@dataclass_transform(eq_default=True, frozen_default=True, field_specifiers=(field,))
+def _node(cls: _N) -> _N:
     """Make a frozen, slotted dataclass node with a src_loc and a memoised hash.
+
+    ``dataclass_transform`` tells type checkers that the decorated class is such
+    a dataclass, so they see every node's constructor (its fields in order).
 
     Why memoised: nodes are dict keys all through elaboration, simplification and
     the compilers, and a dataclass hash walks the whole subtree every time."""
-    if not any("_hash" in getattr(b, "__dataclass_fields__", {}) for b in cls.__mro__[1:]):
-        cls.__annotations__ = {**cls.__dict__.get("__annotations__", {}), "_hash": int}
-        cls._hash = field(default=None, init=False, compare=False, repr=False)
-    cls.__hash__ = _memo_hash
-    cls = dataclass(frozen=True, slots=True, eq=True, repr=False)(cls)
-    cls.__eq__, cls.__ne__ = _guarded_eq(cls.__eq__)
-    cls._hashed = tuple(f.name for f in fields(cls) if f.compare)
-    cls.__getstate__ = _state_without_hash
-    return cls
+    c: Any = cls  # rebuilt attribute by attribute (methods too): no static type fits
+    if not any("_hash" in getattr(b, "__dataclass_fields__", {}) for b in c.__mro__[1:]):
+        c.__annotations__ = {**c.__dict__.get("__annotations__", {}), "_hash": int}
+        c._hash = field(default=None, init=False, compare=False, repr=False)
+    c.__hash__ = _memo_hash
+    c = dataclass(frozen=True, slots=True, eq=True, repr=False)(c)
+    c.__eq__, c.__ne__ = _guarded_eq(c.__eq__)
+    c._hashed = tuple(f.name for f in fields(c) if f.compare)
+    c.__getstate__ = _state_without_hash
+    return c
 
 
 def _memo_hash(self) -> int:
@@ -194,7 +208,7 @@ def _state_without_hash(self):
 class Const(Node):
     value: Any
     type: str
-    src_loc: tuple = field(default=None, compare=False)
+    src_loc: SrcLoc = field(default_factory=_src_loc, compare=False)
 
     def __post_init__(self):
         if self.type == BOOL and not isinstance(self.value, bool):
@@ -206,8 +220,6 @@ class Const(Node):
             raise SpecError("pile constant must be a tuple")
         if self.type.startswith("table") and not isinstance(self.value, tuple):
             raise SpecError("table constant must be a tuple")
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
 
     def sexpr(self):
         if self.type in (CARDS, PLAYERS):
@@ -222,13 +234,9 @@ class _Named(Node):
     """A leaf that names a value: a state variable, a parameter, a bound name."""
     name: str
     type: str
-    src_loc: tuple = field(default=None, compare=False)
+    src_loc: SrcLoc = field(default_factory=_src_loc, compare=False)
     _prefix = ""
     _suffix = ""
-
-    def __post_init__(self):
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
 
     def sexpr(self):
         return self._prefix + self.name + self._suffix
@@ -272,8 +280,8 @@ def _check_op(name, args):
 class Op(Node):
     op: str
     args: tuple
-    type: str = None
-    src_loc: tuple = field(default=None, compare=False)
+    type: str = field(default="", init=False)
+    src_loc: SrcLoc = field(default_factory=_src_loc, compare=False)
 
     def __post_init__(self):
         for a in self.args:
@@ -281,8 +289,6 @@ class Op(Node):
                 raise SpecError(f"{self.op}: argument {a!r} is not an expression")
         t = _check_op(self.op, self.args)
         object.__setattr__(self, "type", t)
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
 
     def sexpr(self):
         return "(" + " ".join([self.op] + [a.sexpr() for a in self.args]) + ")"
@@ -293,15 +299,13 @@ class Ite(Node):
     cond: Node
     then: Node
     else_: Node
-    type: str = None
-    src_loc: tuple = field(default=None, compare=False)
+    type: str = field(default="", init=False)
+    src_loc: SrcLoc = field(default_factory=_src_loc, compare=False)
 
     def __post_init__(self):
         _same(self.cond.type, BOOL, "if condition")
         _same(self.then.type, self.else_.type, "if branches")
         object.__setattr__(self, "type", self.then.type)
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
 
     def sexpr(self):
         return f"(if {self.cond.sexpr()} {self.then.sexpr()} {self.else_.sexpr()})"
@@ -312,14 +316,12 @@ class Let(Node):
     var: Bound
     value: Node
     body: Node
-    type: str = None
-    src_loc: tuple = field(default=None, compare=False)
+    type: str = field(default="", init=False)
+    src_loc: SrcLoc = field(default_factory=_src_loc, compare=False)
 
     def __post_init__(self):
         _same(self.var.type, self.value.type, f"let {self.var.name}")
         object.__setattr__(self, "type", self.body.type)
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
 
     def sexpr(self):
         return f"(let ({self.var.name} {self.value.sexpr()}) {self.body.sexpr()})"
@@ -339,8 +341,8 @@ class Quant(Node):
     var: Bound
     domain: Node
     body: Node
-    type: str = None
-    src_loc: tuple = field(default=None, compare=False)
+    type: str = field(default="", init=False)
+    src_loc: SrcLoc = field(default_factory=_src_loc, compare=False)
 
     def __post_init__(self):
         if self.kind not in QUANTS:
@@ -357,8 +359,6 @@ class Quant(Node):
         if self.kind == "mapof" and self.domain.type != PLAYERS:
             raise SpecError("mapof ranges over players")
         object.__setattr__(self, "type", t)
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
 
     def sexpr(self):
         return (f"({self.kind} ({self.var.name} {self.domain.sexpr()}) "
@@ -371,11 +371,7 @@ class Call(Node):
     name: str
     args: tuple
     type: str
-    src_loc: tuple = field(default=None, compare=False)
-
-    def __post_init__(self):
-        if self.src_loc is None:
-            object.__setattr__(self, "src_loc", _src_loc())
+    src_loc: SrcLoc = field(default_factory=_src_loc, compare=False)
 
     def sexpr(self):
         return "(" + " ".join([self.name] + [a.sexpr() for a in self.args]) + ")"
@@ -497,7 +493,7 @@ def rebuild(n: Node, kids: tuple) -> Node:
     if isinstance(n, Op):
         return Op(n.op, tuple(kids), src_loc=n.src_loc)
     if isinstance(n, Ite):
-        return Ite(*kids, src_loc=n.src_loc)
+        return Ite(kids[0], kids[1], kids[2], src_loc=n.src_loc)
     if isinstance(n, Let):
         return Let(n.var, kids[0], kids[1], src_loc=n.src_loc)
     if isinstance(n, Quant):

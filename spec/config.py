@@ -54,10 +54,10 @@ class Card:
     @property
     def name(self) -> str:
         """The name players use at the table: "red 7", "blue Charity", "Mercy"."""
-        if self.kind == "number":
-            return f"{SUIT_NAMES[self.suit]} {self.rank}"
-        if self.kind in ("charity", "desolation"):
-            return f"{SUIT_NAMES[self.suit]} {self.kind.capitalize()}"
+        if self.kind in ("number", "charity", "desolation"):
+            assert self.suit is not None  # every number, Charity and Desolation has a suit
+            what = self.rank if self.kind == "number" else self.kind.capitalize()
+            return f"{SUIT_NAMES[self.suit]} {what}"
         title = OPTION_TITLES[self.kind]
         return title if self.copy == 0 else f"{title}#{self.copy + 1}"
 

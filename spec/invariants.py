@@ -17,7 +17,7 @@ from .lang import And, Exists, ForAll, Implies, Not, Or
 from .rules.table import DECK, DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET, Table
 
 
-def candidates(spec) -> dict:
+def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidates, one entry each
     """name -> (statement, formula): simple structural facts the induction may use.
 
     Only those proved (hold after every deal, preserved by every action given
@@ -178,8 +178,9 @@ def candidates(spec) -> dict:
     if RACE in phases and "race_field" in spec.definitions:
         c["RACE_FIELD_SET"] = ("during Mercy's race someone may win it",
                                Implies(t.phase.eq(RACE), Not(t.d(
-                                   "race_field", t.hands, t.hand_of, t.passers, t.aside,
-                                   t.resume, t.dir, t.pile, t.turn, t.taken).is_empty())))
+                                   "race_field", hands=t.hands, hand_of=t.hand_of,
+                                   passers=t.passers, aside=t.aside, by=t.resume, dir=t.dir,
+                                   pile=t.pile, turn=t.turn, taken=t.taken).is_empty())))
     # generic facts: a variable that never leaves its initial value, a phase never entered
     for v in spec.variables:
         if v.name != "phase":

@@ -6,7 +6,8 @@ domains; rules as records that contribute *fragments* to actions:
 
 * ``Guard(actions, expr)``   -- a conjunct of those actions' guards;
 * ``Update(actions, var, value, when, priority)`` -- a new value for ``var``
-  when ``when`` holds (the highest priority whose ``when`` holds wins;
+  when ``when`` holds (the highest priority whose ``when`` holds wins; the
+  rulebook's priorities are the named table ``rules.priorities.Priority``;
   unmentioned variables keep their value: the frame);
 * ``Define(name, params, body)`` -- a definition (``points(h)``, ...).
 
@@ -17,8 +18,10 @@ unsat core can always be told in rule ids and rulebook sentences.
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from . import ast as A
 from .ast import (
@@ -38,7 +41,8 @@ from .ast import (
     lift,
     op,
 )
-from .errors import SpecError
+from .config import Config
+from .errors import SpecError, nearest
 from .simplify import simplify
 
 A._LANG_FILE.append(__file__)
@@ -218,7 +222,13 @@ class Update:
     var: str
     value: Node
     when: Node = TRUE
+    #: a name from ``rules.priorities.Priority`` (stored as a plain int)
     priority: int = 0
+
+    def __post_init__(self):
+        if isinstance(self.priority, bool) or not isinstance(self.priority, int):
+            raise SpecError(f"update of {self.var}: priority {self.priority!r} is not an int")
+        object.__setattr__(self, "priority", int(self.priority))
 
 
 @dataclass(frozen=True)
@@ -242,24 +252,115 @@ class Rule:
 
 @dataclass(frozen=True)
 class DefSig:
+    """A definition's signature: its name, its parameters as (name, type) pairs in
+    order, and its result type (``signature`` builds one from keywords).
+
+    A call names its arguments, ``sig(hand=h, limit=lim, ...)``: definitions
+    take several arguments of one type (seats, card sets), which in order are
+    easy to swap unseen.  A definition of at most ``POSITIONAL`` parameters may
+    also take them in order.  A body (``define``) takes its parameters by the
+    same names."""
     name: str
-    params: tuple[str, ...]
+    params: tuple[tuple[str, str], ...]
     result: str
 
-    def __call__(self, *args):
-        args = tuple(lift(a, t) for a, t in zip(args, self.params))
-        if len(args) != len(self.params):
-            raise SpecError(f"{self.name} takes {len(self.params)} arguments")
-        for a, t in zip(args, self.params):
+    #: the most parameters a definition may have and still be called positionally
+    POSITIONAL: ClassVar[int] = 2
+
+    def __post_init__(self) -> None:
+        seen: set[str] = set()
+        for p in self.params:
+            if not (isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
+                    and p[0].isidentifier() and isinstance(p[1], str)):
+                raise SpecError(f"signature of {self.name}: parameter {p!r} is not a "
+                                "(name, type) pair")
+            if p[0] in seen:
+                raise SpecError(f"signature of {self.name}: parameter {p[0]!r} is named twice")
+            seen.add(p[0])
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(n for n, _ in self.params)
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return tuple(t for _, t in self.params)
+
+    def shown(self) -> str:
+        """``name(a, b, c)``: the signature as its calls are written."""
+        return f"{self.name}({', '.join(self.names)})"
+
+    def __call__(self, *args, **kwargs) -> Call:
+        if args and len(self.params) > self.POSITIONAL:
+            raise SpecError(
+                f"{self.name} takes its {len(self.params)} arguments by name: "
+                f"{self.name}({', '.join(f'{n}=...' for n in self.names)})")
+        if len(args) > len(self.params):
+            raise SpecError(f"{self.name} takes {len(self.params)} argument(s), got "
+                            f"{len(args)}: {self.shown()}")
+        given = dict(zip(self.names, args))
+        for k, v in kwargs.items():
+            if k not in self.names:
+                raise SpecError(f"{self.name} has no parameter {k!r}{_did_you_mean(k, self.names)}"
+                                f": {self.shown()}")
+            if k in given:
+                raise SpecError(f"{self.name}: argument {k!r} given twice")
+            given[k] = v
+        missing = [n for n in self.names if n not in given]
+        if missing:
+            raise SpecError(f"{self.name} is missing {', '.join(map(repr, missing))}: "
+                            f"{self.shown()}")
+        out = []
+        for n, t in self.params:
+            a = lift(given[n], t)
             if a.type != t:
-                raise SpecError(f"{self.name}: argument of type {a.type}, expected {t}")
-        return Call(self.name, args, self.result)
+                raise SpecError(f"{self.name}: {n} is of type {a.type}, expected {t}")
+            out.append(a)
+        return Call(self.name, tuple(out), self.result)
+
+    def define(self, body) -> Define:
+        """The definition whose body is ``body(**params)``: one fresh bound variable
+        per parameter, passed by name, so the body's parameter names must be the
+        signature's (in any order)."""
+        try:
+            got = inspect.signature(body).parameters.values()
+        except (TypeError, ValueError):  # a builtin: no names to compare
+            got = None
+        if got is not None:
+            kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+            odd = [p.name for p in got if p.kind not in kinds]
+            names = [p.name for p in got if p.kind in kinds]
+            unknown = [n for n in names if n not in self.names]
+            missing = [n for n in self.names if n not in names]
+            if odd or unknown or missing:
+                parts = []
+                for n in unknown:
+                    parts.append(f"{n!r} is no parameter of it{_did_you_mean(n, missing)}")
+                if missing:
+                    parts.append(f"it lacks {', '.join(map(repr, missing))}")
+                if odd:
+                    parts.append(f"{', '.join(map(repr, odd))} must be plain named parameters")
+                raise SpecError(f"the body of definition {self.name} takes "
+                                f"({', '.join(p.name for p in got)}), its signature "
+                                f"{self.shown()}: {'; '.join(parts)}")
+        params = {n: bound_var(t, "a") for n, t in self.params}
+        return Define(self.name, tuple(params.values()), body(**params))
+
+
+def signature(name: str, result: str, /, **params: str) -> DefSig:
+    """``signature("lowers_ok", BOOL, card=CARD, hand=CARDS, limit=INT)``."""
+    return DefSig(name, tuple(params.items()), result)
+
+
+def _did_you_mean(name: str, names) -> str:
+    close = nearest(name, names)
+    return f" (did you mean {close!r}?)" if close else ""
 
 
 @dataclass
 class RuleSet:
     """Everything the rulebook declares, all readings included."""
-    config: object
+    config: Config
     variables: tuple[StateVar, ...]
     phases: tuple[Phase, ...]
     actions: tuple[ActionDecl, ...]
@@ -295,7 +396,7 @@ class AssembledAction:
 @dataclass
 class Spec:
     """An elaborated spec: one configuration, one reading per choice point."""
-    config: object
+    config: Config
     readings: dict
     scope: str
     variables: tuple[StateVar, ...]
@@ -384,16 +485,7 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
     moving = {a.phase for a in decls}
     phases = tuple(replace(p, terminal=p.terminal and p.name not in moving)
                    for p in rs.phases if scope == "game" or p.scope == "round")
-    defs = {}
-    for r in rules:
-        for f in r.fragments:
-            if isinstance(f, Define):
-                if f.name in defs:
-                    raise SpecError(f"{f.name} defined by both {defs[f.name][0]} and {r.id}")
-                sig = rs.signatures.get(f.name)
-                if sig is None or f.body.type != sig.result:
-                    raise SpecError(f"definition {f.name} in {r.id} does not match its signature")
-                defs[f.name] = (r.id, f)
+    defs = _definitions(rules, rs.signatures)
     assembled = []
     anames = {a.name for a in decls}
     for r in rules:
@@ -404,7 +496,10 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
     for decl in decls:
         inline = Inliner(defs)
         phase = next(p for p in phases if p.name == decl.phase)
-        guards, updates, update_defs, cond_defs = [], {}, {}, set()
+        guards: list[tuple[str, Node]] = []
+        updates: dict[str, list[tuple[str, Node, Node, int]]] = {}
+        update_defs: dict[tuple[str, str], set[str]] = {}
+        cond_defs: set[str] = set()
         for r in rules:
             for f in r.fragments:
                 if isinstance(f, Guard) and decl.name in f.actions:
@@ -451,6 +546,23 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
     initial = {v.name: rs.initial[v.name] for v in variables}
     return Spec(rs.config, dict(readings), scope, variables, phases, tuple(assembled),
                 rules, defs, rs.properties, initial)
+
+
+def _definitions(rules: tuple[Rule, ...], signatures: dict[str, DefSig]
+                 ) -> dict[str, tuple[str, Define]]:
+    """name -> (rule id, Define) of the included rules: one rule per definition,
+    each body of its signature's result type."""
+    defs: dict[str, tuple[str, Define]] = {}
+    for r in rules:
+        for f in r.fragments:
+            if isinstance(f, Define):
+                if f.name in defs:
+                    raise SpecError(f"{f.name} defined by both {defs[f.name][0]} and {r.id}")
+                sig = signatures.get(f.name)
+                if sig is None or f.body.type != sig.result:
+                    raise SpecError(f"definition {f.name} in {r.id} does not match its signature")
+                defs[f.name] = (r.id, f)
+    return defs
 
 
 def unprime(e: Node, updated) -> Node:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .ast import Node, op
+from .config import Config
 from .lang import And, ForAll, Implies, Not, Or
 from .rules.table import DEAL, DISCARD, DRAW, GAME_OVER, LIVE, OVER, PRIDE, REVEAL, SECRET
 
@@ -28,7 +29,8 @@ class Shown(Protocol):
     offers it): a variable's value in a state, the state as text, a card set
     as text, who is to act, and the table."""
 
-    config: object
+    @property
+    def config(self) -> Config: ...
 
     def get(self, s, var: str): ...
     def describe(self, s) -> dict: ...

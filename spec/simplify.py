@@ -8,6 +8,8 @@ it cannot disagree with evaluation.
 """
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from . import ast as A
 from .ast import BOOL, Const, Ite, Let, Node, Op
 from .semantics import apply_op
@@ -22,7 +24,7 @@ def simplify(node: Node, n_players: int, memo: dict | None = None) -> Node:
     return _simp(node, n_players, memo)
 
 
-def _const(x: Node):
+def _const(x: Node) -> TypeGuard[Const]:
     return isinstance(x, Const)
 
 

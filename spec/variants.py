@@ -28,7 +28,7 @@ import dataclasses
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -149,6 +149,7 @@ def parse_options(text: str) -> tuple[tuple[str, int], ...]:
                              hint="name each option card once, e.g. mercy,justice=2")
         named.add(name)
         if eq:
+            n: int | str
             try:
                 n = int(copies.strip())
             except ValueError:
@@ -205,6 +206,7 @@ def _convert(key: str, value):
     if key == "options":
         if isinstance(value, str):
             return parse_options(value)
+        pairs: Sequence
         if isinstance(value, Mapping):
             pairs = list(value.items())
         elif isinstance(value, (list, tuple)):

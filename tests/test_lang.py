@@ -3,11 +3,15 @@ expressions run through both executable backends (the reference evaluator and th
 generated code), covering every operator in ``ast.OPS``."""
 from __future__ import annotations
 
+import ast
+import pathlib
+import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 
 import pytest
 
+import itcp.spec
 from itcp.model import runtime
 from itcp.model.codegen import FunctionEmitter, Module, compile_spec
 from itcp.model.reference import Evaluator, ReferenceModule
@@ -61,8 +65,9 @@ from itcp.spec.lang import (
     num,
     player,
     players,
+    signature,
 )
-from itcp.spec.rules.table import SCORE, SCORE_INPUTS
+from itcp.spec.rules.table import SCORE, SCORE_INPUTS, Table
 from itcp.spec.rules.table import V as SPEC_VARS
 
 HERE = __file__
@@ -102,13 +107,85 @@ def test_binders_make_fresh_names():
 
 
 def test_defsig_checks_arity_and_types():
-    sig = DefSig("f", (CARDS, PLAYER), INT)
+    sig = signature("f", INT, hand=CARDS, p=PLAYER)
     call = sig(cards(1), 0)
     assert isinstance(call, Call) and call.type == INT and call.args[1].type == PLAYER
-    with pytest.raises(SpecError):
+    assert sig(p=0, hand=cards(1)) == sig(cards(1), p=0) == call  # by name, in any order
+    with pytest.raises(SpecError, match="f is missing 'p'"):
         sig(cards(1))
-    with pytest.raises(SpecError):
+    with pytest.raises(SpecError, match="f: hand is of type int, expected cards"):
         sig(num(1), 0)
+    with pytest.raises(SpecError, match="takes 2 argument"):
+        sig(cards(1), 0, 0)
+    with pytest.raises(SpecError, match="'p' given twice"):
+        sig(cards(1), 0, p=0)
+
+
+# -- definitions with named parameters ------------------------------------------------
+
+SEATS = signature("seats", PLAYERS, ring=PLAYERS, passers=PLAYERS, first_passer=PLAYER)
+
+
+def test_a_call_of_three_or_more_parameters_names_them():
+    call = SEATS(ring=players(3), passers=players(1), first_passer=player(0))
+    assert [a.sexpr() for a in call.args] == ["#players{0,1}", "#players{0}", "0"]
+    with pytest.raises(SpecError, match=re.escape(
+            "seats takes its 3 arguments by name: seats(ring=..., passers=..., first_passer=...)")):
+        SEATS(players(3), players(1), player(0))
+
+
+def test_a_call_names_a_missing_or_misspelled_argument():
+    with pytest.raises(SpecError, match=r"seats is missing 'first_passer': "
+                                        r"seats\(ring, passers, first_passer\)"):
+        SEATS(ring=players(3), passers=players(1))
+    with pytest.raises(SpecError, match="seats has no parameter 'pasers' "
+                                        r"\(did you mean 'passers'\?\)"):
+        SEATS(ring=players(3), pasers=players(1), first_passer=player(0))
+    with pytest.raises(SpecError, match="seats has no parameter 'colour': seats"):
+        SEATS(ring=players(3), passers=players(1), first_passer=player(0), colour=1)
+
+
+def test_the_table_names_an_unknown_definition():
+    t = Table(TINY_CFG)
+    with pytest.raises(SpecError, match="no definition is declared as 'race_feild' "
+                                        r"\(did you mean 'race_field'\?\)"):
+        t.d("race_feild")
+    with pytest.raises(SpecError, match="race_field takes its 9 arguments by name"):
+        t.d("race_field", *(t.NONEP,) * 9)
+
+
+def test_define_passes_the_parameters_by_name():
+    d = SEATS.define(lambda first_passer, ring, passers: ring - passers.minus(first_passer))
+    ring, passers, fp = d.params
+    assert (ring.type, passers.type, fp.type) == (PLAYERS, PLAYERS, PLAYER)
+    assert d.body.sexpr() == f"(diff {ring.name} (without {passers.name} {fp.name}))"
+
+
+def test_define_refuses_a_body_whose_names_differ_from_the_signature():
+    with pytest.raises(SpecError, match=r"the body of definition seats takes \(ring, ps, fp\), "
+                                        r"its signature seats\(ring, passers, first_passer\): "
+                                        r"'ps' is no parameter of it"):
+        SEATS.define(lambda ring, ps, fp: ring)
+    with pytest.raises(SpecError, match=r"'pasers' is no parameter of it \(did you mean "
+                                        r"'passers'\?\); it lacks 'passers'"):
+        SEATS.define(lambda ring, pasers, first_passer: ring)
+    with pytest.raises(SpecError, match="it lacks 'first_passer'"):
+        SEATS.define(lambda ring, passers: ring)
+    with pytest.raises(SpecError, match="'kw' must be plain named parameters"):
+        SEATS.define(lambda **kw: kw["ring"])
+    t = Table(TINY_CFG)
+    with pytest.raises(SpecError, match="the body of definition lowers_ok takes"):
+        t.define("lowers_ok", lambda c, h, lim: TRUE)
+    with pytest.raises(SpecError, match="definition 'lower_ok' has no signature "
+                                        r"\(did you mean 'lowers_ok'\?\)"):
+        t.define("lower_ok", lambda card, hand, limit: TRUE)
+
+
+def test_signatures_refuse_unnamed_or_repeated_parameters():
+    with pytest.raises(SpecError, match="parameter 'int' is not a"):
+        DefSig("f", (INT,), INT)
+    with pytest.raises(SpecError, match="parameter 'a' is named twice"):
+        DefSig("f", (("a", INT), ("a", INT)), INT)
 
 
 # -- tiny rule sets -----------------------------------------------------------------
@@ -178,7 +255,7 @@ def test_elaborate_keeps_only_the_chosen_reading():
 
 def test_elaborate_inlines_definition_parameters():
     a = Bound("a_test", INT)
-    sig = DefSig("double", (INT,), INT)
+    sig = DefSig("double", (("n", INT),), INT)
     rs = ruleset(rule("d", Define("double", (a,), a + a)),
                  rule("u", Update(("inc",), "x", sig(X.cur + 1))), signatures=[sig])
     assert elaborate(rs, {}).action("inc").values["x"].sexpr() == "(add (add x 1) (add x 1))"
@@ -239,6 +316,37 @@ def test_two_updates_with_equal_priority():
     ok = ruleset(rule("r1", Update(("inc",), "x", num(1))),
                  rule("r2", Update(("inc",), "x", num(2), when=X.cur > 0, priority=1)))
     assert elaborate(ok, {}).action("inc").values["x"].sexpr() == "(if (lt 0 x) 2 1)"
+
+
+def _bare_priorities(path):
+    """(line, source) of every ``priority=`` given an integer literal in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    out = []
+    for node in ast.walk(tree):
+        for kw in getattr(node, "keywords", ()):
+            v = kw.value
+            if isinstance(v, ast.UnaryOp) and isinstance(v.op, (ast.USub, ast.UAdd)):
+                v = v.operand
+            if kw.arg == "priority" and isinstance(v, ast.Constant) and isinstance(v.value, int):
+                out.append((kw.value.lineno, ast.unparse(kw)))
+    return out
+
+
+def test_bare_priority_literals_are_found(tmp_path):
+    src = tmp_path / "r.py"
+    src.write_text("Update(a, 'x', v, priority=Priority.BASE)\nUpdate(a, 'x', v, priority=-1)\n"
+                   "Update(a, 'x', v,\n       priority=7)\n")
+    assert _bare_priorities(src) == [(2, "priority=-1"), (4, "priority=7")]
+
+
+def test_rules_name_their_priorities():
+    """Fragment priorities come from the one table ``rules.priorities.Priority``,
+    never a bare number in a rule."""
+    spec_dir = pathlib.Path(itcp.spec.__file__).parent
+    files = sorted(spec_dir.glob("*.py")) + sorted((spec_dir / "rules").glob("*.py"))
+    assert any(f.name == "turn.py" for f in files)
+    bare = [f"{f}:{line}: {src}" for f in files for line, src in _bare_priorities(f)]
+    assert not bare, "use a name from spec/rules/priorities.py:\n" + "\n".join(bare)
 
 
 def test_call_to_a_missing_definition_names_the_call_site():
@@ -309,7 +417,7 @@ def tiny_spec(value: A.Node, extra_rules=()):
     it reads (``SCORE_INPUTS``); they are declared here with a trivial body."""
     inputs = tuple(SPEC_VARS[n] for n in SCORE_INPUTS)
     vs = (StateVar("phase", INT, ""), *inputs, StateVar("out", value.type, ""))
-    params = tuple(Bound(f"s{i}", t) for i, t in enumerate(SCORE.params))
+    params = tuple(Bound(f"s{i}", t) for i, t in enumerate(SCORE.types))
     rules = (rule("score", Define("score", params, num(0))),
              rule("store", Update(("step",), "out", value)), *extra_rules)
     zero = {INT: num(0), BOOL: FALSE, CARD: Const(-1, CARD), PLAYER: player(-1),

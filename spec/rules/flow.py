@@ -43,16 +43,16 @@ def ring(t: Table):
 
 
 def race_field(t: Table, e: Effect):
-    return t.d("race_field", t.hands_, t.hand_of, t.passers, t.aside, e.by, t.dir_, t.pile_,
-               t.turn, t.taken)
+    return t.d("race_field", hands=t.hands_, hand_of=t.hand_of, passers=t.passers, aside=t.aside,
+               by=e.by, dir=t.dir_, pile=t.pile_, turn=t.turn, taken=t.taken)
 
 
 def pride_givers(t: Table):
-    return t.d("pride_givers", ring(t), t.passers, t.dir)
+    return t.d("pride_givers", ring=ring(t), passers=t.passers, dir=t.dir)
 
 
 def secret_partner(t: Table, e: Effect):
-    return t.d("secret_partner", e.by, ring(t), t.passers, t.dir)
+    return t.d("secret_partner", by=e.by, ring=ring(t), passers=t.passers, dir=t.dir)
 
 
 def opens_race(t, e):
@@ -86,8 +86,8 @@ def skip(t, e):
 def race_on(t: Table):
     """After this move, Mercy's race still has a racer to discard (only under
     ``mercy.discards = every_racer``: the racers still to discard who can)."""
-    field = t.d("race_field", t.hands_, t.hand_of_, t.passers_, t.aside_, t.resume, t.dir_,
-                t.pile_, t.turn, t.taken)
+    field = t.d("race_field", hands=t.hands_, hand_of=t.hand_of_, passers=t.passers_,
+                aside=t.aside_, by=t.resume, dir=t.dir_, pile=t.pile_, turn=t.turn, taken=t.taken)
     return And(t.d("race_continues"), Not((t.racers & field).is_empty()))
 
 

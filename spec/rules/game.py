@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..ast import op
 from ..lang import Exists, MapOf, Update, num
+from .priorities import Priority
 from .table import DEAL, GAME_OVER, Table, score_of
 from .turn import define, rule
 
@@ -24,16 +25,16 @@ def rules(t: Table):
              Update(("next_round",), "round_no", t.round_no + 1),
              Update(("next_round",), "dealer", op("step", t.dealer, num(1))),
              Update(("next_round",), "phase", num(DEAL)),
-             Update(("next_round",), "phase", num(GAME_OVER), when=done, priority=1),
+             Update(("next_round",), "phase", num(GAME_OVER), when=done, priority=Priority.OVERRIDE),
              *[Update(("next_round",), v, t.initial[v]) for v in ROUND_RESET],
              scope="game"),
         rule("game.end.rounds", ["object.1"],
              "The game ends after one round per player (each deals once).",
-             define(t, "game_done", lambda tot, r: r >= t.cfg.game_rounds),
+             define(t, "game_done", lambda totals, round_no: round_no >= t.cfg.game_rounds),
              choice="game.end", reading="rounds", scope="game"),
         rule("game.end.threshold", ["object.1"],
              "The game ends when a player's total passes the threshold.",
-             define(t, "game_done", lambda tot, r: Exists(
-                 t.ALLP, lambda p: tot[p] > t.cfg.threshold, hint="p")),
+             define(t, "game_done", lambda totals, round_no: Exists(
+                 t.ALLP, lambda p: totals[p] > t.cfg.threshold, hint="p")),
              choice="game.end", reading="threshold", scope="game"),
     ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..ast import op
 from ..lang import FALSE, TRUE, And, Exists, Guard, If, MapOf, Not, Or, SetOf, Update, num
 from . import flow
+from .priorities import Priority
 from .table import DISCARD, PRIDE, RACE, SECRET, Table
 from .turn import define, endings, my_seat, next_seat, raw_endings, rule
 
@@ -19,7 +20,7 @@ def _param(t, action, i=0):
 
 def charity_rules(t: Table):
     def cancelled(numbers_only):
-        def body(h, acting):
+        def body(hand, acting):
             out = t.NONE
             for s, ch in enumerate(t.charity_of):
                 if ch is None:
@@ -46,17 +47,17 @@ def charity_rules(t: Table):
         # cards of the hands in play; out: the Charities discarded this round
         rule("charity.acts.held_own", ["charity.1", "scoring.1"],
              "A Charity counts while held, in the hand that holds it.",
-             define(t, "charity_acting", lambda h, held, out: h & charities),
+             define(t, "charity_acting", lambda hand, held, charity_out: hand & charities),
              choice="charity.acts", reading="held_own"),
         rule("charity.acts.held_every", ["charity.1"],
              "A Charity counts while held, in every hand: a Charity held anywhere cancels its "
              "suit for everyone.",
-             define(t, "charity_acting", lambda h, held, out: held & charities),
+             define(t, "charity_acting", lambda hand, held, charity_out: held & charities),
              choice="charity.acts", reading="held_every"),
         rule("charity.acts.discarded", ["charity.1"],
              "A Charity acts when discarded: from then to the end of the round its suit is "
              "cancelled in every hand (a Charity held cancels nothing).",
-             define(t, "charity_acting", lambda h, held, out: out),
+             define(t, "charity_acting", lambda hand, held, charity_out: charity_out),
              Update(("discard",), "charity_out", t.charity_out.plus(dc),
                     when=And(discard.on, dc.in_(charities))),
              choice="charity.acts", reading="discarded"),
@@ -73,17 +74,17 @@ def desolation_rules(t: Table):
     return [
         rule("desolation.target.same_suit", ["desolation.1"],
              "A Desolation may only be discarded on a top card of its suit.",
-             define(t, "desolation_ok", lambda c, pile: gate(c, same(c, pile))),
+             define(t, "desolation_ok", lambda card, pile: gate(card, same(card, pile))),
              choice="desolation.target", reading="same_suit"),
         rule("desolation.target.or_mercy", ["desolation.1"],
              "A Desolation may be discarded on its suit or on a Mercy.",
-             define(t, "desolation_ok", lambda c, pile: gate(c, Or(
-                 same(c, pile), t.is_kind(op("top", pile), "mercy")))),
+             define(t, "desolation_ok", lambda card, pile: gate(card, Or(
+                 same(card, pile), t.is_kind(op("top", pile), "mercy")))),
              choice="desolation.target", reading="or_mercy"),
         rule("desolation.target.or_empty", ["desolation.1"],
              "A Desolation may be discarded on its suit or on an empty pile.",
-             define(t, "desolation_ok", lambda c, pile: gate(c, Or(
-                 same(c, pile), op("pile_len", pile).eq(0)))),
+             define(t, "desolation_ok", lambda card, pile: gate(card, Or(
+                 same(card, pile), op("pile_len", pile).eq(0)))),
              choice="desolation.target", reading="or_empty"),
     ]
 
@@ -103,54 +104,61 @@ def option_suit_rules(t: Table):
     ]
 
 
-def mercy_rules(t: Table):
+def _can_race(t: Table, hands, hand_of, p, pile, turn, taken):
+    """Only a player who can legally discard can be first to discard: the same
+    test as the winner's discard (``play.discard``'s guard)."""
+    hand = hands[hand_of[p]]
+    mine = flow.taken_by(t, p, turn, taken)
+    limit = flow.points_before(t, hand, racing=TRUE)
+    return Exists(hand, lambda c: t.d("discard_ok", card=c, hand=hand, pile=pile, taken=mine,
+                                      limit=limit, racing=TRUE),
+                  hint="rc")
+
+
+def _race_field(t: Table, exclude_passers: bool):
+    """The body of ``race_field`` where any seated player who can discard races
+    (a passer too, unless ``exclude_passers``)."""
+    def body(hands, hand_of, passers, aside, by, dir, pile, turn, taken):
+        seated = t.ALLP - aside
+        pool = seated - passers if exclude_passers else seated
+        return SetOf(pool, lambda p: _can_race(t, hands, hand_of, p, pile, turn, taken),
+                     hint="m")
+    return body
+
+
+def _race_next_only(t: Table):
+    """The body of ``race_field`` where only the next player races."""
+    def body(hands, hand_of, passers, aside, by, dir, pile, turn, taken):
+        q = op("next_in", by, dir, t.ALLP - aside)
+        return If(_can_race(t, hands, hand_of, q, pile, turn, taken), t.NONEP.plus(q), t.NONEP)
+    return body
+
+
+def mercy_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
     frags = []
     for e in flow.effect_contexts(t):
         when = flow.opens_race(t, e)
-        frags += [Update((e.action,), "phase", num(RACE), when=when, priority=10),
+        frags += [Update((e.action,), "phase", num(RACE), when=when, priority=Priority.OPENS_RACE),
                   Update((e.action,), "resume", e.by, when=when)]
     w = _param(t, "race")
-    def can_race(hands, hand_of, p, pile, turn, taken):
-        """Only a player who can legally discard can be first to discard: the
-        same test as the winner's discard (``play.discard``'s guard)."""
-        hand = hands[hand_of[p]]
-        mine = flow.taken_by(t, p, turn, taken)
-        limit = flow.points_before(t, hand, racing=TRUE)
-        return Exists(hand, lambda c: t.d("discard_ok", c, hand, pile, mine, limit, TRUE),
-                      hint="rc")
-
-    def field(exclude_passers):
-        def body(hands, hand_of, ps, aside, by, d, pile, turn, taken):
-            seated = t.ALLP - aside
-            pool = seated - ps if exclude_passers else seated
-            return SetOf(pool, lambda p: can_race(hands, hand_of, p, pile, turn, taken),
-                         hint="m")
-        return body
-
-    field_now = t.d("race_field", t.hands, t.hand_of, t.passers, t.aside, t.resume, t.dir,
-                    t.pile, t.turn, t.taken)
+    field_now = t.d("race_field", hands=t.hands, hand_of=t.hand_of, passers=t.passers,
+                    aside=t.aside, by=t.resume, dir=t.dir, pile=t.pile, turn=t.turn,
+                    taken=t.taken)
     # no racer has discarded yet in this race (mercy.discards = every_racer)
     first_pick = t.racers.is_empty()
-
-    def next_only(hands, hand_of, ps, aside, by, d, pile, turn, taken):
-        q = op("next_in", by, d, t.ALLP - aside)
-        return If(can_race(hands, hand_of, q, pile, turn, taken), t.NONEP.plus(q), t.NONEP)
-
     return [
         rule("mercy.open", ["mercy.1"],
              "Discarding a Mercy starts a race to discard any card.", *frags),
         rule("mercy.win", ["mercy.1"],
              "The race winner (chance among the eligible) must discard next.",
-             Guard(("race",), w.in_(t.d("race_field", t.hands, t.hand_of, t.passers, t.aside,
-                                        t.resume, t.dir, t.pile, t.turn, t.taken))),
+             Guard(("race",), w.in_(field_now)),
              Update(("race",), "actor", w),
              Update(("race",), "racing", TRUE),
              Update(("race",), "phase", num(DISCARD))),
         rule("mercy.discards.winner", ["mercy.1"],
              "Only the race winner discards; play then goes on as mercy.after says.",
              define(t, "race_continues", lambda: FALSE),
-             define(t, "race_resume", lambda winner, mercy_player: t.d(
-                 "race_from", winner, mercy_player)),
+             define(t, "race_resume", lambda racer, resume: t.d("race_from", racer, resume)),
              choice="mercy.discards", reading="winner"),
         rule("mercy.discards.every_racer", ["mercy.1"],
              "Every player who can discards one card, in an order chance decides; the first "
@@ -161,24 +169,26 @@ def mercy_rules(t: Table):
              Guard(("race",), Or(first_pick, w.in_(t.racers))),
              Update(("race",), "racers", If(first_pick, field_now, t.racers).minus(w)),
              Update(("race",), "resume", t.d("race_from", w, t.resume), when=first_pick),
-             *[Update((e.action,), "racers", t.NONEP, when=flow.opens_race(t, e), priority=1)
+             *[Update((e.action,), "racers", t.NONEP, when=flow.opens_race(t, e), priority=Priority.OVERRIDE)
                for e in flow.effect_contexts(t)],
              *[f for a, raw, _, _ in raw_endings(t) for f in (
-                 Update((a,), "phase", num(RACE), when=And(raw, flow.race_on(t)), priority=7),
-                 Update((a,), "racing", FALSE, when=And(raw, flow.race_on(t)), priority=7))],
+                 Update((a,), "phase", num(RACE), when=And(raw, flow.race_on(t)),
+                        priority=Priority.RACE_GOES_ON),
+                 Update((a,), "racing", FALSE, when=And(raw, flow.race_on(t)),
+                        priority=Priority.RACE_GOES_ON))],
              *[Update((a,), "racers", t.NONEP, when=ends) for a, ends, _, _ in endings(t)],
              choice="mercy.discards", reading="every_racer"),
         rule("mercy.race.not_passer", ["mercy.1", "pass.2"],
              "Any player who can discard may win the race, except a passer.",
-             define(t, "race_field", field(True)),
+             define(t, "race_field", _race_field(t, exclude_passers=True)),
              choice="mercy.race", reading="not_passer"),
         rule("mercy.race.anyone", ["mercy.1"],
              "Any player who can discard may win the race, a passer too.",
-             define(t, "race_field", field(False)),
+             define(t, "race_field", _race_field(t, exclude_passers=False)),
              choice="mercy.race", reading="anyone"),
         rule("mercy.race.next_only", ["mercy.1"],
              "Only the next player races (if they can discard).",
-             define(t, "race_field", next_only),
+             define(t, "race_field", _race_next_only(t)),
              choice="mercy.race", reading="next_only"),
         rule("mercy.after.from_mercy_player", ["mercy.1"],
              "After the race, play goes on from the player who discarded the Mercy.",
@@ -207,24 +217,16 @@ def mercy_rules(t: Table):
     ]
 
 
-def justice_rules(t: Table):
-    seat = my_seat(t)
-    duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
-    jm = t.kind["justice"] | t.kind["mercy"]
-    hand = t.hands[seat]
-    has_jm = Not((hand & jm).is_empty())
-    ac = _param(t, "answer")
-    dc = _param(t, "discard")
-    top = t.top_card
-    # justice.answer: is the answer the turn's discard (is_discard)?
-    by_discard = t.d("answer_by_discard")
+def _duty_set(t: Table, by_discard, duty_active) -> list[Update]:
+    """What a Justice played in each effect context does: the duty (stacked or
+    fresh), the player it falls on, and whether it outlasts the turn."""
     frags = []
     for e in flow.effect_contexts(t):
         q1, live = next_seat(t, e.from_seat)
         when = And(e.on, t.is_kind(e.card, "justice"), Not(flow.opens(t, e)))
         # the player after the passer is the seat play arrives at (the turn's next
         # player when the move ends the turn; also right when it does not)
-        nxt = t.d("arrival_seat", q1, t.first_passer_, t.dir_, live)
+        nxt = t.d("arrival_seat", land=q1, first_passer=t.first_passer_, dir=t.dir_, live=live)
         # a Justice answering a duty stacks on it (so does the turn's discard of a
         # Justice under the duty when that is the answer, or after a duty set this
         # turn); any other Justice starts at one
@@ -237,23 +239,39 @@ def justice_rules(t: Table):
         else:
             stacked = num(1)
         frags += [
-            Update((e.action,), "duty", stacked, when=when, priority=1),
-            Update((e.action,), "duty_on", t.d("justice_target", q1, t.passers_, nxt),
-                   when=when, priority=1),
+            Update((e.action,), "duty", stacked, when=when, priority=Priority.OVERRIDE),
+            Update((e.action,), "duty_on", t.d("justice_target", next_player=q1,
+                                               passers=t.passers_, arrival=nxt),
+                   when=when, priority=Priority.OVERRIDE),
             # set while the turn goes on (a Justice answer followed by the turn's
             # discard, or a race with racers left): the duty outlasts this turn
             Update((e.action,), "duty_fresh", TRUE, when=And(when, flow.held(t)),
-                   priority=1)]
+                   priority=Priority.OVERRIDE)]
+    return frags
+
+
+def justice_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
+    seat = my_seat(t)
+    duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
+    jm = t.kind["justice"] | t.kind["mercy"]
+    hand = t.hands[seat]
+    has_jm = Not((hand & jm).is_empty())
+    ac = _param(t, "answer")
+    dc = _param(t, "discard")
+    top = t.top_card
+    # justice.answer: is the answer the turn's discard (is_discard)?
+    by_discard = t.d("answer_by_discard")
+    frags = _duty_set(t, by_discard, duty_active)
     answer_guard = lambda: Guard(("answer",), And(duty_active, ac.in_(jm), Not(t.drew)))
     drawn = (("draw_pile", top), ("deck_card", _param(t, "deck_card")))
     # after this draw the player can meet the duty with the turn's discard (a Justice
     # or Mercy they may discard): used where the answer is the discard
     hand_ = t.hands_[seat]
-    able = Exists(hand_ & jm, lambda c: t.d("discard_ok", c, hand_, t.pile_, t.taken_,
-                                                       t.before_draw_, FALSE),
+    able = Exists(hand_ & jm, lambda c: t.d("discard_ok", card=c, hand=hand_, pile=t.pile_,
+                                            taken=t.taken_, limit=t.before_draw_, racing=FALSE),
                   hint="j")
-    able_now = Exists(hand & jm, lambda c: t.d("discard_ok", c, hand, t.pile, t.taken,
-                                                          t.before_draw, FALSE),
+    able_now = Exists(hand & jm, lambda c: t.d("discard_ok", card=c, hand=hand, pile=t.pile,
+                                               taken=t.taken, limit=t.before_draw, racing=FALSE),
                       hint="j")
     answers = And(by_discard, able)
     # where the answer is the discard, a duty still on the player when they discard
@@ -265,9 +283,9 @@ def justice_rules(t: Table):
     def extra(owed_if_not):
         """One extra draw (``owed_if_not``) unless the player answers with the discard."""
         return [Update(draws, "owed", If(answers, num(0), owed_if_not), when=duty_active,
-                       priority=1),
+                       priority=Priority.OVERRIDE),
                 Update(draws, "duty", If(answers, t.duty, num(0)), when=duty_active,
-                       priority=1)]
+                       priority=Priority.OVERRIDE)]
 
     both_empty = And(t.deck_.is_empty(), op("pile_len", t.pile_).eq(0))
     return [
@@ -302,9 +320,9 @@ def justice_rules(t: Table):
              *[f for a, x in drawn for f in (
                  Update((a,), "owed", If(by_discard, If(able, num(0), num(1)),
                                          If(x.in_(jm), num(0), num(1))),
-                        when=duty_active, priority=1),
+                        when=duty_active, priority=Priority.OVERRIDE),
                  Update((a,), "duty", num(0),
-                        when=And(duty_active, Not(by_discard), x.in_(jm)), priority=1))],
+                        when=And(duty_active, Not(by_discard), x.in_(jm)), priority=Priority.OVERRIDE))],
              must_answer,
              choice="justice.duty", reading="until"),
         rule("justice.duty.take_or_play", ["justice.1", "play.1"],
@@ -315,7 +333,7 @@ def justice_rules(t: Table):
              # where the answer is the discard, a deck draw is allowed to a player who
              # will answer with a Justice or Mercy they already hold
              Guard(("draw_deck",), Or(Not(duty_active), And(by_discard, able_now))),
-             Update(("draw_pile",), "duty", num(0), when=duty_active, priority=1),
+             Update(("draw_pile",), "duty", num(0), when=duty_active, priority=Priority.OVERRIDE),
              must_answer,
              choice="justice.duty", reading="take_or_play"),
         rule("justice.answer.whole_turn", ["justice.1", "play.1"],
@@ -330,8 +348,8 @@ def justice_rules(t: Table):
              define(t, "answer_by_discard", lambda: FALSE),
              define(t, "answer_then_discard", lambda: TRUE),
              Update(("answer",), "owes_discard", TRUE),
-             Update(("answer",), "drew", TRUE, priority=1),
-             Update(("answer",), "owed", num(0), priority=1),
+             Update(("answer",), "drew", TRUE, priority=Priority.OVERRIDE),
+             Update(("answer",), "owed", num(0), priority=Priority.OVERRIDE),
              Update(("discard", "skip_discard"), "owes_discard", FALSE, when=Not(t.racing)),
              *_back_to_discard(t),
              choice="justice.answer", reading="draw_only"),
@@ -345,15 +363,17 @@ def justice_rules(t: Table):
         rule("justice.passer.stands", ["justice.1", "pass.2"],
              "The duty falls on the next player even if they passed (a frozen hand cannot "
              "meet it).",
-             define(t, "justice_target", lambda q, ps, nxt: q),
+             define(t, "justice_target", lambda next_player, passers, arrival: next_player),
              choice="justice.passer", reading="stands"),
         rule("justice.passer.skips", ["justice.1", "pass.2"],
              "If the next player passed, the duty falls on the player who moves next.",
-             define(t, "justice_target", lambda q, ps, nxt: If(q.in_(ps), nxt, q)),
+             define(t, "justice_target", lambda next_player, passers, arrival: If(
+                 next_player.in_(passers), arrival, next_player)),
              choice="justice.passer", reading="skips"),
         rule("justice.passer.lapses", ["justice.1", "pass.2"],
              "If the next player passed, the duty lapses.",
-             define(t, "justice_target", lambda q, ps, nxt: If(q.in_(ps), t.NOBODY, q)),
+             define(t, "justice_target", lambda next_player, passers, arrival: If(
+                 next_player.in_(passers), t.NOBODY, next_player)),
              choice="justice.passer", reading="lapses"),
     ]
 
@@ -367,11 +387,11 @@ def _back_to_discard(t: Table):
         # a team formed in the meantime may have set the turn player's seat aside:
         # the team discards from the seat it plays from
         actor = If(t.turn.in_(t.aside_), t.hand_of_[t.turn], t.turn)
-        out += [Update((a,), "phase", num(DISCARD), when=back, priority=6),
-                Update((a,), "actor", actor, when=back, priority=6),
-                Update((a,), "racing", FALSE, when=back, priority=6),
-                Update((a,), "resume", t.NOBODY, when=back, priority=6),
-                Update((a,), "racers", t.NONEP, when=back, priority=6)]
+        out += [Update((a,), "phase", num(DISCARD), when=back, priority=Priority.BACK_TO_DISCARD),
+                Update((a,), "actor", actor, when=back, priority=Priority.BACK_TO_DISCARD),
+                Update((a,), "racing", FALSE, when=back, priority=Priority.BACK_TO_DISCARD),
+                Update((a,), "resume", t.NOBODY, when=back, priority=Priority.BACK_TO_DISCARD),
+                Update((a,), "racers", t.NONEP, when=back, priority=Priority.BACK_TO_DISCARD)]
     return out
 
 
@@ -401,34 +421,34 @@ def repentance_unbelief_rules(t: Table):
              choice="unbelief.two", reading="no_effect"),
         rule("unbelief.pass.go_around", ["unbelief.2"],
              "Skipping the passer sends play round again until it reaches the passer.",
-             define(t, "skip_stops", lambda q, fp: FALSE),
+             define(t, "skip_stops", lambda skipped, first_passer: FALSE),
              choice="unbelief.pass", reading="go_around"),
         rule("unbelief.pass.round_ends", ["unbelief.2"],
              "A skip cannot pass over the passer: the round ends.",
-             define(t, "skip_stops", lambda q, fp: q.eq(fp)),
+             define(t, "skip_stops", lambda skipped, first_passer: skipped.eq(first_passer)),
              choice="unbelief.pass", reading="round_ends"),
     ]
 
 
-def pride_rules(t: Table):
+def pride_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
     frags = []
     givers = flow.pride_givers(t)
     for e in flow.effect_contexts(t):
         when = flow.opens_pride(t, e)
         first = op("next_in", op("step", e.by, num(0) - t.dir), t.dir, givers)
-        frags += [Update((e.action,), "phase", num(PRIDE), when=when, priority=11),
+        frags += [Update((e.action,), "phase", num(PRIDE), when=when, priority=Priority.OPENS_PRIDE),
                   Update((e.action,), "pride_left", givers, when=when),
-                  Update((e.action,), "actor", first, when=when, priority=11),
-                  Update((e.action,), "resume", e.from_seat, when=when, priority=1)]
+                  Update((e.action,), "actor", first, when=when, priority=Priority.OPENS_PRIDE),
+                  Update((e.action,), "resume", e.from_seat, when=when, priority=Priority.PRIDE_RESUME)]
     gc = _param(t, "give")
     giver_seat = t.hand_of[t.actor]
     left = t.pride_left.minus(t.actor)
     done = left.is_empty()
     ring = flow.ring(t)
-    to = t.d("pride_to", t.actor, ring, t.passers, t.dir)
+    to = t.d("pride_to", giver=t.actor, ring=ring, passers=t.passers, dir=t.dir)
     order = [Update(("give", "give_nothing"), "pride_left", left),
              Update(("give", "give_nothing"), "actor", op("next_in", t.actor, t.dir, left),
-                    when=Not(done), priority=1)]
+                    when=Not(done), priority=Priority.OVERRIDE)]
     removed = t.hands.put(giver_seat, t.hands[giver_seat].minus(gc))
     gifts_after = t.gifts.put(t.actor, gc)
 
@@ -443,7 +463,8 @@ def pride_rules(t: Table):
                 got = got - If(t.hand_of[G].eq(r), gift, t.NONE)
             for g in range(t.n):
                 G = t.player_const(g)
-                dest = t.hand_of[t.d("pride_to", G, ring, t.passers, t.dir)]
+                dest = t.hand_of[t.d("pride_to", giver=G, ring=ring, passers=t.passers,
+                                     dir=t.dir)]
                 got = got | If(dest.eq(r), t.NONE.plus(gifts[G]), t.NONE)
             return got
         return MapOf(t.ALLP, body, hint="r")
@@ -457,19 +478,21 @@ def pride_rules(t: Table):
              Guard(("give_nothing",), t.hands[giver_seat].is_empty()), *order[:0]),
         rule("pride.passer.gives_not_receives", ["pride.2"],
              "The passer gives nothing but still receives.",
-             define(t, "pride_givers", lambda r, ps, d: r - ps),
-             define(t, "pride_to", lambda g, r, ps, d: op("next_in", g, d, r)),
+             define(t, "pride_givers", lambda ring, passers, dir: ring - passers),
+             define(t, "pride_to", lambda giver, ring, passers, dir: op("next_in", giver, dir, ring)),
              choice="pride.passer", reading="gives_not_receives"),
         rule("pride.passer.skipped", ["pride.2"],
              "The passer neither gives nor receives: the player before gives past them.",
-             define(t, "pride_givers", lambda r, ps, d: r - ps),
-             define(t, "pride_to", lambda g, r, ps, d: op("next_in", g, d, r - ps)),
+             define(t, "pride_givers", lambda ring, passers, dir: ring - passers),
+             define(t, "pride_to", lambda giver, ring, passers, dir: op(
+                 "next_in", giver, dir, ring - passers)),
              choice="pride.passer", reading="skipped"),
         rule("pride.passer.before_keeps", ["pride.2"],
              "The passer gives nothing, and the player before the passer keeps their card.",
-             define(t, "pride_givers", lambda r, ps, d: SetOf(
-                 r - ps, lambda p: Not(op("next_in", p, d, r).in_(ps)), hint="g")),
-             define(t, "pride_to", lambda g, r, ps, d: op("next_in", g, d, r)),
+             define(t, "pride_givers", lambda ring, passers, dir: SetOf(
+                 ring - passers, lambda p: Not(op("next_in", p, dir, ring).in_(passers)),
+                 hint="g")),
+             define(t, "pride_to", lambda giver, ring, passers, dir: op("next_in", giver, dir, ring)),
              choice="pride.passer", reading="before_keeps"),
         rule("pride.timing.simultaneous", ["pride.1"],
              "Everyone chooses a card first; then all cards move at once (no hand "
@@ -489,7 +512,7 @@ def pride_rules(t: Table):
     ]
 
 
-def secret_rules(t: Table):
+def secret_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
     frags = []
     kc = _param(t, "keep")
 
@@ -510,10 +533,10 @@ def secret_rules(t: Table):
                   <= t.hand_points(t.hands_, t.hand_of, q_seat, t.charity_out_),
                   a_seat, q_seat)
         hand_of, other = team(a_seat, q_seat, auto)
-        frags += [Update((e.action,), "phase", num(SECRET), when=waits, priority=12),
+        frags += [Update((e.action,), "phase", num(SECRET), when=waits, priority=Priority.OPENS_SECRET),
                   Update((e.action,), "partner", q, when=waits),
-                  Update((e.action,), "actor", e.by, when=waits, priority=12),
-                  Update((e.action,), "resume", e.from_seat, when=waits, priority=2),
+                  Update((e.action,), "actor", e.by, when=waits, priority=Priority.OPENS_SECRET),
+                  Update((e.action,), "resume", e.from_seat, when=waits, priority=Priority.SECRET_RESUME),
                   Update((e.action,), "hand_of", hand_of, when=now)]
         seat_frags.append(Update((e.action,), "aside", t.aside.plus(other), when=now))
     a_seat, q_seat = t.hand_of[t.actor], t.hand_of[t.partner]
@@ -554,24 +577,25 @@ def secret_rules(t: Table):
              choice="secret.best", reading="team_chooses"),
         rule("secret.next.forms", ["secret.1", "pass.2"],
              "The team forms with the next player even if they passed.",
-             define(t, "secret_partner", lambda a, r, ps, d: op("next_in", a, d, r)),
+             define(t, "secret_partner", lambda by, ring, passers, dir: op("next_in", by, dir, ring)),
              choice="secret.next", reading="forms"),
         rule("secret.next.skip_passer", ["secret.1", "pass.2"],
              "A passer is left out: the team forms with the next player who has not passed.",
-             define(t, "secret_partner", lambda a, r, ps, d: op("next_in", a, d, r - ps)),
+             define(t, "secret_partner", lambda by, ring, passers, dir: op(
+                 "next_in", by, dir, ring - passers)),
              choice="secret.next", reading="skip_passer"),
         rule("secret.next.no_effect", ["secret.1", "pass.2"],
              "If the next player passed, Secret Combination has no effect.",
-             define(t, "secret_partner", lambda a, r, ps, d: If(
-                 op("next_in", a, d, r).in_(ps), t.NOBODY, op("next_in", a, d, r))),
+             define(t, "secret_partner", lambda by, ring, passers, dir: If(
+                 op("next_in", by, dir, ring).in_(passers), t.NOBODY, op("next_in", by, dir, ring))),
              choice="secret.next", reading="no_effect"),
         rule("secret.two.applies", ["secret.1", "secret.4"],
              "With two teams or players left, the table becomes one team.",
-             define(t, "secret_allowed", lambda r: TRUE),
+             define(t, "secret_allowed", lambda ring: TRUE),
              choice="secret.two", reading="applies"),
         rule("secret.two.no_effect", ["secret.1", "secret.4"],
              "With only two teams or players left, Secret Combination has no effect.",
-             define(t, "secret_allowed", lambda r: r.count() > 2),
+             define(t, "secret_allowed", lambda ring: ring.count() > 2),
              choice="secret.two", reading="no_effect"),
     ]
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 from functools import cached_property
 
 from .. import ast as A
-from ..ast import BOOL, CARD, CARDS, INT, NOBODY, NOCARD, PILE, PLAYER, PLAYERS, map_of
+from ..ast import BOOL, CARD, CARDS, INT, NOBODY, NOCARD, PILE, PLAYER, PLAYERS, Call, map_of
 from ..config import OPTION_VALUES, Config
+from ..errors import SpecError, nearest
 from ..lang import (
     FALSE,
     ActionDecl,
+    Define,
     DefSig,
     Exists,
     If,
@@ -28,6 +30,7 @@ from ..lang import (
     num,
     player,
     players,
+    signature,
     table,
 )
 
@@ -84,9 +87,12 @@ VARIABLES = (
 V = {v.name: v for v in VARIABLES}
 
 #: A seat's score: the ``score`` definition (the scoring rules give its body),
-#: over the state variables of ``SCORE_INPUTS`` and then the player.
-SCORE = DefSig("score", (map_of(CARDS), map_of(PLAYER), PLAYERS, INT, CARDS, PLAYER), INT)
-SCORE_INPUTS = ("hands", "hand_of", "passers", "ended", "charity_out")
+#: over the state variables of ``SCORE_INPUTS`` (its parameters are named after
+#: them) and then the player.
+SCORE = signature("score", INT, hands=map_of(CARDS), hand_of=map_of(PLAYER), passers=PLAYERS,
+                  ended=INT, charity_out=CARDS, player=PLAYER)
+SCORE_INPUTS = SCORE.names[:-1]
+assert all(n in V for n in SCORE_INPUTS)
 
 
 def score_of(p, primed=False):
@@ -95,7 +101,12 @@ def score_of(p, primed=False):
     it reads.  Every backend, checker and rule that scores a player asks this,
     so a reading that scores from more of the state changes ``SCORE`` and
     ``SCORE_INPUTS`` here, and nothing that calls it."""
-    return SCORE(*(V[n].new if primed else V[n].cur for n in SCORE_INPUTS), p)
+    return SCORE(**{n: V[n].new if primed else V[n].cur for n in SCORE_INPUTS}, player=p)
+
+
+def _guess(name: str, names) -> str:
+    close = nearest(name, names)
+    return f" (did you mean {close!r}?)" if close else ""
 
 
 class Table:
@@ -215,49 +226,73 @@ class Table:
         )
 
     @cached_property
-    def signatures(self):
+    def signatures(self) -> dict[str, DefSig]:
+        """Every definition a reading gives the body of; a call names its arguments
+        (``t.d("lowers_ok", card=c, hand=h, limit=lim)``), as does the body."""
         return {s.name: s for s in (
-            DefSig("points_of", (CARDS, CARDS, CARDS), INT),
-            DefSig("cancelled", (CARDS, CARDS), CARDS),
-            DefSig("charity_acting", (CARDS, CARDS, CARDS), CARDS),
-            DefSig("options_suited", (), BOOL),
+            signature("points_of", INT, hand=CARDS, held=CARDS, charity_out=CARDS),
+            signature("cancelled", CARDS, hand=CARDS, acting=CARDS),
+            signature("charity_acting", CARDS, hand=CARDS, held=CARDS, charity_out=CARDS),
+            signature("options_suited", BOOL),
             SCORE,
-            DefSig("seat_points", (map_of(CARDS), map_of(PLAYER), CARDS, PLAYER), INT),
-            DefSig("seat_scored", (map_of(PLAYER), PLAYER), BOOL),
-            DefSig("pass_for", (map_of(PLAYER), PLAYERS, PLAYER), BOOL),
-            DefSig("pass_tested", (INT,), BOOL),
-            DefSig("pass_wins", (map_of(CARDS), map_of(PLAYER), CARDS, PLAYER), BOOL),
-            DefSig("pass_failed", (INT,), INT),
-            DefSig("desolation_ok", (CARD, PILE), BOOL),
-            DefSig("take_back_ok", (CARD, CARDS), BOOL),
-            DefSig("desolation_binds", (BOOL,), BOOL),
-            DefSig("lowers_ok", (CARD, CARDS, INT), BOOL),
-            DefSig("can_discard", (CARD, CARDS, PILE, CARDS, INT, BOOL), BOOL),
-            DefSig("discard_ok", (CARD, CARDS, PILE, CARDS, INT, BOOL), BOOL),
-            DefSig("race_field", (map_of(CARDS), map_of(PLAYER), PLAYERS, PLAYERS, PLAYER, INT, PILE,
-                                  PLAYER, CARDS), PLAYERS),
-            DefSig("race_effects", (), BOOL),
-            DefSig("race_from", (PLAYER, PLAYER), PLAYER),
-            DefSig("race_continues", (), BOOL),
-            DefSig("race_resume", (PLAYER, PLAYER), PLAYER),
-            DefSig("answer_by_discard", (), BOOL),
-            DefSig("answer_then_discard", (), BOOL),
-            DefSig("pride_givers", (PLAYERS, PLAYERS, INT), PLAYERS),
-            DefSig("pride_to", (PLAYER, PLAYERS, PLAYERS, INT), PLAYER),
-            DefSig("secret_partner", (PLAYER, PLAYERS, PLAYERS, INT), PLAYER),
-            DefSig("secret_allowed", (PLAYERS,), BOOL),
-            DefSig("secret_waits", (), BOOL),
-            DefSig("unbelief_skips", (), BOOL),
-            DefSig("repentance_skips", (), BOOL),
-            DefSig("skip_stops", (PLAYER, PLAYER), BOOL),
-            DefSig("arrival_ends", (PLAYER, PLAYER, PLAYERS, PLAYERS, PLAYERS), BOOL),
-            DefSig("arrival_seat", (PLAYER, PLAYER, INT, PLAYERS), PLAYER),
-            DefSig("justice_target", (PLAYER, PLAYERS, PLAYER), PLAYER),
-            DefSig("game_done", (map_of(INT), INT), BOOL),
+            signature("seat_points", INT, hands=map_of(CARDS), hand_of=map_of(PLAYER),
+                      charity_out=CARDS, player=PLAYER),
+            signature("seat_scored", BOOL, hand_of=map_of(PLAYER), player=PLAYER),
+            signature("pass_for", BOOL, hand_of=map_of(PLAYER), passers=PLAYERS, player=PLAYER),
+            signature("pass_tested", BOOL, ended=INT),
+            signature("pass_wins", BOOL, hands=map_of(CARDS), hand_of=map_of(PLAYER),
+                      charity_out=CARDS, player=PLAYER),
+            signature("pass_failed", INT, total=INT),
+            signature("desolation_ok", BOOL, card=CARD, pile=PILE),
+            signature("take_back_ok", BOOL, card=CARD, taken=CARDS),
+            signature("desolation_binds", BOOL, racing=BOOL),
+            signature("lowers_ok", BOOL, card=CARD, hand=CARDS, limit=INT),
+            signature("can_discard", BOOL, card=CARD, hand=CARDS, pile=PILE, taken=CARDS,
+                      limit=INT, racing=BOOL),
+            signature("discard_ok", BOOL, card=CARD, hand=CARDS, pile=PILE, taken=CARDS,
+                      limit=INT, racing=BOOL),
+            signature("race_field", PLAYERS, hands=map_of(CARDS), hand_of=map_of(PLAYER),
+                      passers=PLAYERS, aside=PLAYERS, by=PLAYER, dir=INT, pile=PILE,
+                      turn=PLAYER, taken=CARDS),
+            signature("race_effects", BOOL),
+            signature("race_from", PLAYER, winner=PLAYER, mercy_player=PLAYER),
+            signature("race_continues", BOOL),
+            signature("race_resume", PLAYER, racer=PLAYER, resume=PLAYER),
+            signature("answer_by_discard", BOOL),
+            signature("answer_then_discard", BOOL),
+            signature("pride_givers", PLAYERS, ring=PLAYERS, passers=PLAYERS, dir=INT),
+            signature("pride_to", PLAYER, giver=PLAYER, ring=PLAYERS, passers=PLAYERS, dir=INT),
+            signature("secret_partner", PLAYER, by=PLAYER, ring=PLAYERS, passers=PLAYERS,
+                      dir=INT),
+            signature("secret_allowed", BOOL, ring=PLAYERS),
+            signature("secret_waits", BOOL),
+            signature("unbelief_skips", BOOL),
+            signature("repentance_skips", BOOL),
+            signature("skip_stops", BOOL, skipped=PLAYER, first_passer=PLAYER),
+            signature("arrival_ends", BOOL, land=PLAYER, first_passer=PLAYER,
+                      since_pass=PLAYERS, live=PLAYERS, passers=PLAYERS),
+            signature("arrival_seat", PLAYER, land=PLAYER, first_passer=PLAYER, dir=INT,
+                      live=PLAYERS),
+            signature("justice_target", PLAYER, next_player=PLAYER, passers=PLAYERS,
+                      arrival=PLAYER),
+            signature("game_done", BOOL, totals=map_of(INT), round_no=INT),
         )}
 
-    def d(self, name, *args):
-        return self.signatures[name](*args)
+    def d(self, name: str, *args, **kwargs) -> Call:
+        """A call of definition ``name`` (arguments by name; see ``DefSig``)."""
+        sig = self.signatures.get(name)
+        if sig is None:
+            raise SpecError(f"no definition is declared as {name!r}"
+                            f"{_guess(name, self.signatures)}")
+        return sig(*args, **kwargs)
+
+    def define(self, name: str, body) -> Define:
+        """The definition ``name`` with body ``body`` (its parameters by name)."""
+        sig = self.signatures.get(name)
+        if sig is None:
+            raise SpecError(f"definition {name!r} has no signature"
+                            f"{_guess(name, self.signatures)}")
+        return sig.define(body)
 
     # -- shared shorthands (pure vocabulary: no rule content) ---------------
     def ring(self, hand_of, aside):
@@ -277,7 +312,8 @@ class Table:
 
     def hand_points(self, hands, hand_of, seat, charity_out):
         """The points of the hand at ``seat`` (``charity_out``: the Charities discarded)."""
-        return self.d("points_of", hands[seat], self.held(hands, hand_of), charity_out)
+        return self.d("points_of", hand=hands[seat], held=self.held(hands, hand_of),
+                      charity_out=charity_out)
 
     def points(self, hands, hand_of, p, charity_out):
         """The points of the hand player ``p`` plays."""
@@ -286,7 +322,8 @@ class Table:
     def cards_points(self, h):
         """The points of the cards ``h`` as a hand of the current state (the
         Charities acting on it are the current state's)."""
-        return self.d("points_of", h, self.held(self.hands, self.hand_of), self.charity_out)
+        return self.d("points_of", hand=h, held=self.held(self.hands, self.hand_of),
+                      charity_out=self.charity_out)
 
     def any_zero(self, hands, hand_of, charity_out):
         return Exists(self.ALLP, lambda p: self.points(hands, hand_of, p, charity_out).eq(0),

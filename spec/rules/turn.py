@@ -20,10 +20,10 @@ from ..lang import (
     Or,
     Rule,
     Update,
-    bound_var,
     num,
 )
 from . import flow
+from .priorities import Priority
 from .table import DECK, DECK_OUT, DISCARD, DRAW, LIVE, OVER, PASS_REACHED, REVEAL, ZERO, Table
 
 #: Every round-scope action: the stop rule and the zero rule cover them all.
@@ -35,11 +35,9 @@ def rule(id, sentences, doc, *fragments, choice=None, reading=None, scope="round
     return Rule(id, tuple(sentences), doc, tuple(fragments), choice, reading, scope)
 
 
-def define(t: Table, name, body_fn):
-    """A definition whose parameters follow its signature."""
-    sig = t.signatures[name]
-    params = tuple(bound_var(ty, "a") for ty in sig.params)
-    return Define(name, params, body_fn(*params))
+def define(t: Table, name: str, body_fn) -> Define:
+    """A definition: ``body_fn`` takes the parameters of its signature by name."""
+    return t.define(name, body_fn)
 
 
 def my_seat(t):
@@ -108,13 +106,13 @@ def setup_rules(t: Table):
              choice="setup.first_card", reading="no_effect"),
         rule("setup.first_card.applies", ["setup.1"],
              "An option card turned up first acts as if the dealer had discarded it.",
-             Update(("deal",), "phase", num(REVEAL), when=up.in_(t.OPTIONS), priority=1),
-             Update(("deal",), "actor", t.dealer, when=up.in_(t.OPTIONS), priority=1),
+             Update(("deal",), "phase", num(REVEAL), when=up.in_(t.OPTIONS), priority=Priority.OVERRIDE),
+             Update(("deal",), "actor", t.dealer, when=up.in_(t.OPTIONS), priority=Priority.OVERRIDE),
              choice="setup.first_card", reading="applies"),
         rule("setup.zero_deal.ends_at_once", ["setup.1", "pass.5"],
              "A hand dealt worth zero ends the round at once.",
              Update(("deal",), "ended", num(ZERO),
-                    when=t.any_zero(t.hands_, t.hand_of_, t.charity_out_), priority=50),
+                    when=t.any_zero(t.hands_, t.hand_of_, t.charity_out_), priority=Priority.ENDS_ON_ZERO),
              choice="setup.zero_deal", reading="ends_at_once"),
         rule("setup.zero_deal.after_actions", ["setup.1", "pass.5"],
              "Zero is only checked after a player's action, not at the deal.",
@@ -160,7 +158,8 @@ def draw_rules(t: Table):
              choice="deck.exhausted", reading="reshuffle"),
         rule("deck.exhausted.round_ends", ["play.1"],
              "Drawing from the empty deck ends the round.",
-             Update(("draw_deck",), "ended", num(DECK_OUT), when=t.deck.is_empty(), priority=10),
+             Update(("draw_deck",), "ended", num(DECK_OUT), when=t.deck.is_empty(),
+                    priority=Priority.ENDS_ON_DECK),
              choice="deck.exhausted", reading="round_ends"),
     ]
 
@@ -172,14 +171,16 @@ def discard_rules(t: Table):
     hand = t.hands[seat]
     mine = flow.taken_by(t, t.actor)
     limit = flow.points_before(t, hand)
-    any_ok = Exists(hand, lambda x: t.d("can_discard", x, hand, t.pile, mine, limit, t.racing),
+    any_ok = Exists(hand, lambda x: t.d("can_discard", card=x, hand=hand, pile=t.pile,
+                                        taken=mine, limit=limit, racing=t.racing),
                     hint="d")
     first_draw = [Update((a,), "before_draw", t.cards_points(hand) + 1, when=Not(t.drew))
                   for a in ("draw_pile", "deck_card")]
     out = [
         rule("play.discard", ["play.2"],
              "Discard a card from the hand onto the pile.",
-             Guard(("discard",), t.d("discard_ok", dc, hand, t.pile, mine, limit, t.racing)),
+             Guard(("discard",), t.d("discard_ok", card=dc, hand=hand, pile=t.pile, taken=mine,
+                                     limit=limit, racing=t.racing)),
              Update(("discard",), "hands", t.hands.put(seat, hand.minus(dc))),
              Update(("discard",), "pile", op("push", t.pile, dc)),
              Update(("answer",), "hands", t.hands.put(seat, hand.minus(ac))),
@@ -188,49 +189,54 @@ def discard_rules(t: Table):
              "A card may be discarded when Desolation's rule (in Mercy's race as "
              "mercy.desolation says), the take-back rule and the reading of \"to lower "
              "their points\" allow it.",
-             define(t, "can_discard", lambda c, h, pile, taken, lim, racing: And(
-                 Or(Not(t.d("desolation_binds", racing)), t.d("desolation_ok", c, pile)),
-                 t.d("take_back_ok", c, taken), t.d("lowers_ok", c, h, lim)))),
+             define(t, "can_discard", lambda card, hand, pile, taken, limit, racing: And(
+                 Or(Not(t.d("desolation_binds", racing)), t.d("desolation_ok", card, pile)),
+                 t.d("take_back_ok", card, taken),
+                 t.d("lowers_ok", card=card, hand=hand, limit=limit)))),
         rule("turn.take_back.allowed", ["play.2"],
              "\"Any card\": a card taken from the pile may be discarded again.",
-             define(t, "take_back_ok", lambda c, taken: TRUE),
+             define(t, "take_back_ok", lambda card, taken: TRUE),
              choice="turn.take_back", reading="allowed"),
         rule("turn.take_back.not_allowed", ["play.2"],
              "No card taken from the pile this turn may be discarded this turn.",
-             define(t, "take_back_ok", lambda c, taken: Not(c.in_(taken))),
+             define(t, "take_back_ok", lambda card, taken: Not(card.in_(taken))),
              choice="turn.take_back", reading="not_allowed"),
         rule("discard.lower.purpose", ["play.2"],
              "\"To lower their points\" says why a player discards: any card may be "
              "discarded.",
-             define(t, "lowers_ok", lambda c, h, lim: TRUE),
+             define(t, "lowers_ok", lambda card, hand, limit: TRUE),
              choice="discard.lower", reading="purpose"),
         rule("discard.lower.constraint", ["play.2"],
              "A discard may not leave the hand's points higher than they were before the "
              "turn's first draw (in Mercy's race, than before the discard).",
-             define(t, "lowers_ok", lambda c, h, lim: Or(
-                 lim.eq(0), t.cards_points(h.minus(c)) < lim)),
+             define(t, "lowers_ok", lambda card, hand, limit: Or(
+                 limit.eq(0), t.cards_points(hand.minus(card)) < limit)),
              *first_draw,
              Update(("discard", "skip_discard"), "before_draw", num(0)),
              choice="discard.lower", reading="constraint"),
         rule("discard.none.stuck", ["play.2"],
              "The text says nothing: with no legal discard there is no move.",
              Guard(("skip_discard",), FALSE),
-             define(t, "discard_ok", lambda c, h, pile, taken, lim, racing: t.d(
-                 "can_discard", c, h, pile, taken, lim, racing)),
+             define(t, "discard_ok", lambda card, hand, pile, taken, limit, racing: t.d(
+                 "can_discard", card=card, hand=hand, pile=pile, taken=taken, limit=limit,
+                 racing=racing)),
              choice="discard.none", reading="stuck"),
         rule("discard.none.any_card", ["play.2"],
              "With no legal discard, any card may be discarded.",
              Guard(("skip_discard",), FALSE),
-             define(t, "discard_ok", lambda c, h, pile, taken, lim, racing: Or(
-                 t.d("can_discard", c, h, pile, taken, lim, racing),
-                 Not(Exists(h, lambda x: t.d("can_discard", x, h, pile, taken, lim, racing),
+             define(t, "discard_ok", lambda card, hand, pile, taken, limit, racing: Or(
+                 t.d("can_discard", card=card, hand=hand, pile=pile, taken=taken, limit=limit,
+                     racing=racing),
+                 Not(Exists(hand, lambda x: t.d("can_discard", card=x, hand=hand, pile=pile,
+                                                taken=taken, limit=limit, racing=racing),
                             hint="d")))),
              choice="discard.none", reading="any_card"),
         rule("discard.none.skip_discard", ["play.2"],
              "With no legal discard, the turn ends without one.",
              Guard(("skip_discard",), Not(any_ok)),
-             define(t, "discard_ok", lambda c, h, pile, taken, lim, racing: t.d(
-                 "can_discard", c, h, pile, taken, lim, racing)),
+             define(t, "discard_ok", lambda card, hand, pile, taken, limit, racing: t.d(
+                 "can_discard", card=card, hand=hand, pile=pile, taken=taken, limit=limit,
+                 racing=racing)),
              choice="discard.none", reading="skip_discard"),
     ]
     return out
@@ -267,16 +273,18 @@ def pass_rules(t: Table):
              choice="justice.pass", reading="allowed"),
         rule("pass.reached.next_turn", ["pass.3", "pass.4"],
              "The round stops when the passer's next turn comes.",
-             define(t, "arrival_ends", lambda land, fp, since, live, ps: land.eq(fp)),
-             define(t, "arrival_seat", lambda land, fp, d, live: land),
+             define(t, "arrival_ends", lambda land, first_passer, since_pass, live, passers:
+                    land.eq(first_passer)),
+             define(t, "arrival_seat", lambda land, first_passer, dir, live: land),
              choice="pass.reached", reading="next_turn"),
         rule("pass.reached.circuit", ["pass.3", "pass.4"],
              "The round stops once every other player has had a turn since the Pass; "
              "the frozen passer's own turns are skipped.",
-             define(t, "arrival_ends", lambda land, fp, since, live, ps: And(
-                 Not(fp.eq(t.NOBODY)), op("subset", live - ps, since))),
-             define(t, "arrival_seat", lambda land, fp, d, live: If(
-                 land.eq(fp), op("next_in", fp, d, live.minus(fp)), land)),
+             define(t, "arrival_ends", lambda land, first_passer, since_pass, live, passers: And(
+                 Not(first_passer.eq(t.NOBODY)), op("subset", live - passers, since_pass))),
+             define(t, "arrival_seat", lambda land, first_passer, dir, live: If(
+                 land.eq(first_passer), op("next_in", first_passer, dir, live.minus(first_passer)),
+                 land)),
              choice="pass.reached", reading="circuit"),
     ]
 
@@ -289,8 +297,9 @@ def advance_rules(t: Table):
         q1, live = next_seat(t, from_seat)
         land = If(skip, op("next_in", q1, t.dir_, live), q1)
         stop = Or(And(skip, t.d("skip_stops", q1, t.first_passer_)),
-                  t.d("arrival_ends", land, t.first_passer_, t.since_pass_, live, t.passers_))
-        nxt = t.d("arrival_seat", land, t.first_passer_, t.dir_, live)
+                  t.d("arrival_ends", land=land, first_passer=t.first_passer_,
+                      since_pass=t.since_pass_, live=live, passers=t.passers_))
+        nxt = t.d("arrival_seat", land=land, first_passer=t.first_passer_, dir=t.dir_, live=live)
         frags += [
             Update((action,), "turn", nxt, when=ends),
             Update((action,), "actor", nxt, when=ends),
@@ -298,7 +307,7 @@ def advance_rules(t: Table):
             Update((action,), "taken", t.NONE, when=ends),
             Update((action,), "drew", FALSE, when=ends),
             Update((action,), "racing", FALSE, when=ends),
-            Update((action,), "resume", t.NOBODY, when=ends, priority=-1),
+            Update((action,), "resume", t.NOBODY, when=ends, priority=Priority.CLEARED),
             # a duty set in the middle of this turn (duty_fresh) outlasts its end
             Update((action,), "duty", num(0), when=And(ends, clear_duty)),
             Update((action,), "duty_on", t.NOBODY, when=And(ends, clear_duty)),
@@ -319,7 +328,7 @@ def advance_rules(t: Table):
              "stops the round.", *frags),
         rule("round.stop", ["pass.4", "pass.5"],
              "A round that has ended admits no further play.",
-             *[Update((a,), "phase", num(OVER), when=Not(t.ended_.eq(LIVE)), priority=100)
+             *[Update((a,), "phase", num(OVER), when=Not(t.ended_.eq(LIVE)), priority=Priority.ROUND_STOPPED)
                for a in ROUND_ACTIONS]),
     ]
 
@@ -330,56 +339,60 @@ def zero_rules(t: Table):
     return [
         rule("zero.when.every_change", ["pass.5"],
              "After every change, mid-effect too: a player at zero points stops the round.",
-             Update(tuple(every), "ended", num(ZERO), when=zero_now, priority=50),
+             Update(tuple(every), "ended", num(ZERO), when=zero_now, priority=Priority.ENDS_ON_ZERO),
              choice="zero.when", reading="every_change"),
         rule("zero.when.end_of_turn", ["pass.5"],
              "At the end of each turn: a player at zero points stops the round.",
-             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=50)
+             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=Priority.ENDS_ON_ZERO)
                for a, ends, _, _ in endings(t)],
              choice="zero.when", reading="end_of_turn"),
         rule("zero.when.after_move", ["pass.5"],
              "After each whole move: a draw, or a discard once every effect it opened (a "
              "race and its discard, a Pride exchange, a team's choice) is over; a player at "
              "zero points then stops the round.",
-             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=50)
+             *[Update((a,), "ended", num(ZERO), when=And(ends, zero_now), priority=Priority.ENDS_ON_ZERO)
                for a, ends, _, _ in endings(t)],
-             *[Update((a,), "ended", num(ZERO), when=zero_now, priority=50)
+             *[Update((a,), "ended", num(ZERO), when=zero_now, priority=Priority.ENDS_ON_ZERO)
                for a in ("draw_pile", "deck_card")],
              choice="zero.when", reading="after_move"),
     ]
 
 
-def scoring_rules(t: Table):
+def scoring_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
     """A seat's score, composed of one definition per choice point it depends on,
     so each reading changes one part: which hand a seat totals (secret.score),
     whose Pass a seat may score -20 for (pass.team), whether the way the round
     stopped allows it (pass.zero), when the try wins (pass.score) and what a
     failed try scores (pass.fail).  ``out``: the Charities discarded this round
     (they act on every hand under charity.acts = discarded)."""
-    def score(hands, hand_of, ps, ended, out, p):
-        base = t.d("seat_points", hands, hand_of, out, p)
-        tried = And(t.d("pass_for", hand_of, ps, p), t.d("pass_tested", ended))
-        result = If(tried, If(t.d("pass_wins", hands, hand_of, out, p), num(-20),
+    def score(hands, hand_of, passers, ended, charity_out, player):
+        hand = dict(hands=hands, hand_of=hand_of, charity_out=charity_out, player=player)
+        base = t.d("seat_points", **hand)
+        tried = And(t.d("pass_for", hand_of=hand_of, passers=passers, player=player),
+                    t.d("pass_tested", ended))
+        result = If(tried, If(t.d("pass_wins", **hand), num(-20),
                               t.d("pass_failed", base)), base)
-        return If(t.d("seat_scored", hand_of, p), result, num(0))
+        return If(t.d("seat_scored", hand_of, player), result, num(0))
 
     def wins(cmp):
         """The hand p plays against every other hand in play (a team's members
         play one hand: it is not compared with itself)."""
-        def body(hands, hand_of, out, p):
-            own = t.points(hands, hand_of, p, out)
-            return ForAll(t.ALLP, lambda q: Or(hand_of[q].eq(hand_of[p]),
-                                               cmp(own, t.points(hands, hand_of, q, out))),
+        def body(hands, hand_of, charity_out, player):
+            own = t.points(hands, hand_of, player, charity_out)
+            return ForAll(t.ALLP, lambda q: Or(hand_of[q].eq(hand_of[player]),
+                                               cmp(own, t.points(hands, hand_of, q, charity_out))),
                           hint="q")
         return body
 
-    in_play = lambda hands, hand_of, out, p: t.points(hands, hand_of, p, out)
+    in_play = lambda hands, hand_of, charity_out, player: t.points(hands, hand_of, player,
+                                                                  charity_out)
     return [
         rule("scoring.points", ["scoring.1", "options.1"],
              "A hand's points: the cards' values, less what the Charities that act on it "
              "cancel.",
-             define(t, "points_of", lambda h, held, out: op(
-                 "tsum", h - t.d("cancelled", h, t.d("charity_acting", h, held, out)),
+             define(t, "points_of", lambda hand, held, charity_out: op(
+                 "tsum", hand - t.d("cancelled", hand, t.d(
+                     "charity_acting", hand=hand, held=held, charity_out=charity_out)),
                  t.VALUES))),
         rule("scoring.score", ["scoring.1", "pass.1"],
              "Each player totals the points of their hand; a passer whose try counts "
@@ -395,7 +408,7 @@ def scoring_rules(t: Table):
              choice="pass.score", reading="strictly_lowest"),
         rule("pass.score.always", ["pass.1", "scoring.1"],
              "The passer's try always wins: -20.",
-             define(t, "pass_wins", lambda hands, hand_of, out, p: TRUE),
+             define(t, "pass_wins", lambda hands, hand_of, charity_out, player: TRUE),
              choice="pass.score", reading="always"),
         rule("pass.fail.total", ["pass.1", "scoring.1"],
              "A Pass that fails scores the hand's total, like any player.",
@@ -407,12 +420,12 @@ def scoring_rules(t: Table):
              choice="pass.fail", reading="penalty"),
         rule("pass.team.seat", ["pass.1", "secret.2"],
              "Only the seat that said Pass may score -20; its teammates total their hand.",
-             define(t, "pass_for", lambda hand_of, ps, p: p.in_(ps)),
+             define(t, "pass_for", lambda hand_of, passers, player: player.in_(passers)),
              choice="pass.team", reading="seat"),
         rule("pass.team.team", ["pass.1", "secret.2"],
              "A Pass said by any member of a team counts for every member.",
-             define(t, "pass_for", lambda hand_of, ps, p: Exists(
-                 ps, lambda q: hand_of[q].eq(hand_of[p]), hint="q")),
+             define(t, "pass_for", lambda hand_of, passers, player: Exists(
+                 passers, lambda q: hand_of[q].eq(hand_of[player]), hint="q")),
              choice="pass.team", reading="team"),
         rule("pass.zero.any_end", ["pass.1", "pass.4", "pass.5"],
              "The passer's try counts however the round stops.",
@@ -427,20 +440,20 @@ def scoring_rules(t: Table):
         rule("secret.score.kept_hand", ["scoring.1", "secret.2"],
              "Every member of a team totals the kept hand (the hand they play).",
              define(t, "seat_points", in_play),
-             define(t, "seat_scored", lambda hand_of, p: TRUE),
+             define(t, "seat_scored", lambda hand_of, player: TRUE),
              choice="secret.score", reading="kept_hand"),
         rule("secret.score.own_hand", ["scoring.1", "secret.2", "secret.3"],
              "Each player totals the cards at their own seat: a set-aside hand is its "
              "owner's score.",
-             define(t, "seat_points", lambda hands, hand_of, out, p: t.hand_points(
-                 hands, hand_of, p, out)),
-             define(t, "seat_scored", lambda hand_of, p: TRUE),
+             define(t, "seat_points", lambda hands, hand_of, charity_out, player: t.hand_points(
+                 hands, hand_of, player, charity_out)),
+             define(t, "seat_scored", lambda hand_of, player: TRUE),
              choice="secret.score", reading="own_hand"),
         rule("secret.score.once", ["scoring.1", "secret.2", "secret.3"],
              "A team is scored once, at the seat whose hand was kept; a member whose "
              "hand was set aside scores 0.",
              define(t, "seat_points", in_play),
-             define(t, "seat_scored", lambda hand_of, p: hand_of[p].eq(p)),
+             define(t, "seat_scored", lambda hand_of, player: hand_of[player].eq(player)),
              choice="secret.score", reading="once"),
     ]
 
