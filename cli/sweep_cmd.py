@@ -437,14 +437,7 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
                          hint="use more suits or ranks, fewer players, or smaller hands")
     limits = {"max_states": max_states, "timeout": timeout,
               "max_memory": max_memory if memory_given else None}
-    shown = []
-    if max_states is not None:
-        shown.append(f"--max-states {max_states:,}")
-    if timeout is not None:
-        shown.append(f"--timeout {timeout:g}")
-    shown.append(f"--max-memory {show_size(max_memory)}" if memory_given else
-                 f"memory: the jobs running at once share {MEMORY_SHARE:.0%} of what was free")
-    limits_text = ", ".join(shown)
+    limits_text = _limits_shown(max_states, timeout, max_memory if memory_given else None)
     with Outputs(force) as out:
         # every output path is checked before the work starts
         Outputs().folder(cache_dir, "--cache")
@@ -476,27 +469,9 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
                              "scenarios_for": scen_for}))
         stopped = run_jobs(todo, jobs, cache)
         props = [p for p in property_ids() if not wanted or p in wanted]
-        counts = {k: 0 for k in (HOLDS, VIOLATED, UNKNOWN, "skipped")}
-        for c in columns:
-            for cell in c.cells(props).values():
-                counts[cell["verdict"]] += 1
-        summary = {"tables": len(columns), "checked": sum(c.result is not None for c in columns),
-                   "run": sum(c.result is not None and not c.cached for c in columns),
-                   "cached": sum(c.cached for c in columns),
-                   "skipped": len(columns) - len(checkable),
-                   "not_run": sum(c.skipped is None and c.result is None for c in columns),
-                   "cells": counts, "limits": limits, "limits_text": limits_text}
-        saved = None
-        if saves is not None:
-            saved, notes = [], []
-            for c in columns:
-                sc = (c.result or {}).get("scenarios")
-                if sc is None:
-                    continue
-                for name, text in sc["files"].items():
-                    saved.append(saves.write(name, text))
-                if sc.get("note"):
-                    notes.append(f"{c.label}: {sc['note']}")
+        summary = _summary(columns, props, limits, limits_text)
+        counts = summary["cells"]
+        saved, notes = _save_scenarios(saves, columns) if saves is not None else (None, [])
         if jf is not None:
             jf.write(_json_text(json_report(base, columns, props, summary, saved)))
         if cf is not None:
@@ -518,6 +493,48 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
                  "run the same command again to finish them (finished jobs are cached)")
     click.echo(text)
     sys.exit(1 if counts[VIOLATED] else 3 if counts[UNKNOWN] else 0)
+
+
+def _limits_shown(max_states, timeout, max_memory) -> str:
+    """The limits every job ran with, as the matrix's header says them
+    (``max_memory`` None: the default share of the memory that was free)."""
+    shown = []
+    if max_states is not None:
+        shown.append(f"--max-states {max_states:,}")
+    if timeout is not None:
+        shown.append(f"--timeout {timeout:g}")
+    shown.append(f"--max-memory {show_size(max_memory)}" if max_memory is not None else
+                 f"memory: the jobs running at once share {MEMORY_SHARE:.0%} of what was free")
+    return ", ".join(shown)
+
+
+def _summary(columns, props, limits, limits_text) -> dict:
+    """How many tables were checked, run, cached, skipped or not run, and the cells
+    per verdict."""
+    counts = {k: 0 for k in (HOLDS, VIOLATED, UNKNOWN, "skipped")}
+    for c in columns:
+        for cell in c.cells(props).values():
+            counts[cell["verdict"]] += 1
+    return {"tables": len(columns), "checked": sum(c.result is not None for c in columns),
+            "run": sum(c.result is not None and not c.cached for c in columns),
+            "cached": sum(c.cached for c in columns),
+            "skipped": sum(c.skipped is not None for c in columns),
+            "not_run": sum(c.skipped is None and c.result is None for c in columns),
+            "cells": counts, "limits": limits, "limits_text": limits_text}
+
+
+def _save_scenarios(saves, columns) -> tuple[list, list[str]]:
+    """Write every job's violation scenarios into ``saves``: (paths, notes)."""
+    saved, notes = [], []
+    for c in columns:
+        sc = (c.result or {}).get("scenarios")
+        if sc is None:
+            continue
+        for name, text in sc["files"].items():
+            saved.append(saves.write(name, text))
+        if sc.get("note"):
+            notes.append(f"{c.label}: {sc['note']}")
+    return saved, notes
 
 
 def _json_text(obj) -> str:
