@@ -74,6 +74,22 @@ def _table(head, rows) -> list[str]:
     return [_row(head), _row(["---"] * len(head))] + [_row(r) for r in rows]
 
 
+def _operator_table(rows: list[dict], notes: dict) -> list[str]:
+    """Per mutation operator: how many mutants, and how each ended."""
+    by_op: dict[str, Counter] = {}
+    for r in rows:
+        by_op.setdefault(r["operator"], Counter())[_status(r, notes)] += 1
+    lines = []
+    for op in OPERATOR_ORDER:
+        c = by_op.get(op, Counter())
+        n = sum(c.values())
+        scored = n - c["stillborn"] - c["equivalent"]
+        lines.append([f"`{op}`", n, c["killed"], c["survived"], c["timeout"], c["equivalent"],
+                      c["stillborn"], f"{c['killed'] / scored:.1%}" if scored else "-"])
+    return _table(["operator", "mutants", "killed", "survived", "timeout", "equivalent",
+                   "stillborn", "score"], lines)
+
+
 def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | None = None) -> str:
     run = header.get("run", {})
     s = summary(rows, notes)
@@ -90,18 +106,7 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
                f"{s['timeout']} timed out, {s['equivalent']} equivalent, "
                f"{s['stillborn']} stillborn).")
     out.append("")
-    by_op: dict[str, Counter] = {}
-    for r in rows:
-        by_op.setdefault(r["operator"], Counter())[_status(r, notes)] += 1
-    lines = []
-    for op in OPERATOR_ORDER:
-        c = by_op.get(op, Counter())
-        n = sum(c.values())
-        scored = n - c["stillborn"] - c["equivalent"]
-        lines.append([f"`{op}`", n, c["killed"], c["survived"], c["timeout"], c["equivalent"],
-                      c["stillborn"], f"{c['killed'] / scored:.1%}" if scored else "-"])
-    out += _table(["operator", "mutants", "killed", "survived", "timeout", "equivalent",
-                   "stillborn", "score"], lines)
+    out += _operator_table(rows, notes)
     out.append("")
     killers = Counter(r["kills"][0][0] for r in rows if r["status"] == "killed" and r["kills"])
     kinds = Counter("scenarios" if k.endswith(".toml") else "property verdicts"
