@@ -10,7 +10,7 @@ checking a known answer is only unsatisfiable ones.  So the search runs at a
 players, one copy of each option card, one or two suits of one rank, hands of
 one card, where every query takes milliseconds.  Its answer is only a guess for
 the real table: the invariants are the same formulas (the candidates are stated
-over the spec's vocabulary, not over one table), and ``checks/induction.py``
+over the spec's vocabulary, not over one table), and ``checks/reproof.py``
 proves every one of them again at the real table, each step query cut to the
 scout's core (a subset of the query's conjuncts: unsat there is unsat for the
 whole query).  A guess that fails there falls back to the search at the real
@@ -27,14 +27,14 @@ import time
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game, build_spec
-from itcp.model.smt_checks import SAT, UNSAT
+from itcp.model.smt_checks import SAT, UNSAT, Query
 from itcp.spec import ast as A
 from itcp.spec.config import Config, ConfigError
 from itcp.spec.errors import InputError
 
 from .deadline import OutOfTime
 from .deadlock import no_deadlock
-from .induction import STRUCTURE
+from .induction import STRUCTURE, subset_query
 from .verdicts import HOLDS
 
 #: random rounds of the engine at the scout table that filter the candidates (cheap
@@ -99,6 +99,14 @@ def _alpha(formula) -> str:
     if names:
         text = re.sub(r"[A-Za-z_][A-Za-z_0-9]*", lambda m: names.get(m[0], m[0]), text)
     return text
+
+
+def cut_to_core(q: Query, labels) -> Query:
+    """``q`` cut to its structure and the conjuncts labelled ``labels`` (a core
+    found at the scout table): unsat proves ``q`` unsat."""
+    keep = set(labels)
+    return subset_query(q, lambda lab: lab in STRUCTURE or lab in keep,
+                        "cut to the core found at the scout table")
 
 
 class Scout:
@@ -168,15 +176,15 @@ class Scout:
         start = time.monotonic()
         self._checker()
         ind = self.ind
-        state_prop = not ind._is_step(pid)
+        state_prop = not ind.is_step(pid)
         self.progress(f"{pid}: scouting at {self.config.describe()}")
         # light candidates first (no sums, counts or pile sets: they make slow
         # queries at the real table); the heavy ones too only if that fails (the
         # pile holds a card at a turn's start only because no card is in two
         # places), and then what broke given light ones alone may hold again
         for light in (True, False):
-            believed = [n for n in ind.pool if not ind._refuted(n) and n != pid
-                        and not (light and (ind._heavy(n) or n in self.broken))]
+            believed = [n for n in ind.pool if not ind.refuted(n) and n != pid
+                        and not (light and (ind.heavy(n) or n in self.broken))]
             try:
                 closure = self._inductive(pid, believed, state_prop)
             except (TimeoutError, OutOfTime):
@@ -204,7 +212,7 @@ class Scout:
             if closure is None:
                 return None
             members = [m for m in closure if m != pid]
-            failed = ind._ask_base(list(members) + ([pid] if state_prop else []),
+            failed = ind.ask_base(list(members) + ([pid] if state_prop else []),
                                    f"scout-{pid}")
             if pid in failed:
                 return None
@@ -274,7 +282,7 @@ class Scout:
                                                                    believed, pid)]
                 assume = [m for m in believed if m != t] + \
                     ([t] if t != pid or state_prop else [])
-                queries = [ind._step(a, assume, t, f"{a} breaks {t}", "") for a in todo]
+                queries = [ind.step_query(a, assume, t, f"{a} breaks {t}", "") for a in todo]
                 # one target's step queries are independent: decided several at once
                 answers = self.ch.solve_all(
                     ((q, f"scout-{t}-{a}") for q, a in zip(queries, todo)), ind.solver,
@@ -296,7 +304,7 @@ class Scout:
                     labels = ans.core
                     if t == pid:
                         labels, _ = sym.minimise(
-                            ind._restricted(q, ans.core),
+                            cut_to_core(q, ans.core),
                             lambda lab: lab not in STRUCTURE,
                             min(MINIMISE_SECONDS, self._budget() or MINIMISE_SECONDS))
                     self.steps[(t, a)] = labels
@@ -311,4 +319,4 @@ class Scout:
                 return seen
 
 
-__all__ = ["Scout", "Plan", "scout_config", "forget_plans"]
+__all__ = ["Scout", "Plan", "scout_config", "forget_plans", "cut_to_core"]
