@@ -279,7 +279,8 @@ class Inductor:
 
     def ask_base(self, fresh: list, tag: str) -> list:
         """Drop from ``fresh`` the members failing right after some deal; returns them."""
-        sym, failed = self.sym, []
+        sym = self.sym
+        failed: list = []
         while fresh:
             self.ch.progress(f"{tag}: {len(fresh)} invariant(s) after the deal")
             ans = self.ch.ask(self._base(fresh), f"base-{tag}", solver=self.solver)

@@ -123,7 +123,7 @@ class Scout:
         self.deadline = deadline
         self.failed = self.config is None
         self.ch = None
-        if self.failed:
+        if self.config is None:
             return
         small = build_spec(self.config, dict(spec.readings), spec.scope)
         if spec.restate is not None:
@@ -139,6 +139,12 @@ class Scout:
         self.steps: dict = {}
         #: candidates a step or a deal broke at the scout table
         self.broken: set = set()
+
+    @property
+    def table(self) -> str:
+        """The scout table, described (there is one unless ``failed`` at once)."""
+        assert self.config is not None
+        return self.config.describe()
 
     def _checker(self):
         """The symbolic checker at the scout table, made on first need."""
@@ -170,14 +176,14 @@ class Scout:
             return None
         key = self._key(pid, _alpha(formula))
         if key in _PLANS:
-            self.progress(f"{pid}: the plan scouted at {self.config.describe()} "
+            self.progress(f"{pid}: the plan scouted at {self.table} "
                           "earlier in this run")
             return _PLANS[key]
         start = time.monotonic()
         self._checker()
         ind = self.ind
         state_prop = not ind.is_step(pid)
-        self.progress(f"{pid}: scouting at {self.config.describe()}")
+        self.progress(f"{pid}: scouting at {self.table}")
         # light candidates first (no sums, counts or pile sets: they make slow
         # queries at the real table); the heavy ones too only if that fails (the
         # pile holds a card at a turn's start only because no card is in two
@@ -195,7 +201,7 @@ class Scout:
         else:
             return None
         members = [m for m in closure if m != pid]
-        plan = Plan(self.config.describe(), members,
+        plan = Plan(self.table, members,
                     {k: v for k, v in self.steps.items() if k[0] in closure})
         plan.seconds = time.monotonic() - start
         _PLANS[key] = plan
@@ -251,7 +257,7 @@ class Scout:
         key = self._key(pid, "support")
         if key not in _PLANS:
             self._checker()
-            self.progress(f"{pid}: scouting at {self.config.describe()}")
+            self.progress(f"{pid}: scouting at {self.table}")
             try:
                 v = no_deadlock(self.ch, pid, reachability=False)
             except (TimeoutError, OutOfTime):

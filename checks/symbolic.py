@@ -273,7 +273,8 @@ class SymbolicChecker:
         """Per action: one state, the same arguments and chance outcome, two different
         successors?  Unsat for every action proves the rules fix one outcome."""
         prop, sym = self.props[pid], self.sym
-        rules, complete = [], True
+        rules: list[str] = []
+        complete = True
         for a in sym.actions:
             q = Query(f"DETERMINED: from one well-formed state, action {a} with the same "
                       "arguments and chance outcome has two different successors",
@@ -281,6 +282,7 @@ class SymbolicChecker:
                       "arguments; sat gives the state and both successors")
             q.add("wf", sym.wf(sym.A0))
             params, fa, fb = sym.twin(a)
+            assert sym.B1 is not None   # twin() made the second successor state
             q.extend(fa)
             q.extend(fb)
             q.add("goal", sym.differ(sym.A1, sym.B1))
