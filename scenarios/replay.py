@@ -123,7 +123,7 @@ class _Blame(Evaluator):
     """Evaluates a rule's own (un-inlined) expression, calling definitions, and
     records the rules whose boolean definitions came out false, innermost first."""
 
-    def __init__(self, spec):
+    def __init__(self, spec) -> None:
         super().__init__(spec)
         self.false_defs: list[str] = []
 

@@ -32,7 +32,7 @@ class Collected:
     """A sink that keeps the files a checker produces in memory (name -> text),
     for a caller that writes them later, or not at all."""
 
-    def __init__(self, folder="."):
+    def __init__(self, folder: str | Path = ".") -> None:
         self.folder = Path(folder)
         self.files: dict[str, str] = {}
 
