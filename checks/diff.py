@@ -173,7 +173,7 @@ def diff_variants(va: Variant, vb: Variant, save=None, max_states=DIFF_MAX_STATE
     """One comparison per choice point where the variants' readings differ."""
     out = []
     for cp in CHOICE_POINTS:
-        a, b = va.readings.get(cp), vb.readings.get(cp)
+        a, b = va.readings[cp], vb.readings[cp]   # a loaded variant reads every point
         if a != b:
             stem = f"{cp.replace('.', '-')}"
             out.append(compare_readings(va, cp, a, b, save, stem, max_states))
