@@ -21,6 +21,7 @@ Every answer states its scope in plain words.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -67,7 +68,9 @@ def sizes_scope(sizes) -> str:
 
 def rule_core(spec, rule_ids) -> dict:
     """Rules of a core with their rulebook sentences and readings."""
-    rules, sentences, readings = [], {}, {}
+    rules: list[str] = []
+    sentences: dict[str, str] = {}
+    readings: dict[str, str] = {}
     for rid in rule_ids:
         try:
             r = spec.rule(rid)
@@ -129,10 +132,10 @@ class Options:
     #: where witness scenarios go: a sink (``folder``, ``write(name, text)``;
     #: ``scenarios.save.Collected`` keeps them in memory), or None
     save: object = None
-    progress: object = None
+    progress: Callable[[str], None] | None = None
     #: what stopped the search when it was interrupted (a signal, the memory
     #: limit): a function returning its name, or None for "Ctrl-C"
-    stopped: object = None
+    stopped: Callable[[], str | None] | None = None
 
 
 def ask(text_or_q, variant: Variant, opts: Options | None = None) -> Answer:
@@ -160,8 +163,7 @@ def ask_many(questions, variant: Variant, opts: Options | None = None,
             pids[i] = pid
         game = Game(spec0.with_properties(extra))
         sym = opts.symmetry and not any(
-            mentions_cards(qs[i].pred) or (qs[i].event and mentions_cards(qs[i].event))
-            for i in rest)
+            mentions_cards(p) for i in rest for p in (qs[i].pred, qs[i].event) if p is not None)
         # every chance node a state of its own: the liveness graph's edges are moves
         ex = explore(game, opts.limits, symmetry=sym, track_rules=False, fold=False)
         if ex.interrupted and opts.stopped is not None:
@@ -183,34 +185,10 @@ def _exhaustive(ex) -> dict:
 
 
 def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> Answer:
-    found = pid in ex.violations
+    if pid in ex.violations:
+        return _witnessed(q, variant, game, ex, opts, pid, stem)
     yes_if_found = q.form == "can"
     tbl = game.config.describe()
-    if found:
-        states, actions = witness_trace(ex, pid)
-        what = "it happens" if yes_if_found else "a counterexample"
-        ending = (f"{q.text}: yes, at step {len(actions)}" if yes_if_found
-                  else f"{q.text}: no, it fails at step {len(actions)}")
-        told = tell(game, states, actions, ending)
-        path = None
-        if opts.save is not None:
-            path = save_witness(variant, game, states, actions, q.text,
-                                f"{q.text} ({variant.name}): {what}", opts.save,
-                                f"{stem or slug(q.text)}--{slug(variant.name)}.toml")
-        ev = {"kind": "witness", "scenario": path, "length": len(actions),
-              "story": told["story"],
-              "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
-              "readings": {k: v for st in told["steps"] for k, v in st["readings"].items()}}
-        answer = YES if yes_if_found else NO
-        scope = (f"{table_scope(game.config)} (a shortest witness of {len(actions)} moves, "
-                 f"found by breadth-first search)")
-        lines = [f"{answer.upper()}: {q.text}", f"  variant {variant.name}; table {tbl}",
-                 f"  witness: {len(actions)} moves (shortest)"
-                 + (f", saved as {path}" if path else "")]
-        lines += ["  " + x for x in told["story"]]
-        if path:
-            lines.append(f"  replay it: itcp-check replay {path} --story")
-        return Answer(q.text, variant.name, answer, scope, ev, lines, path, tbl, told)
     proofs = symbolic_proofs(q, variant, opts)
     proved = [p["players"] for p in proofs if p["verdict"] == "proved"]
     counter = [p for p in proofs if p["verdict"] == "violated"]
@@ -270,6 +248,37 @@ def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> 
             lines.append(f"    reading {cp} = {r}")
     lines.append(f"  scope: {scope}")
     return Answer(q.text, variant.name, answer, scope, ev, lines, None, tbl)
+
+
+def _witnessed(q: Question, variant, game, ex, opts, pid: str, stem) -> Answer:
+    """The answer when the search reached the question's state: YES (it can
+    happen) or NO (a counterexample), with the shortest witness told and saved."""
+    yes_if_found = q.form == "can"
+    tbl = game.config.describe()
+    states, actions = witness_trace(ex, pid)
+    what = "it happens" if yes_if_found else "a counterexample"
+    ending = (f"{q.text}: yes, at step {len(actions)}" if yes_if_found
+              else f"{q.text}: no, it fails at step {len(actions)}")
+    told = tell(game, states, actions, ending)
+    path = None
+    if opts.save is not None:
+        path = save_witness(variant, game, states, actions, q.text,
+                            f"{q.text} ({variant.name}): {what}", opts.save,
+                            f"{stem or slug(q.text)}--{slug(variant.name)}.toml")
+    ev = {"kind": "witness", "scenario": path, "length": len(actions),
+          "story": told["story"],
+          "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
+          "readings": {k: v for st in told["steps"] for k, v in st["readings"].items()}}
+    answer = YES if yes_if_found else NO
+    scope = (f"{table_scope(game.config)} (a shortest witness of {len(actions)} moves, "
+             f"found by breadth-first search)")
+    lines = [f"{answer.upper()}: {q.text}", f"  variant {variant.name}; table {tbl}",
+             f"  witness: {len(actions)} moves (shortest)"
+             + (f", saved as {path}" if path else "")]
+    lines += ["  " + x for x in told["story"]]
+    if path:
+        lines.append(f"  replay it: itcp-check replay {path} --story")
+    return Answer(q.text, variant.name, answer, scope, ev, lines, path, tbl, told)
 
 
 def _table_label(opts) -> str:
@@ -332,9 +341,44 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
         return Answer(q.text, variant.name, UNKNOWN,
                       f"nothing beyond {ex.states:,} states at this table ({ex.limit})", ev,
                       [f"UNKNOWN: {q.text}", f"  the search stopped at {ex.limit}"], None, tbl)
+    g, roots, sinks = _event_graph(game, ex, pid)
+    region, parent = _after_event(g, roots, lambda i: game.check_property(pid, state(ex, i)))
+
+    def stem_of(i):
+        out = []
+        while i is not None:
+            out.append(i)
+            i = parent[i]
+        out.reverse()
+        return roots[out[0]][:-1] + out
+
+    sub = g.subgraph(region)
+    dead = sorted((i for i in region if i in sinks or game.is_terminal(state(ex, i))),
+                  key=lambda i: len(stem_of(i)))
+    cycle = _shortest_loop(sub, stem_of)
+    exh = _exhaustive(ex)
+    exh["method"] = ("every state reached after the event, on every path, reaches the goal: "
+                     "no cycle and no dead end among the states after the event where the goal "
+                     "has not yet held")
+    exh["after_event_states"] = len(region)
+    if cycle is None and not dead:
+        scope = table_scope(game.config) + " (the explored graph, exhausted)"
+        ev = dict(exh)
+        lines = [f"YES: {q.text}", f"  variant {variant.name}",
+                 f"  proof: exhaustive over the explored graph at {tbl}: {ex.states:,} states; "
+                 f"no cycle and no dead end avoids the goal after the event "
+                 f"({len(region):,} states lie between an event and the goal)",
+                 f"  scope: {scope}"]
+        return Answer(q.text, variant.name, YES, scope, ev, lines, None, tbl)
+    return _never_reached(q, variant, game, ex, opts, stem, cycle, dead, stem_of)
+
+
+def _event_graph(game, ex, pid: str):
+    """The explored graph of ``ex`` without its terminal states' edges: (the
+    graph, the states right after the event -> the path of state numbers to each,
+    the live states with no move)."""
     event = next(p for p in game.spec.properties if p.id == pid + "_EVENT")
-    index, key_of = ex._index, ex._key_of
-    goal = lambda s: game.check_property(pid, s)  # noqa: E731
+    index, key_of = ex._index, ex.key_of
     g = nx.DiGraph()
     roots: dict[int, list] = {}  # region root -> the path of state numbers to it
     sinks = []
@@ -353,10 +397,18 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
             if event.kind == "step" and game.check_property(pid + "_EVENT", s, s2):
                 if j not in roots or len(roots[j]) > len(path_to(ex, i)) + 1:
                     roots[j] = path_to(ex, i) + [j]
-    # the region: states reached after the event without the goal having held
-    region, parent, frontier = set(), {}, []
+    return g, roots, sinks
+
+
+def _after_event(g, roots: dict, goal):
+    """The region: the states reached after the event without the goal (``goal(i)``
+    of a state number) having held, breadth-first from the roots, nearest first;
+    (the region, each state's parent in it: None for a root)."""
+    region: set[int] = set()
+    parent: dict[int, int | None] = {}
+    frontier: list[int] = []
     for r in sorted(roots, key=lambda r: len(roots[r])):
-        if not goal(state(ex, r)):
+        if not goal(r):
             region.add(r)
             parent[r] = None
             frontier.append(r)
@@ -364,50 +416,37 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
         nxt = []
         for i in frontier:
             for j in (g.successors(i) if i in g else ()):
-                if j not in region and not goal(state(ex, j)):
+                if j not in region and not goal(j):
                     region.add(j)
                     parent[j] = i
                     nxt.append(j)
         frontier = nxt
+    return region, parent
 
-    def stem_of(i):
-        out = []
-        while i is not None:
-            out.append(i)
-            i = parent[i]
-        out.reverse()
-        return roots[out[0]][:-1] + out
 
-    sub = g.subgraph(region)
-    dead = sorted((i for i in region if i in sinks or game.is_terminal(state(ex, i))),
-                  key=lambda i: len(stem_of(i)))
-    cycle = None
+def _shortest_loop(sub, stem_of) -> list | None:
+    """A loop of ``sub`` entered where the stem is shortest, gone round the short
+    way (its state numbers from the entry), or None when ``sub`` has none."""
     looping = [c for c in nx.strongly_connected_components(sub)
                if len(c) > 1 or any(sub.has_edge(n, n) for n in c)]
-    if looping:
-        # enter a loop where the stem is shortest, then go round it the short way
-        entry = min(set().union(*looping), key=lambda i: (len(stem_of(i)), i))
-        comp = sub.subgraph(next(c for c in looping if entry in c))
-        best = None
-        for nxt in sorted(comp.successors(entry)):
-            back = nx.shortest_path(comp, nxt, entry)
-            if best is None or len(back) < len(best):
-                best = back
-        cycle = [entry] + best[:-1]
-    exh = _exhaustive(ex)
-    exh["method"] = ("every state reached after the event, on every path, reaches the goal: "
-                     "no cycle and no dead end among the states after the event where the goal "
-                     "has not yet held")
-    exh["after_event_states"] = len(region)
-    if cycle is None and not dead:
-        scope = table_scope(game.config) + " (the explored graph, exhausted)"
-        ev = dict(exh)
-        lines = [f"YES: {q.text}", f"  variant {variant.name}",
-                 f"  proof: exhaustive over the explored graph at {tbl}: {ex.states:,} states; "
-                 f"no cycle and no dead end avoids the goal after the event "
-                 f"({len(region):,} states lie between an event and the goal)",
-                 f"  scope: {scope}"]
-        return Answer(q.text, variant.name, YES, scope, ev, lines, None, tbl)
+    if not looping:
+        return None
+    entry = min(set().union(*looping), key=lambda i: (len(stem_of(i)), i))
+    comp = sub.subgraph(next(c for c in looping if entry in c))
+    best = None
+    for nxt in sorted(comp.successors(entry)):
+        back = nx.shortest_path(comp, nxt, entry)
+        if best is None or len(back) < len(best):
+            best = back
+    assert best is not None   # the entry is in a loop: it has a successor there
+    return [entry] + best[:-1]
+
+
+def _never_reached(q: Question, variant, game, ex, opts, stem, cycle, dead,
+                   stem_of) -> Answer:
+    """NO, with the counterexample: a lasso round ``cycle`` if there is one, else
+    the first of the ``dead`` ends, told and saved (``opts.save``)."""
+    tbl = game.config.describe()
     if cycle is not None:
         nums = stem_of(cycle[0]) + cycle[1:] + [cycle[0]]
         loop_from = len(stem_of(cycle[0])) - 1

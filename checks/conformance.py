@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from itcp.model.engine import Game
 from itcp.model.simulate import random_states
@@ -30,7 +31,7 @@ class Disagreement:
     note: str = ""
 
     def to_json(self, game: Game | None = None) -> dict:
-        out = {"state": self.state, "action": self.action,
+        out: dict[str, Any] = {"state": self.state, "action": self.action,
                "engine_only": [{"args": a, "successor": s} for a, s in self.engine_only],
                "z3_only": [{"args": a, "successor": s} for a, s in self.z3_only]}
         if self.note:

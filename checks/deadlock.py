@@ -5,7 +5,7 @@ quantifies over every action and its arguments), so the query is assembled here
 from each action's guards (``Symbolic.can_move``, arguments enumerated):
 
 0. On a big table (the full deck), first the invariants a scout table's proof
-   of NO_DEADLOCK used (``Inductor.scouted_support``): each is proved here by
+   of NO_DEADLOCK used (``Reproof.support``): each is proved here by
    the re-proof of its own scouted plan, and step 1 assumes those alone; if the
    scout table has no proof, or step 1 is not unsat with them, on as below.
 1. Ask for a well-formed state satisfying the proved invariants, not terminal,
@@ -56,7 +56,7 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
     witness = None
     # on a big table, first the invariants a scout table's proof used (each proved
     # here), and only those assumed: unsat with fewer assumptions is unsat with all
-    scouted = ind.scouted_support(pid)
+    scouted = ch.reproof.support(pid)
     for _ in range(ROUNDS):
         assumed = list(ind.proven) if scouted is None else scouted
         q = Query(f"{pid}: a well-formed state satisfying the proved invariants, not terminal, "
@@ -71,27 +71,7 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
         ch.progress(f"{pid}: a live state without a move ({len(ind.proven)} invariants)")
         ans = ch.ask(q, f"deadlock-{pid}")
         if ans.result == UNSAT:
-            labels, done = sym.minimise(q, lambda lab: lab.startswith("inv:"),
-                                        ch.core_budget())
-            used = [lab[4:] for lab in labels]
-            rules = []
-            for a in sym.actions:
-                for r in sym.can_move(a)[1]:
-                    if r in ch.rule_ids and r not in rules:
-                        rules.append(r)
-            ev = {"kind": "inductive", "k": 1, "invariants": used, "rules": rules,
-                  "invariant_statements": {n: ind.proven[n][0] for n in used},
-                  "scope": ch.scope,
-                  "note": "no state satisfying the proved invariants is live without a legal "
-                          "move; the rules are the guards of every action (the invariants are "
-                          "minimised)"}
-            if skipped:
-                ev["note"] += (f"; {', '.join(skipped)} counted as unable to move (its "
-                               "arguments are not enumerated), which only makes the proof "
-                               "harder")
-            if not done:
-                ev["core_note"] = "time ran out while minimising the invariants"
-            return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
+            return _proved(ch, pid, q, skipped)
         if scouted is not None:   # not enough here: every proved invariant next
             scouted = None
             continue
@@ -100,7 +80,7 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
                 "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})"})
         witness = sym.decode(ans.model, sym.A0)
         new = [n for n in ind.pool if n not in ind.proven
-               and not ind._refuted(n)
+               and not ind.refuted(n)
                and not sym.evaluate(ans.model, ind._f(n, 0))]
         if not new:
             break
@@ -125,6 +105,33 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
                 + (f"deadlock is reachable within {ch.depth} moves after any deal; whether one "
                    "is reachable later is not known" if reachability else
                    "search for a reachable one was made")})
+
+
+def _proved(ch, pid: str, q: Query, skipped: list) -> Verdict:
+    """HOLDS from the unsat deadlock query ``q``: its invariants minimised, the
+    rules every action's guards."""
+    sym, ind = ch.sym, ch.inductor
+    labels, done = sym.minimise(q, lambda lab: lab.startswith("inv:"),
+                                ch.core_budget())
+    used = [lab[4:] for lab in labels]
+    rules = []
+    for a in sym.actions:
+        for r in sym.can_move(a)[1]:
+            if r in ch.rule_ids and r not in rules:
+                rules.append(r)
+    ev = {"kind": "inductive", "k": 1, "invariants": used, "rules": rules,
+          "invariant_statements": {n: ind.proven[n][0] for n in used},
+          "scope": ch.scope,
+          "note": "no state satisfying the proved invariants is live without a legal "
+                  "move; the rules are the guards of every action (the invariants are "
+                  "minimised)"}
+    if skipped:
+        ev["note"] += (f"; {', '.join(skipped)} counted as unable to move (its "
+                       "arguments are not enumerated), which only makes the proof "
+                       "harder")
+    if not done:
+        ev["core_note"] = "time ran out while minimising the invariants"
+    return Verdict(pid, HOLDS, "symbolic", ch.props[pid].statement, ev)
 
 
 def _bmc(ch, pid, terminal, depth):

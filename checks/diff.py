@@ -18,6 +18,7 @@ The tables tried for a choice point are the smallest where its rules can act
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from itcp.model.engine import Game
 from itcp.scenarios.format import to_toml
@@ -144,7 +145,7 @@ def compare_readings(base: Variant, cp: str, ra: str, rb: str, save=None, stem=N
                 configs.append(load_variant(base.path or base.name, table).config)
             except ConfigError:
                 continue
-    agreed = []
+    agreed: list[str] = []
     last = None
     for config in configs:
         ra_map, rb_map = dict(base.readings), dict(base.readings)
@@ -172,7 +173,7 @@ def diff_variants(va: Variant, vb: Variant, save=None, max_states=DIFF_MAX_STATE
     """One comparison per choice point where the variants' readings differ."""
     out = []
     for cp in CHOICE_POINTS:
-        a, b = va.readings.get(cp), vb.readings.get(cp)
+        a, b = va.readings[cp], vb.readings[cp]   # a loaded variant reads every point
         if a != b:
             stem = f"{cp.replace('.', '-')}"
             out.append(compare_readings(va, cp, a, b, save, stem, max_states))
@@ -187,7 +188,8 @@ def differs_answer(q, variant: Variant, opts, stem=None):
                               f"{stem or slug(q.text)}--{slug(variant.name)}-{r}",
                               opts.limits.max_states or DIFF_MAX_STATES, [variant.config])
              for r in cp.reading_ids if r != mine]
-    lines, evidence = [], {"comparisons": [c.as_json() for c in comps]}
+    lines: list[str] = []
+    evidence: dict[str, Any] = {"comparisons": [c.as_json() for c in comps]}
     differ = [c for c in comps if c.result == "differ"]
     unknown = [c for c in comps if c.result == "unknown"]
     if differ:
@@ -217,6 +219,7 @@ def describe(c: Comparison) -> list[str]:
     head = f"{c.cp}: {c.a} vs {c.b}: "
     if c.result == "differ":
         d = c.difference
+        assert d is not None   # a comparison that differs has its difference
         n = len(d.path) + (1 if d.action is not None else 0)
         out = [head + f"DIFFER at {c.table}, after {n} move(s) counting the deal: {d.text}"]
         out += [f"    scenario: {p}" for p in c.scenarios]

@@ -58,7 +58,7 @@ def first_difference(lens, max_nodes: int, max_moves: int | None = None) -> Sear
     only a search without one has seen everything.
     """
     start = lens.start()
-    parent = {start: None}
+    parent: dict[Any, tuple | None] = {start: None}
     queue = deque([(start, 0)])
     cut = False
     while queue:

@@ -42,6 +42,7 @@ import time
 from abc import ABC, abstractmethod
 from array import array
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import repeat
 
@@ -220,6 +221,10 @@ class Exploration:
     _waiting_peak: int = 0
     _index_cache: dict | None = field(default=None, repr=False)
     backend: str = "batch"
+    #: the search's key codec, set by ``explore`` when the search ends: a key to
+    #: its state, and a state to its key
+    unpack: Callable[[int], tuple] = field(init=False, repr=False, compare=False)
+    key_of: Callable[[tuple], int] = field(init=False, repr=False, compare=False)
 
     @property
     def keys(self) -> KeyView:
@@ -243,6 +248,7 @@ class Exploration:
 
     def number_of(self, key: int) -> int | None:
         """The state number of a stored key, or None."""
+        assert self.layout is not None and self.store is not None   # set by the search
         words = self.layout.split(key)
         n = int(self.store.lookup([np.array([w], dtype=np.int64) for w in words])[0])
         return None if n < 0 else n
@@ -253,7 +259,7 @@ class Exploration:
         and depth arrays, the post-Pass edge arrays with their spare capacity,
         the chance outcomes waiting for a later level at their peak, the deals
         and the deadlocks."""
-        if not self.states:
+        if not self.states or self.store is None:
             return {}
         out = dict(self.store.nbytes())
         out.update({"parent": sys.getsizeof(self.parent),
@@ -384,9 +390,11 @@ class BatchBackend(_Backend):
         engine's own enumeration), then applied as a batch."""
         act = self.game.spec.actions[ai]
         enum = self.mod.enum(ai)
-        out = []
+        out: list = []
         keys = self.keys_of(sub)
-        ixs, places, params = [], [], [[] for _ in act.decl.params]
+        ixs: list[int] = []
+        places: list[int] = []
+        params: list[list] = [[] for _ in act.decl.params]
         for r, k in enumerate(keys):
             for place, a in enumerate(enum(self.unpack(k))):
                 ixs.append(r)
@@ -418,7 +426,7 @@ class BatchBackend(_Backend):
             yield ai, items, self.mod.apply(ai, x, cover)(*w0, ix, *arrays)
 
     def root(self, legal) -> Moves:
-        parts = []
+        parts: list = []
         for ai, items, (nw, _) in self._root_parts(legal):
             ix = np.zeros(len(items), dtype=np.int64)
             parts.append((ix, ai, np.array([p for p, _ in items], dtype=np.int64), nw, {}))
@@ -506,7 +514,7 @@ class GenericBackend(_Backend):
         game = self.game
         legal, apply, pack = game.impl.legal, game._apply, self.pack
         src, aid, prm, keys = [], [], [], []
-        bad = {n: [] for n in range(len(self.step_ids))}
+        bad: dict[int, list] = {n: [] for n in range(len(self.step_ids))}
         checks = [getattr(game.impl, f"prop_{p}") for p in self.step_ids]
         for r, k in enumerate(self.keys_of(words)):
             s = self.unpack(k)
@@ -668,7 +676,7 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
             gc.enable()
     search.finish()
     ex.seconds = time.monotonic() - start
-    ex._unpack, ex._key_of = layout.compile()[1], key_of
+    ex.unpack, ex.key_of = layout.compile()[1], key_of
     return ex
 
 
@@ -679,6 +687,7 @@ class _Search:
                  track_rules: bool):
         self.ex, self.game, self.limits, self.b = ex, game, limits, backend
         self.progress, self.track_rules = progress, track_rules
+        assert ex.store is not None   # explore() made it
         self.store = ex.store
         self.start = 0.0
         self.deadline = None
@@ -898,7 +907,7 @@ class _Search:
 def state(ex: Exploration, i: int):
     """The stored state number ``i``: its key's state, with every variable the
     search forgot at its canonical value (a representative of the position)."""
-    return ex._unpack(ex.keys[i])
+    return ex.unpack(ex.keys[i])
 
 
 def path_to(ex: Exploration, i: int) -> list[int]:
@@ -913,7 +922,7 @@ def stored_successors(ex: Exploration, s):
     """((action, ...), state, number) for each stored state one search edge from
     the concrete state ``s``: a move to a stored state, or a move to a chance
     node the search folded followed by one of its outcomes."""
-    game, key_of = ex.game, ex._key_of
+    game, key_of = ex.game, ex.key_of
     chance = {p.value for p in game.spec.phases if p.actor is None and not p.terminal}
     for a, s2 in game.successors(s):
         j = ex.number_of(key_of(s2))
@@ -931,14 +940,15 @@ def number_of(ex: Exploration, s) -> int | None:
     the forgotten variables reset and, under symmetry reduction, its canonical
     form), or None if the search did not store it (a folded chance node, or a
     state beyond a limit)."""
-    return ex.number_of(ex._key_of(s))
+    return ex.number_of(ex.key_of(s))
 
 
 def edges(ex: Exploration) -> list[tuple[int, int]]:
     """Every search edge among the stored states, as (source, target) numbers
     (each state's successors computed again: for small explorations, such as a
     picture of the graph)."""
-    game, out = ex.game, []
+    game = ex.game
+    out: list[tuple[int, int]] = []
     for i in range(ex.states):
         s = state(ex, i)
         if game.is_terminal(s):
@@ -965,7 +975,7 @@ def concrete_trace(ex: Exploration, numbers: list[int]):
     else:  # pragma: no cover - traces start at a deal
         s = state(ex, first)
     steps = []
-    key_of = ex._key_of
+    key_of = ex.key_of
     chance = {p.value for p in game.spec.phases if p.actor is None and not p.terminal}
     for j in numbers[1:]:
         target = ex.keys[j]

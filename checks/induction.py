@@ -44,16 +44,16 @@ No z3 here: the queries are built and asked through ``model/smt_checks.py``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from itcp.model.smt_checks import SAT, UNKNOWN, UNSAT, Answer, Query
+from itcp.model.smt_checks import SAT, UNSAT, Query
 from itcp.spec import ast as A
 
 #: at most this many candidates are added per counterexample to induction
 EXPAND = 2
 #: supporters of supporters are sought, no deeper: a deeper member that breaks is dropped
 SUPPORT_DEPTH = 2
-#: operators that make a candidate invariant "heavy" (see Inductor._heavy)
+#: operators that make a candidate invariant "heavy" (see Inductor.heavy)
 HEAVY_OPS = ("tsum", "count", "pile_cards", "pile_len")
 #: candidates every proof starts from: the induction is over the states after the deal
 SEED = ("NOT_DEALING",)
@@ -62,13 +62,6 @@ SEED = ("NOT_DEALING",)
 #: times faster, and it answers base queries the pipeline gives up on), below it the
 #: bit-blasting pipeline (default check table, measured: about three times faster)
 BIG_SOLVER, SMALL_SOLVER, BIG_TABLE = "qf_bv", "pipeline", 40
-#: seconds one scouted step query may take while the re-proof decides several at
-#: once; one that takes longer is then raced alone (``Symbolic.first_unsat``)
-PARALLEL_CAP = 30.0
-#: seconds a scouted step query whose formula splits by card (``Symbolic.card_cases``)
-#: may take as a whole before it is asked one card at a time (at eight players, full
-#: deck: about 0.2 s per card, where a Pride Cycle's delivery as a whole took over 60 s)
-SPLIT_AFTER = 10.0
 #: labels of query parts that are structure, never reported as rules
 STRUCTURE = ("wf", "phase", "domain", "frame", "goal", "init", "update")
 #: the labels of a step query's pile well-formedness (``SmtSpec.wf_parts``: the
@@ -96,11 +89,11 @@ class Outcome:
     scouted: str = ""    # the scout table whose cores cut the proof queries
 
 
-class _Unknown(Exception):
+class Undecided(Exception):
     """Z3 gave up on a query."""
 
 
-def _subset(q: Query, keep, what: str) -> Query:
+def subset_query(q: Query, keep, what: str) -> Query:
     """``q`` with only the conjuncts whose label ``keep`` accepts: unsat proves
     ``q`` unsat.  ``what`` is added to the title."""
     out = Query(f"{q.title} ({what})", q.meaning)
@@ -108,19 +101,14 @@ def _subset(q: Query, keep, what: str) -> Query:
     return out
 
 
-def _ill_formed(q: Query) -> Query:
-    """``q`` without the state's well-formedness (value ranges, pile layout).
-    Raced against ``q`` itself: Z3 is sometimes ten times faster on one than on
-    the other."""
-    return _subset(q, lambda lab: lab != "wf", "without the well-formedness of the state")
-
-
 class Inductor:
     """Proves state and step properties of one spec by 1-induction (see module doc).
 
     ``checker`` is the symbolic checker of the run (``symbolic.SymbolicChecker``):
-    its queries, budget and progress, and ``new_scout()``, the scout whose plans
-    are re-proved here (handed in by the checker, so this module imports neither)."""
+    its queries, budget and progress.  The re-proof of a scouted plan
+    (``checks/reproof.py``) uses the public methods below to build and record its
+    step queries: ``is_step``, ``after``, ``step_query``, ``ask_base``, ``known``,
+    ``credit``."""
 
     def __init__(self, checker, pool: dict, refuted: dict | None = None):
         self.ch = checker
@@ -132,14 +120,12 @@ class Inductor:
         self._sizes: dict = {}
         self._reads: dict = {}
         self._heavies: dict = {}
-        self._split: dict = {}        # name -> its card cases after the step, or None
-        self._known: dict = {}        # (name, action) -> assumptions under which it is unsat
+        self.known: dict = {}         # (name, action) -> assumptions under which it is unsat
         self._identity: dict = {}     # step property -> it holds for a step changing nothing
         self._goals: dict = {}
         self._houdini_done = False
         self.big = checker.spec.config.n_cards >= BIG_TABLE
         self.solver = BIG_SOLVER if self.big else SMALL_SOLVER
-        self._scout = None
 
     # -- what a formula reads ---------------------------------------------------------
     def _formula(self, name: str):
@@ -147,7 +133,7 @@ class Inductor:
             return self.pool[name][1]
         return self.ch.props[name].formula
 
-    def _is_step(self, name: str) -> bool:
+    def is_step(self, name: str) -> bool:
         return name not in self.pool and self.ch.props[name].kind == "step"
 
     def _nodes(self, name: str):
@@ -179,9 +165,9 @@ class Inductor:
     def _post(self, name: str) -> frozenset:
         """The variables a step query about ``name`` reads after the step."""
         pre, post = self._read(name)
-        return post if self._is_step(name) else pre
+        return post if self.is_step(name) else pre
 
-    def _heavy(self, name: str) -> bool:
+    def heavy(self, name: str) -> bool:
         """The formula does arithmetic on card sets (counts, point sums): such
         invariants make slow queries, so they are sought last."""
         hit = self._heavies.get(name)
@@ -205,9 +191,9 @@ class Inductor:
             return self.sym.on(name, self.ch.props[name].formula, which)
         return self.sym.on(name, self.pool[name][1], which)
 
-    def _after(self, name: str):
+    def after(self, name: str):
         """``name`` after the step: a state formula on A1, a step property on (A0, A1)."""
-        if not self._is_step(name):
+        if not self.is_step(name):
             return self._f(name, 1)
         hit = self._goals.get(name)
         if hit is None:
@@ -218,7 +204,7 @@ class Inductor:
         """False when ``action`` preserves ``name`` by its frame alone."""
         if self.sym.writes(action) & self._post(name):
             return True
-        return self._is_step(name) and not self._holds_unchanged(name)
+        return self.is_step(name) and not self._holds_unchanged(name)
 
     def _holds_unchanged(self, pid: str) -> bool:
         """A step property holds for every step that changes nothing (one query)."""
@@ -234,7 +220,7 @@ class Inductor:
             hit = self._identity[pid] = ans.result == UNSAT
         return hit
 
-    def _step(self, action: str, assume, name: str, title: str, meaning: str) -> Query:
+    def step_query(self, action: str, assume, name: str, title: str, meaning: str) -> Query:
         sym = self.sym
         q = Query(title, meaning)
         q.add("wf", sym.wf(sym.A0, "ranges"))
@@ -243,7 +229,7 @@ class Inductor:
         for n in assume:
             q.add(f"inv:{n}", self._f(n, 0))
         q.extend(sym.sliced(action, self._post(name)))
-        q.add("goal", sym.Not(self._after(name)))
+        q.add("goal", sym.Not(self.after(name)))
         return q
 
     def _base(self, names) -> Query:
@@ -258,262 +244,50 @@ class Inductor:
 
     # -- the search ----------------------------------------------------------------
     def prove(self, pid: str) -> Outcome:
-        """On a big table, first re-prove what a scout table found (``checks/scout.py``);
-        else, or if that fails here, search on demand; if that finds no support,
-        prove every light candidate that can be proved (plain Houdini) and search
-        once more from there."""
-        if self.big and pid in self.ch.props:
-            out = self._replay(pid)
-            if out is not None:
-                return out
+        """Search on demand; if that finds no support, prove every light candidate
+        that can be proved (plain Houdini) and search once more from there.  (On a
+        big table the checker first re-proves what a scout table found:
+        ``checks/reproof.py``.)"""
         out = self._search(pid)
         if out.proved or out.cti is None or self._houdini_done:
             return out
         self.ch.progress(f"{pid}: no support found on demand; proving every light candidate")
-        self.houdini([n for n in self.pool if not self._heavy(n) and n != pid
-                      and not self._refuted(n)])
+        self.houdini([n for n in self.pool if not self.heavy(n) and n != pid
+                      and not self.refuted(n)])
         again = self._search(pid)
         again.queries += out.queries
         return again
-
-    # -- re-proving a scouted proof -------------------------------------------------
-    def _restricted(self, q: Query, labels) -> Query:
-        """``q`` cut to its structure and the conjuncts labelled ``labels``."""
-        keep = set(labels)
-        return _subset(q, lambda lab: lab in STRUCTURE or lab in keep,
-                       "cut to the core found at the scout table")
-
-    def _replay(self, pid: str) -> Outcome | None:
-        """Prove ``pid`` with the invariants a scout table found, every one proved
-        again here; None when the plan is missing or fails here."""
-        ch, sym = self.ch, self.sym
-        if self._scout is None:
-            self._scout = ch.new_scout()
-        start_q = sym.queries
-        plan = self._scout.plan(pid)
-        if plan is None:
-            return None
-        members = [m for m in plan.members if m not in self.proven]
-        if any(m not in self.pool or self._refuted(m) for m in members):
-            ch.progress(f"{pid}: the scouted invariants do not all apply here")
-            return None
-        state_prop = not self._is_step(pid)
-        fresh = members + ([pid] if state_prop else [])
-        if fresh:
-            try:
-                if self._ask_base(list(fresh), f"replay-{pid}"):
-                    ch.progress(f"{pid}: a scouted invariant fails after a deal here")
-                    return None
-            except _Unknown:
-                return None
-        assume = list(self.proven) + members + ([pid] if state_prop else [])
-        have = frozenset(assume)
-        out = Outcome(True)
-        jobs: list = []   # (formula, action, the step query, its scouted core or None)
-        cut_jobs: list = []
-        cuts: dict = {}   # (formula, action) -> its step query cut to the scouted core
-
-        def scouted_cuts():
-            """Each step query, built as it is needed; those with a scouted core
-            are handed on, cut to it, to be decided several at a time."""
-            for t in members + [pid]:
-                for a in sym.actions:
-                    if not self.affects(a, t):
-                        if t == pid:
-                            out.by_frame.append(a)
-                        continue
-                    known = self._known.get((t, a))
-                    if t != pid and known is not None and known <= have:
-                        continue
-                    q = self._step(a, assume, t, f"1-induction step for {t}: from any "
-                                   "well-formed state satisfying the invariants, action "
-                                   f"{a} breaks {t} (Next cut to the variables {t} reads "
-                                   "after the step)", f"unsat proves no {a} step can break {t}")
-                    labels = plan.steps.get((t, a))
-                    jobs.append((t, a, q, labels))
-                    if labels is not None:
-                        ch.progress(f"{pid}: does {a} break {t}? (scouted core)")
-                        cut_jobs.append((t, a))
-                        cuts[t, a] = self._restricted(q, labels)
-                        form = first_form(cuts[t, a], (t, a))
-                        if self._cases(t) is not None:   # a copy: the cut is asked again
-                            form = replace(form, cap=SPLIT_AFTER)
-                        yield form, f"proof-{t}-{a}"
-
-        #: (formula, action) -> its cut's forms still to ask if need be, each made on
-        #: demand (None: that abstraction does not exist)
-        later: dict = {}
-
-        def first_form(cut, ta):
-            """The cut with its sums as free values if it has sums (then, if need
-            be, as functions of their sets, then as it is), else as it is."""
-            light = sym.abstracted(cut)
-            later[ta] = [] if light is None else [
-                lambda: sym.abstracted(cut, congruent=True), lambda: cut]
-            return light or cut
-
-        def next_form(ta):
-            while True:
-                x = later[ta].pop(0)()
-                if x is not None:
-                    return x
-
-        answers = dict(zip(cut_jobs, ch.solve_all(scouted_cuts(), self.solver,
-                                                  cap=PARALLEL_CAP)))
-        # an abstraction that is not unsat proves nothing: the next form is asked
-        while True:
-            again = [ta for ta in cut_jobs if answers[ta].result != UNSAT and later[ta]]
-            if not again:
-                break
-            if len(again) == 1:
-                # one left: its exact cut raced against its other abstraction, so
-                # no core waits for the next round (a sat cut still ends the race)
-                ta = again[0]
-                ch.progress(f"{pid}: does {ta[1]} break {ta[0]}? (scouted core, raced "
-                            "with its sums as functions of their sets)")
-                forms = [f() for f in later[ta]][::-1]
-                later[ta] = []
-                answers[ta], _ = ch.first_unsat([f for f in forms if f is not None],
-                                                f"proof-{ta[0]}-{ta[1]}", solver=self.solver)
-                continue
-            ch.progress(f"{pid}: {len(again)} scouted core(s) asked again, closer to "
-                        "their sums' values")
-            answers.update(zip(again, ch.solve_all(
-                ((next_form(ta), f"proof-{ta[0]}-{ta[1]}") for ta in again),
-                self.solver, cap=PARALLEL_CAP)))
-        self._by_card(pid, answers, cuts)
-        for t, a, q, labels in jobs:
-            ans = answers.get((t, a))
-            if ans is not None and ans.result == UNKNOWN:
-                # not settled on its own in time: raced with the cut without the
-                # state's well-formedness, as a single query is (a sat cut is
-                # too small here: the whole query is asked next)
-                ch.progress(f"{pid}: does {a} break {t}? (scouted core, raced)")
-                cut = cuts[t, a]
-                ans, _ = ch.first_unsat([cut, _ill_formed(cut)], f"proof-{t}-{a}",
-                                        solver=self.solver)
-            if ans is None or ans.result != UNSAT:
-                ch.progress(f"{pid}: does {a} break {t}? ({len(assume)} assumed)")
-                labels = None
-                ans, _ = ch.first_unsat([q, _ill_formed(q)], f"proof-{t}-{a}",
-                                        solver=self.solver)
-            if ans.result != UNSAT:
-                ch.progress(f"{pid}: the scouted proof fails here ({a} on {t}: "
-                            f"{ans.result})")
-                return None
-            self._known[(t, a)] = have
-            if t != pid:
-                continue
-            if labels is None:   # no core: every conjunct of the query counts
-                labels = [lab for lab, _ in q.parts if lab not in STRUCTURE]
-                out.cores_complete = False
-            self._credit(out, pid, labels)
-        for m in members + ([pid] if pid in self.pool else []):
-            self.proven[m] = self.pool[m]
-        out.invariants = {n: self.proven[n][0] for n in self.proven}
-        out.queries = sym.queries - start_q
-        out.scouted = plan.table
-        return out
-
-    def scouted_support(self, pid: str) -> list | None:
-        """The invariants the scout table's NO_DEADLOCK proof (``pid``) rests on,
-        each proved here by the re-proof of its own scouted plan (so with the
-        invariants it rests on); None when there is no such plan or one fails
-        here (the caller then proves invariants its own way).
-
-        Why: the plain Houdini over every candidate asks whole step queries with
-        every member assumed, some of which Z3 does not decide in minutes at the
-        full deck; the re-proof asks only cut ones."""
-        if not self.big:
-            return None
-        if self._scout is None:
-            self._scout = self.ch.new_scout()
-        names = self._scout.deadlock_support(pid)
-        if names is None:
-            return None
-        for n in names:
-            if n in self.proven:
-                continue
-            if n not in self.pool or self._refuted(n):
-                return None
-            self.ch.progress(f"{pid}: proving {n}, which the scouted proof uses")
-            if self._replay(n) is None:
-                return None
-        return names
-
-    def _cases(self, name: str):
-        """``name`` after the step, split by card (``Symbolic.card_cases``), or None."""
-        if name not in self._split:
-            self._split[name] = self.sym.card_cases(self._after(name))
-        return self._split[name]
-
-    def _by_card(self, pid: str, answers: dict, cuts: dict) -> None:
-        """Each scouted step still unknown whose formula splits by card
-        (``Symbolic.card_cases``) asked again one card at a time, every case of
-        every such step decided several at once: unsat when every case is."""
-        ch, sym = self.ch, self.sym
-        n_cards = ch.spec.config.n_cards
-        split: list = []   # ((formula, action), its case queries)
-        for ta, ans in answers.items():
-            if ans.result != UNKNOWN:
-                continue
-            cases = self._cases(ta[0])
-            if cases is None:
-                continue
-            cut = cuts[ta]
-            qs = []
-            for i, case in enumerate(cases):
-                by = f"card {i}" if i < n_cards else "apart from single cards"
-                cq = _subset(cut, lambda lab: lab != "goal", f"case {by}")
-                cq.meaning = (f"unsat proves no {ta[1]} step breaks {ta[0]} {by}; "
-                              f"with every case unsat, no {ta[1]} step breaks {ta[0]}")
-                cq.add("goal", sym.Not(case))
-                qs.append(cq)
-            split.append((ta, qs))
-        if not split:
-            return
-        ch.progress(f"{pid}: {len(split)} scouted core(s) asked again one card at a time "
-                    f"({sum(len(qs) for _, qs in split)} queries)")
-        flat = [(cq, f"proof-{ta[0]}-{ta[1]}-case{i}")
-                for ta, qs in split for i, cq in enumerate(qs)]
-        got = iter(ch.solve_all(iter(flat), self.solver, cap=PARALLEL_CAP))
-        for ta, qs in split:
-            mine = [next(got) for _ in qs]
-            secs = sum(x.seconds for x in mine)
-            if all(x.result == UNSAT for x in mine):
-                answers[ta] = Answer(UNSAT, secs)
-            elif any(x.result == SAT for x in mine):   # the cut itself is sat then
-                answers[ta] = Answer(SAT, secs)
 
     def houdini(self, names) -> None:
         """The largest subset of ``names`` that holds after every deal and that every
         action preserves (each assuming all of it and the proved ones): proved."""
         self._houdini_done = True
-        members = [n for n in names if n not in self.proven and not self._refuted(n)]
+        members = [n for n in names if n not in self.proven and not self.refuted(n)]
         for n in members:
             self.dropped.pop(n, None)
         try:
             self._fixpoint(None, members, lambda *_: [])
-        except _Unknown:
+        except Undecided:
             return
         for m in members:
             self.proven[m] = self.pool[m]
 
-    def _refuted(self, name: str) -> bool:
+    def refuted(self, name: str) -> bool:
         """Known false in some reachable state (not merely unproved so far)."""
         why = self.dropped.get(name, "")
         return why.startswith("fails after a deal") or why.startswith("false in a reachable")
 
-    def _ask_base(self, fresh: list, tag: str) -> list:
+    def ask_base(self, fresh: list, tag: str) -> list:
         """Drop from ``fresh`` the members failing right after some deal; returns them."""
-        sym, failed = self.sym, []
+        sym = self.sym
+        failed: list = []
         while fresh:
             self.ch.progress(f"{tag}: {len(fresh)} invariant(s) after the deal")
             ans = self.ch.ask(self._base(fresh), f"base-{tag}", solver=self.solver)
             if ans.result == UNSAT:
                 return failed
             if ans.result != SAT:
-                raise _Unknown(ans.note)
+                raise Undecided(ans.note)
             bad = [m for m in fresh if not sym.evaluate(ans.model, self._f(m, 1))]
             for m in bad:
                 fresh.remove(m)
@@ -534,7 +308,7 @@ class Inductor:
         while True:
             fresh = [m for m in members if m not in based]
             if fresh:
-                for m in self._ask_base(list(fresh), tag):
+                for m in self.ask_base(list(fresh), tag):
                     if m == pid:
                         return ("deal", pid)
                     members.remove(m)
@@ -542,7 +316,7 @@ class Inductor:
                 based |= set(members)
             asked = False
             for a in sym.actions:
-                targets = ([pid] if pid is not None and self._is_step(pid) else []) + \
+                targets = ([pid] if pid is not None and self.is_step(pid) else []) + \
                     [m for m in members if m not in self.proven]
                 for t in targets:
                     if t != pid and t not in members:  # dropped during this pass
@@ -551,19 +325,19 @@ class Inductor:
                         continue
                     assume = list(self.proven) + [m for m in members if m not in self.proven]
                     have = frozenset(assume)
-                    known = self._known.get((t, a))
+                    known = self.known.get((t, a))
                     if known is not None and known <= have:
                         continue
                     asked = True
-                    q = self._step(a, assume, t, f"{a} breaks {t}",
+                    q = self.step_query(a, assume, t, f"{a} breaks {t}",
                                    f"unsat proves {a} preserves {t} given the invariants")
                     ch.progress(f"{tag}: does {a} break {t}? ({len(assume)} assumed)")
                     ans = ch.ask(q, f"step-{t}-{a}", solver=self.solver)
                     if ans.result == UNSAT:
-                        self._known[(t, a)] = have
+                        self.known[(t, a)] = have
                         continue
                     if ans.result != SAT:
-                        raise _Unknown(ans.note)
+                        raise Undecided(ans.note)
                     if (t == pid or t not in helped) and expand(ans.model, [t]):
                         helped.add(t)
                         continue
@@ -576,7 +350,7 @@ class Inductor:
 
     def _search(self, pid: str) -> Outcome:
         ch, sym = self.ch, self.sym
-        state_prop = not self._is_step(pid)
+        state_prop = not self.is_step(pid)
         start_q = sym.queries
         members: list = [pid] if state_prop else []   # new members of T, in order
         members += [n for n in SEED if n in self.pool and n not in self.proven
@@ -598,7 +372,7 @@ class Inductor:
                             not (self._vars(n) & cone), self._size(n)))
                         if n not in tried and n not in members
                         and not sym.evaluate(model, self._f(n, 0))]
-            light = [n for n in blockers if not self._heavy(n)]
+            light = [n for n in blockers if not self.heavy(n)]
             # a heavy one only for the property itself, and only if nothing lighter helps
             new = light[:EXPAND] if light else blockers[:1] if pid in broken else []
             for n in new:
@@ -611,7 +385,7 @@ class Inductor:
 
         try:
             broke = self._fixpoint(pid, members, expand)
-        except _Unknown as e:
+        except Undecided as e:
             return Outcome(False, note=f"Z3 answered unknown ({e})",
                            queries=sym.queries - start_q)
         if broke is not None:
@@ -646,7 +420,7 @@ class Inductor:
 
         total, began = ch.core_budget(), time.monotonic()
         for i, a in enumerate(acting):
-            q = self._step(a, assume, pid,
+            q = self.step_query(a, assume, pid,
                            f"1-induction step for {pid}: from any well-formed state "
                            "satisfying the invariants" + (f" and {pid}" if state_prop else "")
                            + f", action {a} breaks {pid} (Next cut to the variables {pid} "
@@ -661,9 +435,9 @@ class Inductor:
             budget = max(0.3, (total - (time.monotonic() - began)) / (len(acting) - i))
             labels, complete = sym.minimise(q, removable, budget, self.solver)
             out.cores_complete &= complete
-            self._credit(out, pid, labels)
+            self.credit(out, pid, labels)
 
-    def _credit(self, out: Outcome, pid: str, labels) -> None:
+    def credit(self, out: Outcome, pid: str, labels) -> None:
         """Record the invariants, rules and structure a core's labels name."""
         for lab in labels:
             if lab.startswith("inv:"):
@@ -678,4 +452,4 @@ class Inductor:
                     out.structure.append(part)
 
 
-__all__ = ["Inductor", "Outcome"]
+__all__ = ["Inductor", "Outcome", "Undecided", "STRUCTURE", "subset_query"]

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from itcp.spec import ast as A
 from itcp.spec.errors import SpecError
@@ -259,7 +260,8 @@ def _find(rs: RuleSet, rule_id: str) -> tuple[int, Rule]:
     raise NotApplicable(f"no rule {rule_id}")
 
 
-def _fragment(rule: Rule, key: str) -> tuple[int, object]:
+def _fragment(rule: Rule, key: str) -> tuple[int, Any]:
+    """(its index, the fragment): a Guard, Update or Define, as the operator expects."""
     for i, f in enumerate(rule.fragments):
         if fragment_key(f) == key:
             return i, f
@@ -332,7 +334,7 @@ def _reaching(spec: Spec, name: str) -> tuple[set[str], bool]:
     def any_reach(exprs):
         return any(reaches(c) for e in exprs for c in _calls(e))
 
-    acts = set()
+    acts: set[str] = set()
     for r in spec.rules:
         for f in r.fragments:
             if isinstance(f, (Guard, Update)) and any_reach(e for _, e in _parts(f)):

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from itcp.model.engine import Game, build_spec
-from itcp.scenarios.format import load_scenario, resolve
+from itcp.scenarios.format import Scenario, load_scenario, resolve
 from itcp.scenarios.replay import replay
 from itcp.spec.config import Config
 from itcp.spec.errors import ItcpError, ScenarioError, SpecError
@@ -100,7 +100,7 @@ class Check:
     kind: str  # "scenario", "contrast" or "properties"
     name: str  # the scenario's file name (a contrast: "name~point=reading"), or "variant@table"
     key: tuple  # (config, readings, scope): the game it runs on
-    scenario: object = None
+    scenario: Scenario | None = None
     verdicts: dict = field(default_factory=dict)  # unmutated: property -> verdict
     states: int = 0
     #: the actions the check can take on the unmutated spec: a scenario's moves,
@@ -182,11 +182,13 @@ def baseline(scenario_files, tables=TABLES, variants=None, max_states=None) -> B
             raise ScenarioError(f"the scenario fails on the unmutated spec: {res.message}",
                                 str(path))
         v = sc.variant_obj
+        assert v is not None   # loaded, so resolved
         checks.append(Check("scenario", Path(path).name, _key(v.config, v.readings, sc.scope),
                             scenario=sc, played=_moves(sc)))
         other = _contrasted(sc)
         if other is not None:
             w = other.variant_obj
+            assert w is not None   # resolved by _contrasted
             label = ",".join(f"{k}={x}" for k, x in sorted(sc.contrast.items()))
             checks.append(Check("contrast", f"{Path(path).name}~{label}",
                                 _key(w.config, w.readings, sc.scope), scenario=other,
@@ -230,6 +232,7 @@ class MutantTimeout(BaseException):
 
 
 def _scenario_kill(check: Check, game: Game) -> str | None:
+    assert check.scenario is not None   # a scenario or contrast check has one
     sc = copy.copy(check.scenario)
     sc.game = game
     try:
@@ -246,6 +249,7 @@ def _scenario_kill(check: Check, game: Game) -> str | None:
 def _contrast_kill(check: Check, game: Game) -> str | None:
     """Under the contrast readings the expectation fails on the unmutated spec: the
     mutant is killed if it comes out (the reading no longer makes a difference)."""
+    assert check.scenario is not None   # a scenario or contrast check has one
     sc = copy.copy(check.scenario)
     sc.game = game
     try:
@@ -339,6 +343,7 @@ def _alarm(signum, frame):
 def _one(m: Mutant) -> Outcome:
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, _SECONDS + 5)
+    assert _BASE is not None   # set by run() before the workers fork
     try:
         return run_mutant(_BASE, m, _SECONDS, _ALL)
     except MutantTimeout:

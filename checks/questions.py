@@ -98,6 +98,7 @@ def tokenize(text: str) -> list[Tok]:
             raise QuestionError(f"unexpected character {text[i]!r}", text, i + 1,
                                 hint="questions use words, numbers, commas and parentheses")
         kind = m.lastgroup
+        assert kind is not None   # every alternative of _TOKEN is a named group
         if kind != "space":
             out.append(Tok(kind, m.group(), i + 1))
         i = m.end()
@@ -174,8 +175,9 @@ class Parser:
         self.toks = tokenize(text)
         self.i = 0
         self.depth = 0  # 'not' and parentheses open here
-        self.far = (-1, set())  # (token index, words expected there)
-        self.hint_only = (-1, ())  # names good for a "did you mean" but too many to list
+        self.far: tuple[int, set[str]] = (-1, set())  # (token index, words expected there)
+        #: names good for a "did you mean" but too many to list
+        self.hint_only: tuple[int, tuple[str, ...]] = (-1, ())
 
     # -- primitives ----------------------------------------------------------------
     @property
@@ -230,11 +232,11 @@ class Parser:
         raise _Fail()
 
     def error(self) -> QuestionError:
-        i, words = self.far
+        i, expected = self.far
         if i < 0:
             i = self.i
         t = self.toks[i]
-        words = sorted(w for w in words if w)
+        words = sorted(w for w in expected if w)
         if t.kind == "end":
             msg = "the question ends too early"
             if words:
@@ -346,7 +348,7 @@ class Parser:
             parts.append(part())
         if len(parts) == 1:
             return parts[0]
-        flat = []
+        flat: list = []
         for x in parts:  # "a while b and c" is one conjunction
             flat.extend(x.args if x.op == op_ else (x,))
         return Pred(op_, tuple(flat), col)
@@ -576,13 +578,13 @@ class Parser:
             if self.seq(words):
                 return k
         t = self.tok
-        k = KINDS.get(t.low)
-        if k is None:
+        kind = KINDS.get(t.low)
+        if kind is None:
             self.expected(*KINDS)
             raise _Fail()
         self.i += 1
         self.take("card", "cards")
-        return k
+        return kind
 
     def card_target(self, what: str, col: int, who) -> Pred:
         """``a <kind>`` or a named card (``red 2``, ``blue Charity``, ``Mercy``)."""
@@ -891,9 +893,10 @@ def compile_question(q: Question, spec, pid: str = "Q") -> dict:
     "event": Property | None}``.  ``goal`` is the invariant a violation of which
     answers the question: for ``can P`` it is ``always not P``."""
     c = Compiler(spec, q)
-    out = {"goal": None, "event": None}
+    out: dict[str, Property | None] = {"goal": None, "event": None}
     if q.form == "differs":
         return out
+    assert q.pred is not None   # every form but differs has one (``parse``)
     f = c(q.pred)
     step = is_step(f)
     if q.form == "can":
@@ -907,6 +910,7 @@ def compile_question(q: Question, spec, pid: str = "Q") -> dict:
             c.fail("'eventually' needs a fact about a state (not a change in a step)",
                    q.pred.col, "e.g. 'the round ends', 'P0 has passed'")
         out["goal"] = Property(pid, "state", f"(target) {q.text}", f)
+        assert q.event is not None   # "after" has its event (``parse``)
         e = c(q.event)
         out["event"] = Property(pid + "_EVENT", "step" if is_step(e) else "state",
                                 f"(event) {q.text}", e)

@@ -10,7 +10,7 @@ checking a known answer is only unsatisfiable ones.  So the search runs at a
 players, one copy of each option card, one or two suits of one rank, hands of
 one card, where every query takes milliseconds.  Its answer is only a guess for
 the real table: the invariants are the same formulas (the candidates are stated
-over the spec's vocabulary, not over one table), and ``checks/induction.py``
+over the spec's vocabulary, not over one table), and ``checks/reproof.py``
 proves every one of them again at the real table, each step query cut to the
 scout's core (a subset of the query's conjuncts: unsat there is unsat for the
 whole query).  A guess that fails there falls back to the search at the real
@@ -27,14 +27,14 @@ import time
 from dataclasses import dataclass, field
 
 from itcp.model.engine import Game, build_spec
-from itcp.model.smt_checks import SAT, UNSAT
+from itcp.model.smt_checks import SAT, UNSAT, Query
 from itcp.spec import ast as A
 from itcp.spec.config import Config, ConfigError
 from itcp.spec.errors import InputError
 
 from .deadline import OutOfTime
 from .deadlock import no_deadlock
-from .induction import STRUCTURE
+from .induction import STRUCTURE, subset_query
 from .verdicts import HOLDS
 
 #: random rounds of the engine at the scout table that filter the candidates (cheap
@@ -101,6 +101,14 @@ def _alpha(formula) -> str:
     return text
 
 
+def cut_to_core(q: Query, labels) -> Query:
+    """``q`` cut to its structure and the conjuncts labelled ``labels`` (a core
+    found at the scout table): unsat proves ``q`` unsat."""
+    keep = set(labels)
+    return subset_query(q, lambda lab: lab in STRUCTURE or lab in keep,
+                        "cut to the core found at the scout table")
+
+
 class Scout:
     """The scout table of one run, and a plan per property; answers found for one
     property are kept for the next, and plans for the next run in this process."""
@@ -115,7 +123,7 @@ class Scout:
         self.deadline = deadline
         self.failed = self.config is None
         self.ch = None
-        if self.failed:
+        if self.config is None:
             return
         small = build_spec(self.config, dict(spec.readings), spec.scope)
         if spec.restate is not None:
@@ -131,6 +139,12 @@ class Scout:
         self.steps: dict = {}
         #: candidates a step or a deal broke at the scout table
         self.broken: set = set()
+
+    @property
+    def table(self) -> str:
+        """The scout table, described (there is one unless ``failed`` at once)."""
+        assert self.config is not None
+        return self.config.describe()
 
     def _checker(self):
         """The symbolic checker at the scout table, made on first need."""
@@ -162,21 +176,21 @@ class Scout:
             return None
         key = self._key(pid, _alpha(formula))
         if key in _PLANS:
-            self.progress(f"{pid}: the plan scouted at {self.config.describe()} "
+            self.progress(f"{pid}: the plan scouted at {self.table} "
                           "earlier in this run")
             return _PLANS[key]
         start = time.monotonic()
         self._checker()
         ind = self.ind
-        state_prop = not ind._is_step(pid)
-        self.progress(f"{pid}: scouting at {self.config.describe()}")
+        state_prop = not ind.is_step(pid)
+        self.progress(f"{pid}: scouting at {self.table}")
         # light candidates first (no sums, counts or pile sets: they make slow
         # queries at the real table); the heavy ones too only if that fails (the
         # pile holds a card at a turn's start only because no card is in two
         # places), and then what broke given light ones alone may hold again
         for light in (True, False):
-            believed = [n for n in ind.pool if not ind._refuted(n) and n != pid
-                        and not (light and (ind._heavy(n) or n in self.broken))]
+            believed = [n for n in ind.pool if not ind.refuted(n) and n != pid
+                        and not (light and (ind.heavy(n) or n in self.broken))]
             try:
                 closure = self._inductive(pid, believed, state_prop)
             except (TimeoutError, OutOfTime):
@@ -187,7 +201,7 @@ class Scout:
         else:
             return None
         members = [m for m in closure if m != pid]
-        plan = Plan(self.config.describe(), members,
+        plan = Plan(self.table, members,
                     {k: v for k, v in self.steps.items() if k[0] in closure})
         plan.seconds = time.monotonic() - start
         _PLANS[key] = plan
@@ -204,7 +218,7 @@ class Scout:
             if closure is None:
                 return None
             members = [m for m in closure if m != pid]
-            failed = ind._ask_base(list(members) + ([pid] if state_prop else []),
+            failed = ind.ask_base(list(members) + ([pid] if state_prop else []),
                                    f"scout-{pid}")
             if pid in failed:
                 return None
@@ -243,7 +257,7 @@ class Scout:
         key = self._key(pid, "support")
         if key not in _PLANS:
             self._checker()
-            self.progress(f"{pid}: scouting at {self.config.describe()}")
+            self.progress(f"{pid}: scouting at {self.table}")
             try:
                 v = no_deadlock(self.ch, pid, reachability=False)
             except (TimeoutError, OutOfTime):
@@ -274,7 +288,7 @@ class Scout:
                                                                    believed, pid)]
                 assume = [m for m in believed if m != t] + \
                     ([t] if t != pid or state_prop else [])
-                queries = [ind._step(a, assume, t, f"{a} breaks {t}", "") for a in todo]
+                queries = [ind.step_query(a, assume, t, f"{a} breaks {t}", "") for a in todo]
                 # one target's step queries are independent: decided several at once
                 answers = self.ch.solve_all(
                     ((q, f"scout-{t}-{a}") for q, a in zip(queries, todo)), ind.solver,
@@ -296,7 +310,7 @@ class Scout:
                     labels = ans.core
                     if t == pid:
                         labels, _ = sym.minimise(
-                            ind._restricted(q, ans.core),
+                            cut_to_core(q, ans.core),
                             lambda lab: lab not in STRUCTURE,
                             min(MINIMISE_SECONDS, self._budget() or MINIMISE_SECONDS))
                     self.steps[(t, a)] = labels
@@ -311,4 +325,4 @@ class Scout:
                 return seen
 
 
-__all__ = ["Scout", "Plan", "scout_config", "forget_plans"]
+__all__ = ["Scout", "Plan", "scout_config", "forget_plans", "cut_to_core"]

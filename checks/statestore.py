@@ -180,7 +180,7 @@ class StateStore:
         return nums, new
 
     def _equal(self, to: np.ndarray, words, rows: np.ndarray, n0: int,
-               owner: np.ndarray) -> np.ndarray:
+               owner: np.ndarray | None) -> np.ndarray:
         """Rows whose key equals that of the state numbered ``to`` (a number
         from ``n0`` on is new in this batch: its key is the batch's row)."""
         old = to < n0
@@ -195,6 +195,7 @@ class StateStore:
         if len(was):
             same[was] = self._equal(to[was], words, rows[was], n0, owner)
         fresh = np.flatnonzero(~old)
+        assert owner is not None   # a number new in this batch has its owner row
         mine = owner[to[fresh] - n0]
         eq = words[0][mine] == words[0][rows[fresh]]
         for j in range(1, self.words):

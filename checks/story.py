@@ -7,6 +7,8 @@ Format (ITF, the JSON used by Apalache and Quint) so existing viewers read it.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from itcp.model import runtime
 from itcp.model.engine import CHANCE, Game
 from itcp.spec.rules.table import PHASE_NAMES
@@ -119,7 +121,7 @@ def itf(game: Game, states, actions, description: str) -> dict:
     types = {v.name: v.type for v in game.spec.variables}
     out_states = []
     for i, s in enumerate(states):
-        st = {"#meta": {"index": i}}
+        st: dict[str, Any] = {"#meta": {"index": i}}
         if i > 0:
             st["#meta"]["action"] = game.action_str(actions[i - 1])
         for var in game.var_names:

@@ -31,6 +31,7 @@ from itcp.spec.properties import Violation
 from .deadline import OutOfTime, seconds_left
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
+from .reproof import Reproof
 from .sampled import ROUNDS, refuted_by_playouts
 from .scout import MINIMISE_SECONDS, Scout
 from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
@@ -82,6 +83,8 @@ class SymbolicChecker:
         if candidate_names is not None:
             pool = {n: x for n, x in pool.items() if n in candidate_names}
         self.inductor = Inductor(self, pool, refuted_by_playouts(game, pool, rounds))
+        #: on a big table, the proofs a scout table found re-proved here first
+        self.reproof = Reproof(self.inductor)
         self._why: dict = {}
         self.graph_checks: dict = {"DETERMINED": self.determined,
                                    "NO_DEADLOCK": lambda pid: no_deadlock(self, pid)}
@@ -99,7 +102,7 @@ class SymbolicChecker:
 
     def new_scout(self) -> Scout:
         """A scout for this run (``scout.py``): its table's proofs are re-proved
-        here by the inductor; it runs a checker like this one at its small table."""
+        here (``reproof.py``); it runs a checker like this one at its small table."""
         return Scout(self.spec, self.progress, self.deadline, SymbolicChecker)
 
     def ask(self, q: Query, slug: str, solver: str = "pipeline"):
@@ -228,7 +231,6 @@ class SymbolicChecker:
         return replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
                                     "the engine reproduces the violation")
 
-    # -- induction --------------------------------------------------------------------
     # -- induction ------------------------------------------------------------------
     def core_budget(self) -> float:
         """Seconds the core minimisation of one proof may take (all its queries)."""
@@ -239,7 +241,9 @@ class SymbolicChecker:
     def induct(self, pid: str) -> Verdict | None:
         """A 1-induction proof of ``pid`` (Verdict HOLDS), or None with the reason kept."""
         prop = self.props[pid]
-        out = self.inductor.prove(pid)
+        out = self.reproof.prove(pid) if self.inductor.big else None
+        if out is None:
+            out = self.inductor.prove(pid)
         self._why[pid] = out
         if not out.proved:
             return None
@@ -269,7 +273,8 @@ class SymbolicChecker:
         """Per action: one state, the same arguments and chance outcome, two different
         successors?  Unsat for every action proves the rules fix one outcome."""
         prop, sym = self.props[pid], self.sym
-        rules, complete = [], True
+        rules: list[str] = []
+        complete = True
         for a in sym.actions:
             q = Query(f"DETERMINED: from one well-formed state, action {a} with the same "
                       "arguments and chance outcome has two different successors",
@@ -277,6 +282,7 @@ class SymbolicChecker:
                       "arguments; sat gives the state and both successors")
             q.add("wf", sym.wf(sym.A0))
             params, fa, fb = sym.twin(a)
+            assert sym.B1 is not None   # twin() made the second successor state
             q.extend(fa)
             q.extend(fb)
             q.add("goal", sym.differ(sym.A1, sym.B1))

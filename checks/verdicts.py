@@ -256,7 +256,9 @@ def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
     depth = ex.depth_of.of(nodes)
     # every state left has an edge out to one left: walking the first edges
     # from the shallowest comes round to a state met before, on a cycle
-    walk, at, v = [], {}, int(np.argmin(depth))
+    walk: list[int] = []
+    at: dict[int, int] = {}
+    v = int(np.argmin(depth))
     while v not in at:
         at[v] = len(walk)
         walk.append(v)

@@ -66,7 +66,7 @@ from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import InputError, ScenarioError, nearest, valid_names
 from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
 from itcp.spec.tomlpos import index_lines, load_toml, read_input
-from itcp.spec.variants import CONFIG_KEYS, FrozenMap, load_variant
+from itcp.spec.variants import CONFIG_KEYS, FrozenMap, Variant, load_variant
 
 TOP_KEYS = ("title", "question", "variant", "scope", "readings", "contrast", "config", "deal", "move",
             "expect")
@@ -118,7 +118,13 @@ class Scenario:
     lines: dict = field(default_factory=dict, compare=False, repr=False)
     game: Game | None = field(default=None, compare=False, repr=False)
     deal_action: tuple | None = field(default=None, compare=False, repr=False)
-    variant_obj: object = field(default=None, compare=False, repr=False)
+    variant_obj: Variant | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def played(self) -> Game:
+        """The game the scenario was resolved against (``resolve`` sets it)."""
+        assert self.game is not None, f"{self.path}: the scenario is not resolved yet"
+        return self.game
 
     # -- where things are ---------------------------------------------------
     def where(self, *parts) -> str:
@@ -276,7 +282,7 @@ def _read_move(sc: Scenario, i: int, m) -> Move:
 
 # -- resolving against the game -------------------------------------------------------
 
-def build_variant(sc: Scenario):
+def build_variant(sc: Scenario) -> Variant:
     """The scenario's variant, table and readings, with errors placed in the file."""
     ref = sc.variant
     if (ref.endswith(".toml") or "/" in ref) and not Path(ref).is_absolute():
@@ -322,7 +328,7 @@ def build_variant(sc: Scenario):
 
 
 def card_index(sc: Scenario, name, *parts, step=None) -> int:
-    cfg = sc.game.config
+    cfg = sc.played.config
     names = [c.name for c in cfg.cards]
     if not isinstance(name, str):
         raise sc.error(f"a card is named by a string like \"red 7\", got {_show(name)}",
@@ -336,7 +342,7 @@ def card_index(sc: Scenario, name, *parts, step=None) -> int:
 
 
 def _player(sc: Scenario, value, *parts, step=None) -> int:
-    n = sc.game.config.players
+    n = sc.played.config.players
     if not _is_int(value) or not 0 <= value < n:
         raise sc.error(f"a player is a seat number 0..{n - 1}, got {_show(value)}", *parts,
                        step=step)
@@ -346,7 +352,7 @@ def _player(sc: Scenario, value, *parts, step=None) -> int:
 _GAMES: dict = {}
 
 
-def _game(v, scope: str = "round") -> Game:
+def _game(v: Variant, scope: str = "round") -> Game:
     """One Game per table, readings and scope (elaboration is the slow part of loading)."""
     key = (v.config, tuple(sorted(v.readings.items())), scope)
     if key not in _GAMES:
@@ -370,7 +376,7 @@ def resolve(sc: Scenario) -> None:
 
 def _deal_action(sc: Scenario, hands, up_name, where: tuple, step: int) -> tuple:
     """A deal (hands as card names, the face-up card) as the engine's deal action."""
-    cfg = sc.game.config
+    cfg = sc.played.config
     if len(hands) != cfg.players:
         where_hands = "deal.hands" if step == 0 else "the deal"
         raise sc.error(f"{where_hands} has {len(hands)} hands for {cfg.players} players",
@@ -422,12 +428,13 @@ def _resolve_deal_move(sc: Scenario, mv: Move) -> tuple:
 
 
 def _resolve_move(sc: Scenario, mv: Move) -> tuple:
-    game = sc.game
+    game = sc.played
     movable = [a for a in game.actions if a != "deal" or sc.scope == "game"]
     if mv.action == "deal":
         return _resolve_deal_move(sc, mv)
     if mv.action not in game.actions:
         hint = _hint(mv.action, movable)
+        assert sc.variant_obj is not None   # resolve() set it with the game
         if sc.scope == "round" and mv.action in _game(sc.variant_obj, "game").actions:
             hint = f'{mv.action} is played between rounds: add scope = "game" at the top'
         raise sc.move_error(mv, f"unknown action {mv.action!r}; " + valid_names(movable),
@@ -471,7 +478,7 @@ def _resolve_move(sc: Scenario, mv: Move) -> tuple:
 
 
 def _check_expect(sc: Scenario) -> None:
-    e, game = sc.expect, sc.game
+    e, game = sc.expect, sc.played
     n = game.config.players
     for key in e:
         base = key.split(".")[0]
@@ -489,6 +496,13 @@ def _check_expect(sc: Scenario) -> None:
         if not (isinstance(tot, list) and len(tot) == n and all(_is_int(x) for x in tot)):
             raise sc.error(f"totals must be a list of {n} whole numbers, got {_show(tot)}",
                            "expect", "totals")
+    _check_expect_outcome(sc)
+    _check_expect_state(sc)
+
+
+def _check_expect_outcome(sc: Scenario) -> None:
+    """[expect]'s property and verdict, or the illegal step and the rule refusing it."""
+    e, game = sc.expect, sc.played
     props = {p.id: p for p in game.spec.properties}
     if "verdict" in e and "property" not in e:
         raise sc.error("verdict needs a property", "expect", "verdict",
@@ -519,6 +533,12 @@ def _check_expect(sc: Scenario) -> None:
         if e["rule"] not in ids:
             raise sc.error(f"no rule {_show(e['rule'])} in this variant; " + valid_names(ids),
                            "expect", "rule", hint=_hint(e["rule"], ids))
+
+
+def _check_expect_state(sc: Scenario) -> None:
+    """[expect]'s facts of the state after the last move (seats, phase, cards)."""
+    e = sc.expect
+    n = sc.played.config.players
     for key in ("turn", "actor"):
         if key in e and e[key] != "nobody":
             _player(sc, e[key], "expect", key)

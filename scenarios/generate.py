@@ -97,9 +97,10 @@ class Outcome:
     scenario: Scenario | None = field(default=None, repr=False)
 
     def as_json(self) -> dict:
-        out = {"pair": self.pair.name, "family": self.pair.family,
-               "status": "found" if self.found else ("unreachable" if "exhaust" in self.reason
-                                                     else "not found within bound")}
+        status = "found" if self.found else (
+            "unreachable" if "exhaust" in self.reason else "not found within bound")
+        out: dict[str, object] = {"pair": self.pair.name, "family": self.pair.family,
+                                  "status": status}
         if self.found:
             out.update({"file": self.file, "moves": self.length, "table": table_text(self.table)})
             if self.reason:
@@ -187,7 +188,7 @@ def search(game: Game, targets: list[frozenset], max_states: int, max_depth: int
     found: dict = {}
     parent: dict = {}
     s0 = game.initial_state()
-    frontier = deque()
+    frontier: deque[tuple] = deque()
     deal_actions = deals if deals is not None else game.legal_actions(s0)
 
     def mask_of(evs):

@@ -28,7 +28,7 @@ from .format import Scenario, load_scenario
 @dataclass
 class Refusal:
     """Why a move is illegal: (rule id or None, plain words) per reason."""
-    reasons: list
+    reasons: list[tuple[str | None, str]]
 
     @property
     def rules(self) -> list[str]:
@@ -80,7 +80,7 @@ def explain_refusal(game, s, action, mover) -> Refusal:
         return Refusal([(None, f"it is not the moment to {name}: the game waits for "
                                f"{who(game, s)} to {' or '.join(legal) or 'act'} "
                                f"(phase {PHASE_NAMES[st['phase']]})")])
-    reasons = []
+    reasons: list[tuple[str | None, str]] = []
     if mover is not None and current != mover:
         reasons.append((None, f"it is {who(game, s)}'s move, not P{mover}'s"))
     ev = Evaluator(game.spec)
@@ -123,7 +123,7 @@ class _Blame(Evaluator):
     """Evaluates a rule's own (un-inlined) expression, calling definitions, and
     records the rules whose boolean definitions came out false, innermost first."""
 
-    def __init__(self, spec):
+    def __init__(self, spec) -> None:
         super().__init__(spec)
         self.false_defs: list[str] = []
 
@@ -142,7 +142,8 @@ class _Blame(Evaluator):
 def replay(scenario) -> Result:
     """Play the scenario on its game; check its expectation."""
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
-    game, e = sc.game, sc.expect
+    game, e = sc.played, sc.expect
+    assert sc.deal_action is not None   # resolved with the game
     try:
         s = game.apply(game.initial_state(), sc.deal_action)
     except IllegalAction as err:
@@ -203,7 +204,7 @@ def facts(game, s) -> dict:
 
 
 def _check(sc: Scenario, states, refusal) -> Result:
-    game, e = sc.game, sc.expect
+    game, e = sc.played, sc.expect
     checks = []
     if "illegal_at" in e:
         want = e.get("rule")
@@ -343,7 +344,7 @@ def narrate(scenario) -> list[str]:
     """The scenario told as a story: the deal, each move with the rule that
     allowed it and what changed, the ending and the scores."""
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
-    game = sc.game
+    game = sc.played
     try:
         res = replay(sc)
     except ScenarioError:
@@ -352,6 +353,7 @@ def narrate(scenario) -> list[str]:
     if sc.question:
         lines.append(f"Question: {sc.question}")
     v = sc.variant_obj
+    assert v is not None   # resolved with the game
     readings = ", ".join(f"{k} = {r}" for k, r in v.explicit.items())
     lines.append(f"Table: {game.config.describe()}; variant {sc.variant}"
                  + (f" (readings: {readings})" if readings else " (the literal text)"))

@@ -32,7 +32,7 @@ class Collected:
     """A sink that keeps the files a checker produces in memory (name -> text),
     for a caller that writes them later, or not at all."""
 
-    def __init__(self, folder="."):
+    def __init__(self, folder: str | Path = ".") -> None:
         self.folder = Path(folder)
         self.files: dict[str, str] = {}
 
@@ -114,7 +114,7 @@ def refusal_expectation(game, s, action, step: int) -> dict:
     which rule."""
     mover = game.current_player(s)
     refusal = explain_refusal(game, s, action, mover if mover >= 0 else None)
-    expect = {"illegal_at": step}
+    expect: dict[str, int | str] = {"illegal_at": step}
     if refusal.rules:
         expect["rule"] = refusal.rules[0]
     return expect
@@ -140,7 +140,7 @@ def _is_shipped(variant) -> bool:
     return not variant.path or Path(variant.path).resolve().parent == _shipped_dir()
 
 
-def checked_texts(out_dir, files: Mapping[str, object], check: bool = True) -> dict[str, str]:
+def checked_texts(out_dir, files: Mapping[str, Scenario | str], check: bool = True) -> dict[str, str]:
     """``{file name: Scenario or text}`` -> ``{file name: text}``, every scenario
     (``.toml``) loaded back as the file ``out_dir/name`` would be and (with
     ``check``) replayed: one that does not load or does not come out as it

@@ -19,6 +19,7 @@ the minimal trace, which ``to_scenario`` writes as a scenario file.
 """
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 
 from hypothesis import HealthCheck, settings
@@ -45,7 +46,7 @@ class Failure:
     actions: list  # the deal, then the moves
     note: str = ""
 
-    @property
+    @builtins.property   # the field ``property`` shadows the builtin for type checkers
     def moves(self) -> int:
         return len(self.actions) - 1
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 import z3
 
-from itcp.checks import induction as I
+from itcp.checks import reproof as R
 from itcp.checks.symbolic import SymbolicChecker
 from itcp.cli.common import load_with
 from itcp.model import smt_checks as S
@@ -64,12 +64,12 @@ def test_the_re_proof_proves_conservation_one_card_at_a_time(monkeypatch):
     """Every step query that splits by card given no time as a whole: the re-proof
     proves CONSERVATION by the cases alone, naming the rules of a whole proof."""
     game = Game.from_variant(load_with("clarified", dict(REAL)))
-    whole = SymbolicChecker(game).inductor._replay("CONSERVATION")
+    whole = SymbolicChecker(game).reproof.prove("CONSERVATION")
     assert whole is not None and whole.proved
-    monkeypatch.setattr(I, "SPLIT_AFTER", 0.001)
+    monkeypatch.setattr(R, "SPLIT_AFTER", 0.001)
     said = []
     ch = SymbolicChecker(game, progress=said.append)
-    out = ch.inductor._replay("CONSERVATION")
+    out = ch.reproof.prove("CONSERVATION")
     assert out is not None and out.proved
     assert any("one card at a time" in m for m in said)
     assert sorted(out.rules) == sorted(whole.rules)

@@ -67,10 +67,10 @@ def test_sliced_query_answers_like_the_whole_one(name):
         for whole in (True, False):
             q = Query("slice", "same answer")
             q.add("wf", sym.wf(sym.A0))
-            if not ind._is_step(name):
+            if not ind.is_step(name):
                 q.add("pre", ind._f(name, 0))
             q.extend(sym.template(a)[1] if whole else sym.sliced(a, ind._post(name)))
-            q.add("goal", sym.Not(ind._after(name)))
+            q.add("goal", sym.Not(ind.after(name)))
             answers.append(sym.ask(q, "slice", solver="qf_bv").result)
         assert answers[0] == answers[1] and answers[0] in ("sat", "unsat"), (a, answers)
 

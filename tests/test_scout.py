@@ -1,5 +1,5 @@
 """Scouting a proof at a small table (checks/scout.py) and re-proving it at the
-real one (checks/induction.py ``Inductor._replay``).
+real one (checks/reproof.py ``Reproof.prove``).
 
 The scout only guesses; these tests pin down that a guess is never trusted:
 every scouted invariant is proved again at the real table, a scouted invariant
@@ -47,7 +47,7 @@ def test_scout_table_keeps_players_readings_and_option_kinds():
 def test_a_scouted_proof_is_proved_again_at_the_real_table():
     ch = SymbolicChecker(real())
     ind = ch.inductor
-    out = ind._replay("FROZEN")
+    out = ch.reproof.prove("FROZEN")
     assert out is not None and out.proved
     assert out.scouted.startswith("2 players, 2 suits, ranks 2-2, hand 1")
     assert out.rules and set(out.rules) <= ind.rule_ids
@@ -63,8 +63,9 @@ def test_the_re_proof_says_the_same_one_query_at_a_time_and_several_at_once(monk
     outs = []
     for workers in (1, 3):
         monkeypatch.setattr(smt_checks, "WORKERS", workers)
-        ind = SymbolicChecker(real()).inductor
-        out = ind._replay("FROZEN")
+        ch = SymbolicChecker(real())
+        ind = ch.inductor
+        out = ch.reproof.prove("FROZEN")
         assert out is not None and out.proved
         outs.append((sorted(out.rules), sorted(out.used), sorted(ind.proven),
                      out.by_frame, out.cores_complete))
@@ -85,8 +86,9 @@ def test_the_re_proof_says_the_same_with_free_sums_and_without(monkeypatch, sums
         return light
     for abstract in (counted, lambda self, q, congruent=False: None):
         monkeypatch.setattr(smt_checks.Symbolic, "abstracted", abstract)
-        ind = SymbolicChecker(sums_game).inductor
-        out = ind._replay("FROZEN")
+        ch = SymbolicChecker(sums_game)
+        ind = ch.inductor
+        out = ch.reproof.prove("FROZEN")
         assert out is not None and out.proved
         outs.append((sorted(out.rules), sorted(out.used), sorted(ind.proven),
                      out.by_frame, out.cores_complete))
@@ -105,8 +107,7 @@ def test_an_abstraction_that_proves_nothing_sends_the_step_back_to_its_cut(monke
         asked.append(congruent)
         return smt_checks.Query("nothing", "")
     monkeypatch.setattr(smt_checks.Symbolic, "abstracted", nothing)
-    ind = SymbolicChecker(real()).inductor
-    out = ind._replay("FROZEN")
+    out = SymbolicChecker(real()).reproof.prove("FROZEN")
     assert out is not None and out.proved and out.cores_complete
     assert False in asked and True in asked   # both abstractions were tried first
 
@@ -117,21 +118,20 @@ def test_a_scouted_invariant_refuted_here_sends_the_proof_back_to_the_search(mon
     assert "CONST_TURN" in ind.dropped          # random rounds refute it at this table
     bogus = S.Plan("made up", ["CONST_TURN"], {})
     monkeypatch.setattr(S.Scout, "plan", lambda self, pid: bogus)
-    assert ind._replay("FROZEN") is None
+    assert ch.reproof.prove("FROZEN") is None
     assert "CONST_TURN" not in ind.proven
 
 
 @pytest.mark.slow
 def test_a_core_too_small_here_falls_back_to_the_whole_query(monkeypatch):
     ch = SymbolicChecker(real())
-    ind = ch.inductor
     # the right invariants, but every step's core empty: each cut query is
     # satisfiable (no guard, no invariant), so each is asked again whole
     plan = S.Scout(ch.spec, lambda m: None, None, SymbolicChecker).plan("FROZEN")
     assert plan is not None
     empty = S.Plan(plan.table, plan.members, {k: [] for k in plan.steps})
     monkeypatch.setattr(S.Scout, "plan", lambda self, pid: empty)
-    out = ind._replay("FROZEN")
+    out = ch.reproof.prove("FROZEN")
     assert out is not None and out.proved and not out.cores_complete
 
 

@@ -35,7 +35,7 @@ def test_reachable_values_cover_every_reachable_state(variant, cfg):
     names = [v.name for v in game.spec.variables]
     seen = {name: set() for name in names}
     for k in ex.keys:
-        for name, x in zip(names, ex._unpack(k)):
+        for name, x in zip(names, ex.unpack(k)):
             seen[name].add(x)
     for name in names:
         if values[name] is not None:

@@ -165,7 +165,7 @@ def test_abstracted_proof_steps_are_written_out_and_a_fresh_z3_agrees(tmp_path, 
     from itcp.model import smt_checks
     g = sums_game
     plain = tmp_path / "free"
-    out = SymbolicChecker(g, emit=dir_sink(plain)).inductor._replay("FROZEN")
+    out = SymbolicChecker(g, emit=dir_sink(plain)).reproof.prove("FROZEN")
     assert out is not None and out.proved
     free = [f for f in sorted(plain.glob("*.smt2")) if "a free value" in f.read_text()[:600]]
     # the free-value form made useless (sat): the function form is asked, and written
@@ -176,7 +176,7 @@ def test_abstracted_proof_steps_are_written_out_and_a_fresh_z3_agrees(tmp_path, 
         return light if congruent or light is None else smt_checks.Query("nothing", "")
     monkeypatch.setattr(smt_checks.Symbolic, "abstracted", functions_only)
     funcs = tmp_path / "functions"
-    out = SymbolicChecker(g, emit=dir_sink(funcs)).inductor._replay("FROZEN")
+    out = SymbolicChecker(g, emit=dir_sink(funcs)).reproof.prove("FROZEN")
     assert out is not None and out.proved
     congruent = [f for f in sorted(funcs.glob("*.smt2"))
                  if "a function of its set" in f.read_text()[:600]]
