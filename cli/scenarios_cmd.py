@@ -139,7 +139,7 @@ def _all_options():
 def list_(as_json):
     items = []
     for path in sorted(LIBRARY.glob("*.toml")):
-        sc = load_scenario(path)
+        sc = load_scenario(path, resolved=False)  # the header only: no game is built
         items.append({"file": path.name, "title": sc.title, "question": sc.question,
                       "variant": sc.variant, "readings": sc.readings})
     if as_json:
