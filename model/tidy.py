@@ -15,7 +15,6 @@ of, or dropping an expression changes nothing but the time it takes.
 from __future__ import annotations
 
 import ast
-import copy
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
 
@@ -76,7 +75,8 @@ def _assign(name: str, value: ast.expr) -> ast.Assign:
 
 
 class _Substitute(ast.NodeTransformer):
-    """Each load of a name in ``values`` replaced by (a copy of) its expression."""
+    """Each load of a name in ``values`` replaced by its expression (not a copy:
+    every caller substitutes a name that occurs once)."""
 
     def __init__(self, values: Mapping[str, ast.expr]):
         self.values = values
@@ -85,7 +85,7 @@ class _Substitute(ast.NodeTransformer):
         value = self.values.get(node.id)
         if value is None or not isinstance(node.ctx, ast.Load):
             return node
-        return copy.deepcopy(value)
+        return value
 
 
 def _substitute_own(stmt: ast.stmt, values: Mapping[str, ast.expr]) -> None:
@@ -106,18 +106,37 @@ def peephole(stmts: list[ast.stmt]) -> list[ast.stmt]:
     """Short-circuit chains and two-way branches that only pick a value become
     expressions, then locals used once fold into their reader, to a fixpoint."""
     while True:
-        before = ast.dump(ast.Module(body=stmts, type_ignores=[]))
-        stmts = inline_once(fold_branches(stmts))
-        if ast.dump(ast.Module(body=stmts, type_ignores=[])) == before:
+        changes = [0]
+        stmts = inline_once(fold_branches(stmts, changes), changes)
+        if not changes[0]:
             return stmts
 
 
-def fold_branches(stmts: list[ast.stmt]) -> list[ast.stmt]:
+def _count_names(stmts: list[ast.stmt]) -> dict[str, int]:
+    """How many times each name occurs in ``stmts`` (a plain stack walk: this
+    runs once per round of ``peephole``, over the whole function)."""
+    count: dict[str, int] = {}
+    stack: list = list(stmts)
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Name:
+            count[node.id] = count.get(node.id, 0) + 1
+            continue
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(x for x in value if isinstance(x, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
+    return count
+
+
+def fold_branches(stmts: list[ast.stmt], changes: list[int]) -> list[ast.stmt]:
     """``x = a`` / ``if not x:`` / ``    x = b``  ->  ``x = a or b`` (and ``and``
     for ``if x:``); ``if c:`` / ``    y = p`` / ``else:`` / ``    y = q``  ->
     ``y = p if c else q``.  Exact: Python's ``and``/``or`` yield the operand the
     statements would have stored, and every operand is pure.  One pass, outer
-    statements before the blocks they hold."""
+    statements before the blocks they hold; ``changes[0]`` counts the folds."""
     out: list[ast.stmt] = []
     i = 0
     while i < len(stmts):
@@ -134,40 +153,40 @@ def fold_branches(stmts: list[ast.stmt]) -> list[ast.stmt]:
                         and then[0] == x:
                     op: ast.boolop = ast.Or() if negated else ast.And()
                     out.append(_assign(x, ast.BoolOp(op=op, values=[first, then[1]])))
+                    changes[0] += 1
                     i += 2
                     continue
         if isinstance(s, ast.If) and len(s.body) == 1 and len(s.orelse) == 1:
             p, q = _assigned(s.body[0]), _assigned(s.orelse[0])
             if p is not None and q is not None and p[0] == q[0]:
                 out.append(_assign(p[0], ast.IfExp(test=s.test, body=p[1], orelse=q[1])))
+                changes[0] += 1
                 i += 1
                 continue
         for field in _BLOCKS:
             block = getattr(s, field, None)
             if block and isinstance(block[0], ast.stmt):
-                setattr(s, field, fold_branches(block))
+                setattr(s, field, fold_branches(block, changes))
         out.append(s)
         i += 1
     return out
 
 
-def inline_once(stmts: list[ast.stmt]) -> list[ast.stmt]:
+def inline_once(stmts: list[ast.stmt], changes: list[int]) -> list[ast.stmt]:
     """A local assigned and never read goes; one assigned once and read once,
     in the very next statement of its block (not a loop, which would evaluate
     it again), folds into that statement's own expressions: fewer stores and
-    loads per transition."""
-    count: dict[str, int] = {}
-    for node in ast.walk(ast.Module(body=stmts, type_ignores=[])):
-        if isinstance(node, ast.Name):
-            count[node.id] = count.get(node.id, 0) + 1
-    return _inline_block(stmts, count)
+    loads per transition.  ``changes[0]`` counts the statements gone."""
+    return _inline_block(stmts, _count_names(stmts), changes)
 
 
-def _inline_block(stmts: list[ast.stmt], count: dict[str, int]) -> list[ast.stmt]:
+def _inline_block(stmts: list[ast.stmt], count: dict[str, int],
+                  changes: list[int]) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for s in stmts:
         a = _assigned(s)
         if a is not None and count.get(a[0]) == 1 and a[0] != "_":
+            changes[0] += 1
             continue  # assigned, never read: the expression is pure
         out.append(s)
         while len(out) >= 2:
@@ -181,10 +200,11 @@ def _inline_block(stmts: list[ast.stmt], count: dict[str, int]) -> list[ast.stmt
             _substitute_own(use, {name: value})
             del out[-2]
             count[name] = 0
+            changes[0] += 1
         for field in _BLOCKS:
             block = getattr(s, field, None)
             if block and isinstance(block[0], ast.stmt):
-                setattr(s, field, _inline_block(block, count))
+                setattr(s, field, _inline_block(block, count, changes))
     return out
 
 
@@ -203,20 +223,31 @@ def _uses(stmts: list[ast.stmt], wanted: Callable[[str], bool],
                 yield from _uses(block, wanted, loop)
 
 
-def _mentions(stmt: ast.stmt, name: str) -> bool:
-    return any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(stmt))
+def _names_of(stmt: ast.stmt, cache: dict[int, tuple[ast.stmt, set[str]]]) -> set[str]:
+    """The names ``stmt`` mentions, its blocks included (cached per statement)."""
+    hit = cache.get(id(stmt))
+    if hit is not None and hit[0] is stmt:
+        return hit[1]
+    names = {x.id for x in _own_nodes(stmt) if isinstance(x, ast.Name)}
+    for block in _blocks(stmt):
+        for s in block:
+            if isinstance(s, ast.stmt):
+                names |= _names_of(s, cache)
+    cache[id(stmt)] = (stmt, names)
+    return names
 
 
-def _insert_at_first_need(stmts: list[ast.stmt], name: str, read: ast.stmt) -> None:
+def _insert_at_first_need(stmts: list[ast.stmt], name: str, read: ast.stmt,
+                          cache: dict[int, tuple[ast.stmt, set[str]]]) -> None:
     """Insert ``read`` before the first statement of ``stmts`` that needs
     ``name``, or inside it when it is the only one and an ``if`` without
     ``else`` whose condition does not read it."""
-    using = [j for j, s in enumerate(stmts) if _mentions(s, name)]
+    using = [j for j, s in enumerate(stmts) if name in _names_of(s, cache)]
     j = using[0]
     s = stmts[j]
     if len(using) == 1 and isinstance(s, ast.If) and not s.orelse \
             and not _names_in(_own_nodes(s), name):
-        _insert_at_first_need(s.body, name, read)
+        _insert_at_first_need(s.body, name, read, cache)
         return
     stmts.insert(j, read)
 
@@ -239,8 +270,9 @@ def place_reads(stmts: list[ast.stmt], reads: Mapping[str, str]) -> list[ast.stm
         uses.setdefault(name, []).append(in_loop)
     once = {name for name, loops in uses.items() if len(loops) == 1 and not loops[0]}
     out = _substituted(stmts, {name: parse_expr(local[name]) for name in once})
+    cache: dict[int, tuple[ast.stmt, set[str]]] = {}  # a read inserted names only ``k``
     for name in [n for n in local if n in uses and n not in once][::-1]:
-        _insert_at_first_need(out, name, _assign(name, parse_expr(local[name])))
+        _insert_at_first_need(out, name, _assign(name, parse_expr(local[name])), cache)
     return out
 
 
