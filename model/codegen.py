@@ -573,10 +573,26 @@ class EngineSource:
 
     # -- whole spec --------------------------------------------------------
     def build(self) -> str:
+        """The whole engine module as one source."""
         for act in self.spec.actions:
             self.action(act)
-        # legal actions: one function per phase (one unpacking, shared
-        # subexpressions across the phase's actions), dispatched on the phase
+        self.legal_functions()
+        self.current_function()
+        self.scores_function()
+        self.property_functions()
+        header = [
+            f'"""Engine generated from the itcp spec: {self.spec.config.describe()}.',
+            "",
+            "Readings: " + ", ".join(f"{k}={v}" for k, v in sorted(self.spec.readings.items())),
+            'Do not edit: regenerate with `itcp-check rules --dump-engine`."""',
+            "from itcp.model.runtime import bits, pile_mask, subsets",
+            "",
+        ]
+        return "\n".join(header + self.module.lines + [""] + [f + "\n" for f in self.funcs])
+
+    def legal_functions(self):
+        """Legal actions: one function per phase (one unpacking, shared
+        subexpressions across the phase's actions), dispatched on the phase."""
         table = []
         for ph in self.spec.phases:
             acts = [a for a in self.spec.actions if a.phase.name == ph.name]
@@ -594,7 +610,9 @@ class EngineSource:
         self.funcs.append("def _no_moves(s):\n    return []")
         self.funcs.append("LEGAL = (" + ", ".join(table) + ",)")
         self.funcs.append("def legal(s):\n    return LEGAL[s[0]](s)")
-        # current player
+
+    def current_function(self):
+        """``current(s)``: whose move it is (TERMINAL, CHANCE or a seat)."""
         em = self.emitter()
         self.unpack(em)
         for ph in self.spec.phases:
@@ -609,7 +627,9 @@ class EngineSource:
             em.pop()
         em.line(f"return {TERMINAL}")
         self.function("def current(s):", em)
-        # scores
+
+    def scores_function(self):
+        """``scores(s)``: each seat's score as the spec computes it."""
         em = self.emitter()
         self.unpack(em)
         parts = []
@@ -617,7 +637,11 @@ class EngineSource:
             parts.append(em.atom(self.inline(score_of(p))))
         em.line("return (" + ", ".join(parts) + ",)")
         self.function("def scores(s):", em)
-        # properties
+
+    def property_functions(self):
+        """``prop_<ID>`` per property with a formula, ``state_ok`` (all state
+        properties at once: the explorer's fast path) and ``hand_range`` (the
+        live hand sizes, HAND_BOUNDS), each with one unpacking."""
         for prop in self.spec.properties:
             if prop.formula is None:
                 continue
@@ -628,8 +652,6 @@ class EngineSource:
             em.line(f"return {em.expr(self.inline(prop.formula))}")
             args = "s, s2" if prop.kind == "step" else "s"
             self.function(f"def prop_{prop.id}({args}):", em)
-        # all state properties at once (the explorer's fast path) and the live
-        # hand sizes (HAND_BOUNDS), each with one unpacking
         state_props = [p for p in self.spec.properties if p.kind == "state" and p.formula is not None]
         if state_props:
             em = self.emitter()
@@ -649,15 +671,6 @@ class EngineSource:
             em.pop()
         em.line("return lo, hi")
         self.function("def hand_range(s):", em)
-        header = [
-            f'"""Engine generated from the itcp spec: {self.spec.config.describe()}.',
-            "",
-            "Readings: " + ", ".join(f"{k}={v}" for k, v in sorted(self.spec.readings.items())),
-            'Do not edit: regenerate with `itcp-check rules --dump-engine`."""',
-            "from itcp.model.runtime import bits, pile_mask, subsets",
-            "",
-        ]
-        return "\n".join(header + self.module.lines + [""] + [f + "\n" for f in self.funcs])
 
 
 def generate(spec: Spec) -> str:
