@@ -213,7 +213,7 @@ class FunctionEmitter:
             if pushed:
                 self.scopes.pop()
 
-    def on_Op(self, n: Op):
+    def on_Op(self, n: Op):  # long: one short case per operator, in one place to read against spec.ast.OPS
         o, a = n.op, n.args
         if o == "and":
             return self._chain(a, True)

@@ -229,7 +229,7 @@ class PackedEmitter(FunctionEmitter):
             return str(self.encode_pile(n.value))
         return super().on_Const(n)
 
-    def on_Op(self, n):
+    def on_Op(self, n):  # long: one short case per packed-state operator, then codegen's
         o, a = n.op, n.args
         lb, cb, lm, cm = self.lb, self.cb, self.lm, self.cm
         if o == "pile_len":

@@ -241,7 +241,7 @@ def _fold_maps(node, n: int):
     return go(node)
 
 
-def _map_rule(x, n: int):
+def _map_rule(x, n: int):  # long: one rewrite per node shape, each a few lines on its own
     if (isinstance(x, A.Quant) and x.kind in ("forall", "exists", "sum")
             and isinstance(x.domain, Const)):
         # over a known set: one term per element, each folded on its own

@@ -285,7 +285,7 @@ class VEmitter:
             return self.binop("((({1} >> {0}) & 1) == 1)", e, s)
         return self.binop("(({0} >= 0) & ((({1} >> np.maximum({0}, 0)) & 1) == 1))", e, s)
 
-    def on_Op(self, n: Op):
+    def on_Op(self, n: Op):  # long: one short case per operator, in one place to read against spec.ast.OPS
         o, a = n.op, n.args
         src = self.src
         if o == "and":
