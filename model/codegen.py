@@ -213,7 +213,7 @@ class FunctionEmitter:
             if pushed:
                 self.scopes.pop()
 
-    def on_Op(self, n: Op):
+    def on_Op(self, n: Op):  # long: one short case per operator, in one place to read against spec.ast.OPS
         o, a = n.op, n.args
         if o == "and":
             return self._chain(a, True)
@@ -378,29 +378,29 @@ class FunctionEmitter:
         if n.domain.type == A.PLAYERS:
             return self._unrolled_players(n)
         dom = self.atom(n.domain)
-        out, m, x = self.fresh(), self.fresh("m"), self.fresh("x")
+        out, m, elem = self.fresh(), self.fresh("m"), self.fresh("x")
         self.line(f"{out} = {dict(forall='True', exists='False').get(n.kind, '0')}")
         self.line(f"{m} = {dom}")
         self.line(f"while {m}:")
         self.push()
         low = self.fresh("low")
         self.line(f"{low} = {m} & -{m}")
-        self.line(f"{x} = {low}.bit_length() - 1")
+        self.line(f"{elem} = {low}.bit_length() - 1")
         self.line(f"{m} ^= {low}")
-        self.env[n.var.name] = x
-        b = self.expr(n.body)
+        self.env[n.var.name] = elem
+        code = self.expr(n.body)
         if n.kind == "forall":
-            self.line(f"if not {b}:")
+            self.line(f"if not {code}:")
             self.line(f"    {out} = False")
             self.line("    break")
         elif n.kind == "exists":
-            self.line(f"if {b}:")
+            self.line(f"if {code}:")
             self.line(f"    {out} = True")
             self.line("    break")
         elif n.kind == "sum":
-            self.line(f"{out} += {b}")
+            self.line(f"{out} += {code}")
         else:
-            self.line(f"if {b}:")
+            self.line(f"if {code}:")
             self.line(f"    {out} |= {low}")
         self.pop()
         return out
@@ -463,26 +463,36 @@ class EngineSource:
         assert em.depth == depth and len(em.scopes) == scopes
 
     def action(self, act):
-        name = act.name
-        phase_value = act.phase.value
-        # enum: legal parameter tuples
-        em = self.emitter()
-        self.unpack(em)
-        em.line(f"if v_phase != {phase_value}:")
-        em.line("    return []")
-        em.line("out = []")
-        self.emit_enum(em, act)
-        em.line("return out")
-        self.function(f"def enum_{name}(s):", em)
-        params = act.decl.params
+        """The generated functions of one action, in this order."""
+        self.enum_function(act)
+        self.apply_function(act)
+        self.allowed_function(act)
+        self.sample_function(act)
+        self.fired_function(act)
 
-        # apply: the next state
-        em = self.emitter()
-        self.unpack(em)
+    def bind_params(self, em, params):
+        """Unpack the parameter tuple ``a`` into ``p_<name>`` locals."""
         if params:
             em.line("(" + "".join(f"p_{p.name}, " for p in params) + ") = a")
             for p in params:
                 em.env[p.name] = f"p_{p.name}"
+
+    def enum_function(self, act):
+        """``enum_<action>(s)``: the legal parameter tuples."""
+        em = self.emitter()
+        self.unpack(em)
+        em.line(f"if v_phase != {act.phase.value}:")
+        em.line("    return []")
+        em.line("out = []")
+        self.emit_enum(em, act)
+        em.line("return out")
+        self.function(f"def enum_{act.name}(s):", em)
+
+    def apply_function(self, act):
+        """``apply_<action>(s, a)``: the next state."""
+        em = self.emitter()
+        self.unpack(em)
+        self.bind_params(em, act.decl.params)
         for var in act.order:
             for _, when, _, _ in act.updates.get(var, ()):
                 em.atom(when)  # every condition once, at the top level, for all to share
@@ -491,12 +501,14 @@ class EngineSource:
             em.scopes[0][A.Primed(var, act.values[var].type)] = f"n_{var}"
         new = ", ".join(f"n_{v}" if v in act.values else f"v_{v}" for v in self.vars)
         em.line(f"return ({new},)")
-        self.function(f"def apply_{name}(s, a):", em)
+        self.function(f"def apply_{act.name}(s, a):", em)
 
-        # guard check for one parameter tuple (validation)
+    def allowed_function(self, act):
+        """``allowed_<action>(s, a)``: the guard check of one parameter tuple (validation)."""
+        params = act.decl.params
         em = self.emitter()
         self.unpack(em)
-        em.line(f"if v_phase != {phase_value}:")
+        em.line(f"if v_phase != {act.phase.value}:")
         em.line("    return False")
         if params:
             em.line("(" + "".join(f"p_{p.name}, " for p in params) + ") = a")
@@ -509,32 +521,34 @@ class EngineSource:
                     em.line(f"if p_{p.name} & ~{dom} or p_{p.name}.bit_count() != {p.size}:")
                 em.line("    return False")
         em.line(f"return {em.expr(act.guard)}")
-        self.function(f"def allowed_{name}(s, a):", em)
+        self.function(f"def allowed_{act.name}(s, a):", em)
 
-        # sample: one outcome of a chance action over one element domain
-        if (act.phase.actor is None and len(params) == 1 and params[0].size is None
+    def sample_function(self, act):
+        """``sample_<action>(s, randrange)``: one outcome of a chance action over
+        one element domain (only such an action has one)."""
+        params = act.decl.params
+        if not (act.phase.actor is None and len(params) == 1 and params[0].size is None
                 and act.guard == A.Const(True, A.BOOL)):
-            em = self.emitter()
-            self.unpack(em)
-            dom = em.atom(self.inline(params[0].domain))
-            em.line(f"m = {dom}")
-            em.line("if not m:")
-            em.line("    return None")
-            em.line("k = randrange(m.bit_count())")
-            em.line("while k:")
-            em.line("    m &= m - 1")
-            em.line("    k -= 1")
-            em.line(f"return ({name!r}, ((m & -m).bit_length() - 1,))")
-            self.function(f"def sample_{name}(s, randrange):", em)
+            return
+        em = self.emitter()
+        self.unpack(em)
+        dom = em.atom(self.inline(params[0].domain))
+        em.line(f"m = {dom}")
+        em.line("if not m:")
+        em.line("    return None")
+        em.line("k = randrange(m.bit_count())")
+        em.line("while k:")
+        em.line("    m &= m - 1")
+        em.line("    k -= 1")
+        em.line(f"return ({act.name!r}, ((m & -m).bit_length() - 1,))")
+        self.function(f"def sample_{act.name}(s, randrange):", em)
 
-        # fired: which rules took part in this step
+    def fired_function(self, act):
+        """``fired_<action>(s, a, s2)``: which rules took part in this step."""
         em = self.emitter()
         self.unpack(em)
         self.unpack(em, "s2", "n_")
-        if params:
-            em.line("(" + "".join(f"p_{p.name}, " for p in params) + ") = a")
-            for p in params:
-                em.env[p.name] = f"p_{p.name}"
+        self.bind_params(em, act.decl.params)
         always = sorted({rid for rid, _ in act.guards} | set(act.used_defs))
         em.line(f"out = {always!r}")
         seen = set(always)
@@ -555,14 +569,30 @@ class EngineSource:
                         em.line(f"    if {x!r} not in out:")
                         em.line(f"        out.append({x!r})")
         em.line("return out")
-        self.function(f"def fired_{name}(s, a, s2):", em)
+        self.function(f"def fired_{act.name}(s, a, s2):", em)
 
     # -- whole spec --------------------------------------------------------
     def build(self) -> str:
+        """The whole engine module as one source."""
         for act in self.spec.actions:
             self.action(act)
-        # legal actions: one function per phase (one unpacking, shared
-        # subexpressions across the phase's actions), dispatched on the phase
+        self.legal_functions()
+        self.current_function()
+        self.scores_function()
+        self.property_functions()
+        header = [
+            f'"""Engine generated from the itcp spec: {self.spec.config.describe()}.',
+            "",
+            "Readings: " + ", ".join(f"{k}={v}" for k, v in sorted(self.spec.readings.items())),
+            'Do not edit: regenerate with `itcp-check rules --dump-engine`."""',
+            "from itcp.model.runtime import bits, pile_mask, subsets",
+            "",
+        ]
+        return "\n".join(header + self.module.lines + [""] + [f + "\n" for f in self.funcs])
+
+    def legal_functions(self):
+        """Legal actions: one function per phase (one unpacking, shared
+        subexpressions across the phase's actions), dispatched on the phase."""
         table = []
         for ph in self.spec.phases:
             acts = [a for a in self.spec.actions if a.phase.name == ph.name]
@@ -580,7 +610,9 @@ class EngineSource:
         self.funcs.append("def _no_moves(s):\n    return []")
         self.funcs.append("LEGAL = (" + ", ".join(table) + ",)")
         self.funcs.append("def legal(s):\n    return LEGAL[s[0]](s)")
-        # current player
+
+    def current_function(self):
+        """``current(s)``: whose move it is (TERMINAL, CHANCE or a seat)."""
         em = self.emitter()
         self.unpack(em)
         for ph in self.spec.phases:
@@ -595,7 +627,9 @@ class EngineSource:
             em.pop()
         em.line(f"return {TERMINAL}")
         self.function("def current(s):", em)
-        # scores
+
+    def scores_function(self):
+        """``scores(s)``: each seat's score as the spec computes it."""
         em = self.emitter()
         self.unpack(em)
         parts = []
@@ -603,7 +637,11 @@ class EngineSource:
             parts.append(em.atom(self.inline(score_of(p))))
         em.line("return (" + ", ".join(parts) + ",)")
         self.function("def scores(s):", em)
-        # properties
+
+    def property_functions(self):
+        """``prop_<ID>`` per property with a formula, ``state_ok`` (all state
+        properties at once: the explorer's fast path) and ``hand_range`` (the
+        live hand sizes, HAND_BOUNDS), each with one unpacking."""
         for prop in self.spec.properties:
             if prop.formula is None:
                 continue
@@ -614,8 +652,6 @@ class EngineSource:
             em.line(f"return {em.expr(self.inline(prop.formula))}")
             args = "s, s2" if prop.kind == "step" else "s"
             self.function(f"def prop_{prop.id}({args}):", em)
-        # all state properties at once (the explorer's fast path) and the live
-        # hand sizes (HAND_BOUNDS), each with one unpacking
         state_props = [p for p in self.spec.properties if p.kind == "state" and p.formula is not None]
         if state_props:
             em = self.emitter()
@@ -635,15 +671,6 @@ class EngineSource:
             em.pop()
         em.line("return lo, hi")
         self.function("def hand_range(s):", em)
-        header = [
-            f'"""Engine generated from the itcp spec: {self.spec.config.describe()}.',
-            "",
-            "Readings: " + ", ".join(f"{k}={v}" for k, v in sorted(self.spec.readings.items())),
-            'Do not edit: regenerate with `itcp-check rules --dump-engine`."""',
-            "from itcp.model.runtime import bits, pile_mask, subsets",
-            "",
-        ]
-        return "\n".join(header + self.module.lines + [""] + [f + "\n" for f in self.funcs])
 
 
 def generate(spec: Spec) -> str:
@@ -654,7 +681,7 @@ def compile_spec(spec: Spec, filename: str = "<itcp-engine>") -> types.ModuleTyp
     """Generate, compile and load the engine module for ``spec``."""
     source = generate(spec)
     mod = types.ModuleType("itcp_generated_engine")
-    mod.__source__ = source
+    mod.__dict__["__source__"] = source  # the generated module's own globals
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compile(source, filename, "exec"), mod.__dict__)
     return mod

@@ -29,7 +29,8 @@ use and reached through ``table[k & DISPATCH]``, one function that
 and appends the successor keys (or ``(action, key)`` pairs) to ``out`` in the
 order ``legal`` lists the actions, so a search numbers states identically on
 both paths (``store``: stores each new one in the search's tables itself).
-The generated statements are then tidied (a value-picking branch becomes an
+The generated statements are then tidied on their syntax tree (``model/tidy.py``:
+a value-picking branch becomes an
 expression, a local read once folds into its reader, a dead one goes).  It
 also generates ``state_ok(k)`` (all state properties), ``prop_<ID>(k)`` and
 ``hand_range(k)`` on keys.  Conformance with the generic engine is tested
@@ -40,7 +41,6 @@ from __future__ import annotations
 import ast
 import functools
 import linecache
-import re
 import types
 from dataclasses import dataclass, fields
 
@@ -50,8 +50,8 @@ from itcp.spec.lang import And, Inliner, Spec, unprime
 from itcp.spec.properties import observations
 from itcp.spec.simplify import simplify
 
-from . import runtime
-from .codegen import FunctionEmitter, Module, is_atom
+from . import runtime, tidy
+from .codegen import FunctionEmitter, Module
 from .packing import Layout
 from .specialise import constant_fields, reachable_values, reads_move, specialise
 
@@ -80,9 +80,10 @@ class PackedEmitter(FunctionEmitter):
     def __init__(self, module: Module, n_players: int, layout: Layout):
         super().__init__(module, n_players)
         self.loop_params: set = set()  # parameters bound by a loop over a set's bits
-        self.values: dict = {}  # variable -> the code of its new value (n_<var> or a literal)
-        self.key_base = ("k", set())  # (the key with the hoisted fields patched, those fields)
-        self.pile_push = None  # (the pushed pile, the bit offset of its new card)
+        self.values: dict = {}  # variable -> the code of its new value (n_<var>, a literal)
+        #: (the key with the hoisted fields patched, those fields)
+        self.key_base: tuple[str, set] = ("k", set())
+        self.pile_push: tuple | None = None  # (the pushed pile, the bit offset of its new card)
         self.n_cards = layout.spec.config.n_cards
         self.lb, self.cb = layout.len_bits, layout.card_bits
         self.lm, self.cm = (1 << self.lb) - 1, (1 << self.cb) - 1
@@ -228,7 +229,7 @@ class PackedEmitter(FunctionEmitter):
             return str(self.encode_pile(n.value))
         return super().on_Const(n)
 
-    def on_Op(self, n):
+    def on_Op(self, n):  # long: one short case per packed-state operator, then codegen's
         o, a = n.op, n.args
         lb, cb, lm, cm = self.lb, self.cb, self.lm, self.cm
         if o == "pile_len":
@@ -369,7 +370,7 @@ class PackedSource:
         self.with_actions = with_actions
         self.store = store  # successors stored in the search's tables
         self.symmetric = symmetric  # stored keys canonicalised (bind's canon, orbit)
-        self.phase_name = None
+        self.phase_name: str | None = None
         #: phases where a stored state's hands are not counted (the round is over)
         self.terminal = sorted(p.value for p in spec.phases if p.terminal)
         self.layout = Layout(spec)
@@ -424,16 +425,20 @@ class PackedSource:
 
     # -- fields --------------------------------------------------------------
     def read_field(self, var: str) -> str:
+        """The code reading ``var`` from the key ``k`` (a tuple of seats for a map)."""
         if self.layout.pile is not None and var == self.layout.pile.name:
             return f"k >> {self.layout.fixed_bits}"
-        t = self.types[var]
-        vt = A.map_value_type(t)
+        parts = self.field_parts(var)
+        return f"({', '.join(parts)},)" if A.map_value_type(self.types[var]) else parts[0]
+
+    def field_parts(self, var: str) -> list[str]:
+        """The code reading each field of ``var`` (each seat of a map) from ``k``."""
         parts = []
         for f in self.fields[var]:
             raw = f"(k >> {f.offset} & {(1 << f.width) - 1})" if f.offset else \
                 f"(k & {(1 << f.width) - 1})"
             parts.append(f"{raw} - {f.bias}" if f.bias else raw)
-        return f"({', '.join(parts)},)" if vt else parts[0]
+        return parts
 
     def reads(self) -> dict:
         """Local name (after ``v_``) -> the key expression it is read from: each
@@ -441,61 +446,22 @@ class PackedSource:
         out = {}
         for v in self.spec.variables:
             if A.map_value_type(v.type):
-                for i, part in enumerate(_split_tuple(self.read_field(v.name))):
+                for i, part in enumerate(self.field_parts(v.name)):
                     out[f"{v.name}_{i}"] = part
             else:
                 out[v.name] = self.read_field(v.name)
-        return out
-
-    def prelude(self, body: list[str], indent: str = "    ") -> list[str]:
-        """Extraction lines for the state fields ``body`` reads, in key order.
-
-        A field read at one place only is read from the key there instead
-        (``body`` is rewritten in place), so a rarely taken branch costs
-        nothing when it is not taken.
-        """
-        reads = self.reads()
-        pattern = re.compile(r"\bv_(" + "|".join(sorted(reads, key=len, reverse=True)) + r")\b")
-        uses: dict[str, int] = {}
-        for line in body:
-            for name in pattern.findall(line):
-                uses[name] = uses.get(name, 0) + 1
-        once = {name for name, n in uses.items() if n == 1}
-        if once:
-            body[:] = [pattern.sub(lambda m: f"({reads[m.group(1)]})" if m.group(1) in once
-                                   else m.group(0), line) for line in body]
-        return [f"{indent}v_{name} = {code}" for name, code in reads.items()
-                if name in uses and name not in once]
-
-    def place_reads(self, body: list[str], indent: str) -> list[str]:
-        """``body`` with each state field it reads extracted from the key
-        where first needed: read once outside any loop, in place; otherwise
-        just before the first statement that needs it, as deep in the ``if``
-        blocks as every use allows (never inside a loop), so a move that is
-        not legal does not pay for the fields only it reads."""
-        reads = self.reads()
-        pattern = re.compile(r"\bv_(" + "|".join(sorted(reads, key=len, reverse=True)) + r")\b")
-        uses: dict[str, list] = {}
-        for x, line in enumerate(body):
-            for name in pattern.findall(line):
-                uses.setdefault(name, []).append(x)
-        once = {name for name, xs in uses.items() if len(xs) == 1 and not _in_loop(body, xs[0])}
-        out = [pattern.sub(lambda m: f"({reads[m.group(1)]})" if m.group(1) in once
-                           else m.group(0), line) for line in body]
-        for name in [n for n in reads if n in uses and n not in once][::-1]:
-            use = re.compile(rf"\bv_{name}\b")
-            at, ind = _first_need(out, use, 0, len(out), indent)
-            out.insert(at, f"{ind}v_{name} = {reads[name]}")
         return out
 
     def emitter(self) -> PackedEmitter:
         return PackedEmitter(self.module, self.n, self.layout)
 
     def function(self, header: str, em: FunctionEmitter):
-        self.funcs.append("\n".join([header] + self.prelude(em.lines) + em.lines))
+        body = tidy.prelude(tidy.parse_body(em.lines), self.reads())
+        self.funcs.append("\n".join([header] + tidy.render(body, "    ")))
 
-    def old_value(self, var: str, known: dict) -> str:
-        """The parent's value of ``var`` as code: a constant where known."""
+    def old_value(self, var: str, known: dict) -> str | list[str]:
+        """The parent's value of ``var`` as code: a constant where known (a map's:
+        one code per seat)."""
         c = known.get(var)
         if A.map_value_type(self.types[var]):
             if c is None:
@@ -532,12 +498,13 @@ class PackedSource:
             # the fields the hoisted values change are patched once per state;
             # so is a pile a card is pushed on: its new length and old cards
             pile = self.pushed_pile(act, hoisted)
-            extra = []
+            extra: list[tuple[str, str]] = []
             if pile is not None:
                 p = em.atom(pile.args[0])
                 lb, cb, fixed = self.layout.len_bits, self.layout.card_bits, self.layout.fixed_bits
                 shift = em.fresh("ps")
                 em.line(f"{shift} = {lb + fixed} + {cb} * ({p} & {(1 << lb) - 1})")
+                assert self.layout.pile is not None  # a pushed pile is the pile variable
                 extra = [(self.layout.pile.name, f"({p} + 1) << {fixed}")]
                 em.pile_push = (pile, shift)
             code, done = self.key_expr(em, "k", hoisted, known, extra)
@@ -769,11 +736,11 @@ class PackedSource:
         # a formula over the successor: a variable the move wrote is its new value
         after = lambda f: act.fold(_on_successor(f, wrote))
         pp_before, pp_after = act.fold(self.post_pass), after(self.post_pass)
-        both = [em.expr(pp_before)]
+        tests = [em.expr(pp_before)]
         if pp_after != pp_before:
-            both.append(em.expr(pp_after))
-        both = "False" if "False" in both else " and ".join(
-            x for x in both if x != "True") or "True"
+            tests.append(em.expr(pp_after))
+        both = "False" if "False" in tests else " and ".join(
+            x for x in tests if x != "True") or "True"
         if self.symmetric:
             em.line("k2 = canon(k2)")
         em.line("if k2 in seen:")
@@ -808,6 +775,7 @@ class PackedSource:
             seats.append((live_a, code))
         val = lambda v: em.values[v] if v in wrote else self.old_value(v, known)
         phase = val("phase")
+        assert isinstance(phase, str)  # a scalar's code
         if seats and not (_literal(phase) and _int(phase) in self.terminal):
             depth = em.depth
             if not _literal(phase):
@@ -865,7 +833,8 @@ class PackedSource:
         args = "k, i" if self.store else "k, out, bad"
         bound = ", ".join(_BOUND) if self.store else ""
         head = [f"def _make_{name}({bound}):", f"    def {name}({args}):"]
-        body = self.place_reads(_peephole(em.lines), "        ")
+        stmts = tidy.place_reads(tidy.peephole(tidy.parse_body(em.lines)), self.reads())
+        body = tidy.render(stmts, "        ")
         src = "\n".join(head + body + [f"    return {name}"])
         self._sources[cls] = (name, src)
         return name, src
@@ -1012,176 +981,9 @@ def _literal(code: str) -> bool:
     return code.lstrip("-").isdigit() or (code.startswith("(-") and code[2:-1].isdigit())
 
 
-_ASSIGN = re.compile(r"^(\s*)([A-Za-z_]\w*) = (.*)$")
-_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
-
-
-_IF = re.compile(r"^(\s*)if (.*):$")
-
-
-def _peephole(lines: list[str]) -> list[str]:
-    """Statement-level clean-ups of a generated function, to a fixpoint:
-    short-circuit chains and two-way branches that only pick a value become
-    expressions, then locals used once fold into their reader."""
-    while True:
-        out = _inline_once(_fold_branches(lines))
-        if out == lines:
-            return out
-        lines = out
-
-
-def _fold_branches(lines: list[str]) -> list[str]:
-    """``x = a`` / ``if not x:`` / ``    x = b``  ->  ``x = (a) or (b)`` (and
-    ``and`` for ``if x:``); ``if c:`` / ``    y = p`` / ``else:`` / ``    y = q``
-    ->  ``y = (p) if (c) else (q)``.  Exact: Python's ``and``/``or`` yield the
-    operand the statements would have stored, and every operand is pure."""
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        m = _ASSIGN.match(lines[i])
-        if m and i + 2 < len(lines):
-            ind, x, a = m.groups()
-            mb = _ASSIGN.match(lines[i + 2])
-            if (lines[i + 1] in (f"{ind}if not {x}:", f"{ind}if {x}:") and mb
-                    and mb.group(1) == ind + "    " and mb.group(2) == x
-                    and _block_ends(lines, i + 3, ind)):
-                op = "or" if lines[i + 1].startswith(f"{ind}if not ") else "and"
-                out.append(f"{ind}{x} = {_paren(a)} {op} {_paren(mb.group(3))}")
-                i += 3
-                continue
-        mi = _IF.match(lines[i])
-        if mi and i + 3 < len(lines):
-            ind, c = mi.groups()
-            a1, a2 = _ASSIGN.match(lines[i + 1]), _ASSIGN.match(lines[i + 3])
-            if (a1 and a2 and lines[i + 2] == f"{ind}else:" and a1.group(1) == ind + "    "
-                    and a2.group(1) == ind + "    " and a1.group(2) == a2.group(2)
-                    and _block_ends(lines, i + 4, ind)):
-                out.append(f"{ind}{a1.group(2)} = {_paren(a1.group(3))} if {_paren(c)} "
-                           f"else {_paren(a2.group(3))}")
-                i += 4
-                continue
-        out.append(lines[i])
-        i += 1
-    return out
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _in_loop(lines: list[str], x: int) -> bool:
-    """Line ``x`` is inside a ``while`` or ``for`` body."""
-    depth = _indent(lines[x])
-    for line in reversed(lines[:x]):
-        if line.strip() and _indent(line) < depth:
-            if line.lstrip().startswith(("while ", "for ")):
-                return True
-            depth = _indent(line)
-    return False
-
-
-def _first_need(lines: list[str], use, start: int, end: int, ind: str) -> tuple[int, str]:
-    """Where to read a field ``use`` matches, among the statements at
-    indentation ``ind`` in ``lines[start:end]``: before the first statement
-    that uses it, or inside it when it is an ``if`` without ``else`` that
-    holds every use in its body."""
-    heads = [j for j in range(start, end) if lines[j].strip() and _indent(lines[j]) == len(ind)
-             and not lines[j].lstrip().startswith(("else:", "elif "))]
-    spans = [(j, heads[t + 1] if t + 1 < len(heads) else end) for t, j in enumerate(heads)]
-    using = [(j, e) for j, e in spans if any(use.search(lines[x]) for x in range(j, e))]
-    j, e = using[0]
-    if len(using) == 1 and lines[j].lstrip().startswith("if ") and not use.search(lines[j]) \
-            and not any(_indent(lines[x]) <= len(ind) for x in range(j + 1, e) if lines[x].strip()):
-        return _first_need(lines, use, j + 1, e, ind + "    ")
-    return j, ind
-
-
-def _block_ends(lines: list[str], j: int, ind: str) -> bool:
-    """Line ``j`` is past the block opened at indentation ``ind`` (and does not
-    continue its ``if`` with an ``else``/``elif``)."""
-    if j >= len(lines):
-        return True
-    line = lines[j]
-    depth = len(line) - len(line.lstrip(" "))
-    if depth > len(ind):
-        return False
-    return not (depth == len(ind) and line.lstrip().startswith(("else:", "elif ")))
-
-
-def _paren(code: str) -> str:
-    return code if is_atom(code) or (code.startswith("(") and _balanced(code)) else f"({code})"
-
-
-def _inline_once(lines: list[str]) -> list[str]:
-    """Fold a local assigned once and read once, on the very next statement,
-    into that statement (``_t2 = (a == 0)`` / ``if not _t2:`` becomes
-    ``if not ((a == 0)):``): fewer stores and loads per transition.
-
-    Safe because the generated expressions are pure and total, the name has
-    no other assignment or read anywhere in the function, and the reading
-    statement is the next one at the same depth (not a loop header, which
-    would evaluate it again).
-    """
-    count: dict[str, int] = {}
-    for line in lines:
-        for name in _NAME.findall(line):
-            count[name] = count.get(name, 0) + 1
-    out: list[str] = []
-    for line in lines:
-        m = _ASSIGN.match(line)
-        if m is not None and count.get(m.group(2)) == 1 and m.group(2) != "_":
-            continue  # assigned, never read: the expression is pure
-        out.append(line)
-        while len(out) >= 2:
-            m = _ASSIGN.match(out[-2])
-            if m is None or count.get(m.group(2)) != 2:
-                break
-            indent, name, expr = m.groups()
-            use = out[-1]
-            if not use.startswith(indent) or use[len(indent)] == " " \
-                    or use.lstrip().startswith(("while ", "for ")):
-                break
-            if not re.search(rf"\b{name}\b", use):
-                break
-            code = expr if is_atom(expr) or (expr.startswith("(") and _balanced(expr)) \
-                else f"({expr})"
-            out[-2:] = [re.sub(rf"\b{name}\b", lambda _: code, use, count=1)]
-            count[name] = 0
-    return out
-
-
 def _count_of(code: str) -> str:
     """The number of members of the set ``code`` (a literal too)."""
-    return f"{_paren(code) if not _literal(code) else f'({code})'}.bit_count()"
-
-
-def _balanced(code: str) -> bool:
-    """``code`` is one parenthesised group ``( ... )`` (not ``(a) + (b)``)."""
-    depth = 0
-    for i, ch in enumerate(code):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0 and i != len(code) - 1:
-            return False
-    return depth == 0
-
-
-def _split_tuple(code: str) -> list[str]:
-    """The element codes of a tuple display ``(a, b,)`` whose elements hold no
-    top-level comma."""
-    inner = code[1:-2] if code.endswith(",)") else code[1:-1]
-    out, depth, cur = [], 0, ""
-    for ch in inner:
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-            continue
-        depth += ch in "([{"
-        depth -= ch in ")]}"
-        cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return out
+    return f"({code}).bit_count()"
 
 
 def _int(code: str) -> int:
@@ -1259,7 +1061,7 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
     helpers = src.helpers()
     text = "\n".join(src.header() + [src.new_constants(), ""] + [f + "\n" for f in helpers])
     mod = types.ModuleType("itcp_packed_successors")
-    mod.__source__ = text
+    mod.__dict__["__source__"] = text  # the generated module's own globals
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     exec(compile(text, filename, "exec"), mod.__dict__)
     factories: dict = {}
@@ -1274,7 +1076,7 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
             linecache.cache[where] = (len(code), None, code.splitlines(True), where)
             exec(compile(code, where, "exec"), mod.__dict__)
             made = factories[cls] = mod.__dict__[f"_make_{name}"]
-            mod.__source__ += "\n" + code
+            mod.__dict__["__source__"] += "\n" + code
         return made
 
     size = 1 << src.dispatch_size
@@ -1293,7 +1095,7 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
                 return succ
             table[:] = [first_use(x) for x in range(size)]
             return table
-        mod.bind = bind
+        mod.__dict__["bind"] = bind
     else:
         table = [None] * size
 
@@ -1307,6 +1109,6 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
 
         def by_phase(k, out, bad):
             return table[k & mask](k, out, bad)
-        mod.TABLE = table
-        mod.SUCC = (by_phase,) * len(spec.phases)
+        mod.__dict__["TABLE"] = table
+        mod.__dict__["SUCC"] = (by_phase,) * len(spec.phases)
     return mod

@@ -20,13 +20,14 @@ and copy renamings, ``symmetry.py``'s renamings applied to these fields).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from itcp.spec import ast as A
 from itcp.spec.lang import Spec
 
 from .liveness import Reduction, no_reduction, reduction
 from .specialise import reachable_values
-from .symmetry import card_permutations
+from .symmetry import KeyOf, card_permutations
 
 WORD = 63          # usable bits of a word (the sign bit of an int64 stays clear)
 WORD_STRIDE = 63   # word j of a key as one Python int starts at bit 63 * j
@@ -107,11 +108,11 @@ class KeyLayout:
         self.dispatch = [f for f in self.fields if f.word == 0 and (f.var, f.seat, f.width, f.bias,
                                                                      f.kind) in dispatch]
         self.dispatch_mask = 0
-        for f in self.dispatch:
-            self.dispatch_mask |= f.mask << f.offset
+        for kf in self.dispatch:
+            self.dispatch_mask |= kf.mask << kf.offset
         self.by_var: dict = {}
-        for f in self.fields:
-            self.by_var.setdefault(f.var, []).append(f)
+        for kf in self.fields:
+            self.by_var.setdefault(kf.var, []).append(kf)
         self.phase_field = self.by_var["phase"][0]
         assert self.phase_field.offset == 0 and self.phase_field.bias == 0
         # per phase value: the bits a key keeps and the canonical bits it gets
@@ -200,7 +201,7 @@ class KeyLayout:
             lines.append("    return k")
         lines.append("")
         lines.append("def unpack(k):")
-        parts = {}
+        parts: dict[str, dict] = {}
         for f in self.fields:
             raw = f"(k >> {self.at(f)} & {f.mask})"
             if f.kind == A.PILE:
@@ -296,12 +297,12 @@ class KeyLayout:
         pack, _ = self.compile()
         perms = self.renamings(symmetry)
         if not perms:
-            key_of = pack
-            return key_of, 1
+            return pack, 1
 
-        def key_of(s):
+        def least(s):
             k = pack(s)
             return min([k] + [self.renamed(k, p) for p in perms])
+        key_of = cast(KeyOf, least)
         key_of.orbit = lambda s: len({pack(s)} | {self.renamed(pack(s), p) for p in perms})
         return key_of, len(perms) + 1
 

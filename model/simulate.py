@@ -115,10 +115,11 @@ def simulate(game: Game, rounds: int, seed: int, max_steps: int = 2000,
     total = 0
     start = time.perf_counter()
     for r in range(rounds):
-        rec = {} if records is not None else None
+        rec: dict | None = {} if records is not None else None
         ending, steps, s, last = play_round(game, rng, max_steps,
                                             firings if track_rules else None, rec)
         if records is not None:
+            assert rec is not None  # made above for records
             records.append(round_record(game, ending, steps, s, rec["first"]))
         endings[ending] += 1
         lengths.append(steps)

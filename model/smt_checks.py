@@ -28,7 +28,8 @@ import z3
 
 from itcp.spec.lang import Spec
 
-from .smt import Env, Pile, SmtSpec
+from .smt import SmtSpec
+from .smt_values import Pile
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 
@@ -154,7 +155,7 @@ class Symbolic:
         self.queries = 0
         self.solver_seconds = 0.0
         self._on: dict = {}
-        self.B1 = None
+        self.B1: dict | None = None
         self._can: dict = {}
         self._init = None
         #: per kind of abstraction (congruent or not): aggregate term id -> (term,
@@ -362,8 +363,7 @@ class Symbolic:
 
     def formula(self, node, s: dict, s2: dict | None = None):
         """A spec expression (Bool) on state ``s`` (and ``s2`` for primed names)."""
-        self.smt._memo = {}
-        return self.smt.tr(self.smt.inline(node), s, Env({}, ()), s2)
+        return self.smt.formula(node, s, s2)
 
     def prop(self, pid: str, s: dict, s2: dict | None = None):
         return self.smt.prop(pid, s, s2)

@@ -107,6 +107,7 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
                    for v, s in values.items() if s is not None and len(s) == 1}
             env["phase"] = Const(act.phase.value, types["phase"])
             if live is not None and act.phase.value in live:
+                assert canonical is not None  # given with ``live``
                 for v in types:  # a variable dead here holds its canonical value
                     if v not in live[act.phase.value] and v in canonical and v not in env:
                         env[v] = canonical[v]
@@ -130,6 +131,7 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
                 got = _leaves(news[var])
                 if live is not None and after is not None and any(
                         var not in live.get(q, ()) for q in after):
+                    assert canonical is not None  # given with ``live``
                     got = _kept(spec, act, env, news, var, got, live, canonical[var],
                                 base.get("phase"))
                 grown = None if got is None or len(old | got) > MAX_VALUES else old | got
@@ -279,7 +281,7 @@ def _fold_maps(node, n: int):
     return go(node)
 
 
-def _map_rule(x, n: int):
+def _map_rule(x, n: int):  # long: one rewrite per node shape, each a few lines on its own
     if (isinstance(x, A.Quant) and x.kind in ("forall", "exists", "sum")
             and isinstance(x.domain, Const)):
         # over a known set: one term per element, each folded on its own
@@ -321,8 +323,9 @@ def _map_rule(x, n: int):
         # a map of constants is a constant
         bodies = [simplify(A.substitute(x.body, {x.var.name: Const(i, x.var.type)}), n)
                   for i in range(n)]
-        if all(isinstance(b, Const) for b in bodies):
-            return Const(tuple(b.value for b in bodies), x.type, src_loc=x.src_loc)
+        consts = [b for b in bodies if isinstance(b, Const)]
+        if len(consts) == len(bodies):
+            return Const(tuple(b.value for b in consts), x.type, src_loc=x.src_loc)
         return x
     if not isinstance(x, Op):
         return x

@@ -128,7 +128,8 @@ class StepRules:
     def _fragments(rules, name: str):
         """(guards [(rule, expr)], updates {var: [(priority, order, rule, when, value)]})
         of ``rules`` for action ``name``."""
-        guards, updates = [], {}
+        guards: list = []
+        updates: dict[str, list] = {}
         for order, r in enumerate(rules):
             for f in r.fragments:
                 if name in getattr(f, "actions", ()):

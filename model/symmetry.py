@@ -9,12 +9,23 @@ and without reduction gives the same verdicts.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import permutations, product
+from typing import Protocol, cast
 
 from itcp.spec import ast as A
 from itcp.spec.lang import Spec
 
 from .packing import Layout
+
+
+class KeyOf(Protocol):
+    """A state's stored key (its least form under the renamings), with
+    ``orbit(state)``: how many distinct states its renamings give."""
+
+    orbit: Callable[[tuple], int]
+
+    def __call__(self, s: tuple, /) -> int: ...
 
 
 def card_permutations(config) -> list[tuple[int, ...]]:
@@ -79,13 +90,14 @@ def canonicalizer(spec: Spec, pack, enabled: bool = True):
             fns.append(f)
         movers.append(fns)
 
-    def key(s):
+    def least(s):
         best = pack(s)
         for fns in movers:
             k = pack(tuple(v if f is None else f(v) for f, v in zip(fns, s)))
             if k < best:
                 best = k
         return best
+    key = cast(KeyOf, least)
     key.orbit = lambda s: len({pack(s)} | {pack(tuple(v if f is None else f(v)
                                                      for f, v in zip(fns, s)))
                                           for fns in movers})

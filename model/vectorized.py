@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import linecache
 import types
+from typing import Any
 
 import numpy as np
 
@@ -82,11 +83,12 @@ class VEmitter:
         self.env: dict = {}           # bound or parameter name -> Val
         self.field_cache: dict = {}
         self.gathered: dict = {}      # S code -> M code (per move context)
-        self.ix = None                # the current move context's state index array
+        self.ix: str | None = None    # the current move context's state index array
         self.mctx = 0                 # the current move context's id
         self.codes: dict = {}         # (code, context) -> the local holding it
         self.values: dict = {}        # variable -> its new-value node (the current action)
         self.primed_const: dict = {}  # variable -> Const kept through the move
+        self.prelude: list[str] = []  # lines the function reads its fields with, first
 
     # -- plumbing -------------------------------------------------------------------
     def line(self, text: str):
@@ -141,7 +143,7 @@ class VEmitter:
         return max((v.ctx for v in vals), key=_ORDER.__getitem__)
 
     # -- expressions ----------------------------------------------------------------
-    def expr(self, node) -> Val:
+    def expr(self, node) -> Any:  # a Val, or a list of Vals (one per seat) for a map
         level = 0 if _state_only(node, self) else self.mctx
         key = (node, level)
         hit = self.memo.get(key)
@@ -172,8 +174,8 @@ class VEmitter:
             return Val(self.src.const_array(n.value, "int64", "TABLE"), "c")
         if n.type == A.PILE:
             return Val(str(self.src.layout.pile_code(n.value)), "c", True)
-        if A.map_value_type(n.type):
-            vt = A.map_value_type(n.type)
+        vt = A.map_value_type(n.type)
+        if vt:
             return [self.on_Const(Const(x, vt)) for x in n.value]
         return Val(str(n.value) if n.value >= 0 else f"({n.value})", "c", n.value >= 0)
 
@@ -283,7 +285,7 @@ class VEmitter:
             return self.binop("((({1} >> {0}) & 1) == 1)", e, s)
         return self.binop("(({0} >= 0) & ((({1} >> np.maximum({0}, 0)) & 1) == 1))", e, s)
 
-    def on_Op(self, n: Op):
+    def on_Op(self, n: Op):  # long: one short case per operator, in one place to read against spec.ast.OPS
         o, a = n.op, n.args
         src = self.src
         if o == "and":
@@ -772,7 +774,7 @@ class VectorSource:
                 if phase.ctx == "c":
                     ph = int(phase.code.strip("()"))
                     keep, canon = lay.keep.get(ph), lay.canon.get(ph)
-                    if keep is not None and (keep[j] != full or canon[j]):
+                    if keep is not None and canon is not None and (keep[j] != full or canon[j]):
                         code = f"(({code}) & {keep[j]}) | {canon[j]}"
                 elif any(lay.keep[p][j] != full for p in lay.phases):
                     keep = self.const_array(self.per_phase(lambda p: lay.keep[p][j], full),

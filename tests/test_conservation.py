@@ -83,11 +83,8 @@ def test_exactly_one_place_is_the_counting_form():
     smt = SmtSpec(g.spec)
     t = Table(g.spec.config)
     s = smt.state("s")
-    smt._memo = {}
-    from itcp.model.smt import Env
-    new = smt.tr(smt.inline(exactly_one_place(t)), s, Env({}))
-    smt._memo = {}
-    old = smt.tr(smt.inline(counting_form(t)), s, Env({}))
+    new = smt.formula(exactly_one_place(t), s)
+    old = smt.formula(counting_form(t), s)
     solver = z3.Solver()
     solver.add(*smt.wf(s))
     solver.add(new != old)

@@ -254,7 +254,6 @@ ALLOWED = {
                  "model/smt_checks.py", "model/specialise.py", "model/vectorized.py",
                  "checks/conformance.py", "checks/induction.py", "checks/questions.py",
                  "checks/story.py")},
-    ("model/smt.py", "pile"): "the pile value kind of the Z3 encoding, not the variable",
     **{("model/engine.py", v): "Game.describe shows a state to a reader (stories, JSON)"
        for v in ("turn", "actor", "dir", "hands", "pile", "passers", "ended")},
     ("model/engine.py", "deck"): "Game.describe counts the deck, and a deal sampled at a big "

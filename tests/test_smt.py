@@ -99,7 +99,7 @@ def _empty_model():
 def test_every_operator_has_a_case():
     assert {c[0] for c in CASES} == set(A.OPS)
     smt = ops_smt()
-    assert set(smt._ops) == set(A.OPS)
+    assert set(smt.ops.table) == set(A.OPS)
 
 
 def test_an_operator_without_an_encoding_is_refused(monkeypatch):
@@ -145,14 +145,14 @@ def test_the_pile_set_and_distinctness_stay_exact_through_push_and_pop(what):
     s = smt.state("s")
     p = s["pile"]
     c = z3.BitVec("c", 8)
-    for after, pre in ((smt.op_push((p, c), None), z3.ULT(p.length, smt.n_cards)),
-                       (smt.op_pop((p,), None), z3.BoolVal(True))):
+    for after, pre in ((smt.ops.op_push((p, c), None), z3.ULT(p.length, smt.n_cards)),
+                       (smt.ops.op_pop((p,), None), z3.BoolVal(True))):
         solver = z3.Solver()
-        solver.add(*smt._wf(p, A.PILE), *smt.wf_parts(s)["ties"], pre)
+        solver.add(*smt.values.well_formed(p, A.PILE), *smt.wf_parts(s)["ties"], pre)
         if what == "cards":
-            solver.add(after.cards != smt._slot_union(after.length, after.slots))
+            solver.add(after.cards != smt.values.slot_union(after.length, after.slots))
         else:
-            solver.add(after.distinct != smt._ladder(after.slots))
+            solver.add(after.distinct != smt.values.ladder(after.slots))
         assert solver.check() == z3.unsat, solver.model()
 
 
@@ -336,7 +336,7 @@ def test_properties_match_the_engine():
 def _sum_and_count(smt: SmtSpec, S, values):
     from types import SimpleNamespace
     node = SimpleNamespace(args=[SimpleNamespace(type=A.CARDS)])
-    return smt.op_tsum((S, values), None), smt.op_count((S,), node)
+    return smt.ops.op_tsum((S, values), None), smt.ops.op_count((S,), node)
 
 
 @pytest.mark.parametrize("config", [OPS_CONFIG, Config(players=8, suits=6, ranks=(2, 10),
@@ -365,7 +365,7 @@ def test_a_sum_that_could_wrap_or_go_negative_stays_a_sum():
     S = z3.BitVec("S", smt.n_cards)
     n = smt.n_cards
     for values in ((-1,) + (1,) * n, (1 << (smt.iw - 2),) * (n + 1)):
-        term = smt.op_tsum((S, values), None)
+        term = smt.ops.op_tsum((S, values), None)
         assert smt.eq(term, smt.bv(0, smt.iw), A.INT).eq(term == 0)
 
 
