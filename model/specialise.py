@@ -287,7 +287,7 @@ def _map_rule(x, n: int):  # long: one rewrite per node shape, each a few lines 
         # over a known set: one term per element, each folded on its own
         # (a seat-by-seat property of a table whose seats are all known)
         bodies = [simplify(A.substitute(x.body, {x.var.name: Const(i, x.var.type)}), n)
-                  for i in A._bits(x.domain.value)]
+                  for i in A.bits(x.domain.value)]
         if x.kind == "sum":
             if not bodies:
                 return Const(0, A.INT, src_loc=x.src_loc)

@@ -223,7 +223,7 @@ class Const(Node):
 
     def sexpr(self):
         if self.type in (CARDS, PLAYERS):
-            return f"#{self.type}{{{','.join(str(i) for i in _bits(self.value))}}}"
+            return f"#{self.type}{{{','.join(str(i) for i in bits(self.value))}}}"
         if self.type.startswith("table"):
             return f"#table[{len(self.value)}]"
         return str(self.value).lower() if self.type == BOOL else str(self.value)
@@ -462,7 +462,8 @@ def op(name: str, *args) -> Op:
     return Op(name, tuple(args))
 
 
-def _bits(mask: int):
+def bits(mask: int):
+    """The set bits of ``mask``, lowest first (a set of cards or seats as its members)."""
     i = 0
     while mask:
         if mask & 1:
