@@ -345,7 +345,10 @@ def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | 
         return None
     except KeyboardInterrupt:
         _stop_workers()
-        pool.shutdown(wait=False, cancel_futures=True)
+        # the pool's manager thread ends once it sees its workers gone: waiting for it
+        # here keeps the interpreter's exit from waking it through a closed pipe (a
+        # traceback on stderr after the report)
+        pool.shutdown(wait=True, cancel_futures=True)
         reason, _ = interrupted_text()
         for col in futures.values():
             if col.result is None and col.not_run is None:
@@ -353,7 +356,7 @@ def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | 
         return reason
     except BaseException:  # an error in a job: no worker is left running
         _stop_workers()
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
     finally:
         if bar is not None:
