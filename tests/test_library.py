@@ -118,12 +118,17 @@ def test_every_official_contradiction_is_shown():
             assert replay(scenario(name)).ok
 
 
+#: every eighth file: each file is replayed in-process on its own
+#: (tests/test_scenarios.py::test_library_scenario_passes); this is the command's path
+SOME = FILES[::8]
+
+
 @pytest.mark.slow
-def test_replay_whole_library_subprocess():
-    p = subprocess.run([str(EXE), "replay", *map(str, FILES)], capture_output=True, text=True,
+def test_replay_library_subprocess():
+    p = subprocess.run([str(EXE), "replay", *map(str, SOME)], capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
-    assert f"all {len(FILES)} scenarios pass" in p.stdout
+    assert f"all {len(SOME)} scenarios pass" in p.stdout
 
 
 @pytest.mark.parametrize("old,new,needle,step", [

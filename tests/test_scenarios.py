@@ -155,8 +155,8 @@ def test_scenario_error_is_input_error():
 
 def test_cli_exit_codes(tmp_path):
     runner = CliRunner()
-    # three files (the whole library replays through the command in
-    # tests/test_library.py::test_replay_whole_library_subprocess)
+    # three files (each file of the library replays on its own above, and the command
+    # in a real process in tests/test_library.py::test_replay_library_subprocess)
     ok = runner.invoke(replay_cli, [str(p) for p in FILES[:3]])
     assert ok.exit_code == 0, ok.output
     bad, _ = _corrupt(tmp_path, "repentance-reverses.toml", "turn = 0", "turn = 2")
