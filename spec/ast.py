@@ -514,13 +514,23 @@ def walk(n: Node):
 
 
 def substitute(n: Node, env: dict) -> Node:
-    """Replace Bound/Param nodes by name (capture-free: bound names are fresh)."""
-    if isinstance(n, (Bound, Param)) and n.name in env:
-        return env[n.name]
-    kids = children(n)
-    if not kids:
-        return n
-    new = tuple(substitute(k, env) for k in kids)
-    if all(a is b for a, b in zip(new, kids)):
-        return n
-    return rebuild(n, new)
+    """Replace Bound/Param nodes by name (capture-free: bound names are fresh).
+
+    A tree shares subtrees (a definition inlined at several places of a formula):
+    each shared subtree is rewritten once."""
+    memo: dict[int, Node] = {}
+
+    def go(x: Node) -> Node:
+        hit = memo.get(id(x))
+        if hit is not None:
+            return hit
+        if isinstance(x, (Bound, Param)) and x.name in env:
+            y = env[x.name]
+        else:
+            kids = children(x)
+            new = tuple(go(k) for k in kids)
+            y = x if all(a is b for a, b in zip(new, kids)) else rebuild(x, new)
+        memo[id(x)] = y
+        return y
+
+    return go(n)

@@ -450,8 +450,18 @@ class Inliner:
     def __init__(self, defs: dict):
         self.defs = defs
         self.used: set[str] = set()
+        # id -> (node, its expansion): the node is kept so that its id stays its own
+        self.memo: dict[int, tuple[Node, Node]] = {}
 
     def __call__(self, n: Node, stack=()) -> Node:
+        hit = self.memo.get(id(n))
+        if hit is not None:
+            return hit[1]
+        out = self._expand(n, stack)
+        self.memo[id(n)] = (n, out)
+        return out
+
+    def _expand(self, n: Node, stack) -> Node:
         if isinstance(n, Call):
             if n.name not in self.defs:
                 raise SpecError(f"{n.name} is used at {_loc(n)} but no included rule defines it")
@@ -566,14 +576,24 @@ def _definitions(rules: tuple[Rule, ...], signatures: dict[str, DefSig]
 
 
 def unprime(e: Node, updated) -> Node:
-    """x' for a variable the action does not update is just x (the frame)."""
-    if isinstance(e, A.Primed):
-        return e if e.name in updated else A.Var(e.name, e.type)
-    kids = A.children(e)
-    if not kids:
-        return e
-    new = tuple(unprime(k, updated) for k in kids)
-    return e if all(a is b for a, b in zip(new, kids)) else A.rebuild(e, new)
+    """x' for a variable the action does not update is just x (the frame); each
+    subtree the formula shares is rewritten once."""
+    memo: dict[int, Node] = {}
+
+    def go(x: Node) -> Node:
+        hit = memo.get(id(x))
+        if hit is not None:
+            return hit
+        if isinstance(x, A.Primed):
+            y = x if x.name in updated else A.Var(x.name, x.type)
+        else:
+            kids = A.children(x)
+            new = tuple(go(k) for k in kids)
+            y = x if all(a is b for a, b in zip(new, kids)) else A.rebuild(x, new)
+        memo[id(x)] = y
+        return y
+
+    return go(e)
 
 
 def _expect(n: Node, t: str, r: Rule):
