@@ -74,11 +74,11 @@ def test_full_deck_proof_that_runs_out_of_time_is_unknown_by_name(cli, tmp_path)
 
 @pytest.mark.slow
 def test_eight_player_full_deck_proof_is_a_proof_or_unknown_by_name(cli, tmp_path):
-    """Within 20 s the eight-player full-deck proof either finishes (then it is an
+    """Within 10 s the eight-player full-deck proof either finishes (then it is an
     induction proof with its core) or is UNKNOWN naming the time-out, and the scope
     claims the full deck only when it is proved: never an unproved answer."""
     r = cli("ask", "can the passer's hand change", "clarified", *TINY, "--proof-players", "8",
-            "--proof-timeout", "20", "--save", str(tmp_path), "--json")
+            "--proof-timeout", "10", "--save", str(tmp_path), "--json")
     out = _json(r)
     p = out["evidence"]["proofs"][0]
     assert out["answer"] == "no" and p["players"] == 8

@@ -190,10 +190,6 @@ EXHAUSTIVE = [
                  {"secret.best": "team_chooses", "pride.timing": "in_turn"},
                  id="c0-3p-mercy-pride-secret-chooses"),
     pytest.param(Config(players=3, suits=1, ranks=(2, 2), hand=1,
-                        options=opts("pride_cycle", "secret_combination")),
-                 {"secret.best": "team_chooses", "pride.timing": "in_turn"},
-                 id="c0-3p-pride-secret-chooses", marks=pytest.mark.slow),
-    pytest.param(Config(players=3, suits=1, ranks=(2, 2), hand=1,
                         options=opts("repentance", "unbelief")), {},
                  id="c0-3p-repentance-unbelief", marks=pytest.mark.slow),
     pytest.param(Config(players=2, suits=1, ranks=(2, 3), hand=2, options=opts("mercy", "justice")),
@@ -233,6 +229,12 @@ BOUNDED = [
                         options=opts("justice", "mercy", "pride_cycle", "secret_combination")),
                  {"justice.duty": "stacking"}, {"RACE", "PRIDE", "DECK", "OVER"},
                  id="c1-3p-four-options"),
+    # Pride Cycle and the team with Charity and Desolation in the deck (without them
+    # exhaustively above, c0-3p-mercy-pride-secret-chooses)
+    pytest.param(Config(players=3, suits=1, ranks=(2, 2), hand=1,
+                        options=opts("pride_cycle", "secret_combination")),
+                 {"secret.best": "team_chooses", "pride.timing": "in_turn"},
+                 {"PRIDE", "SECRET", "OVER"}, id="c0-3p-pride-secret-chooses"),
 ]
 BFS_STATES, BEAM, BEAM_STATES = 300, 30, 900
 
