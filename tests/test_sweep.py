@@ -249,9 +249,10 @@ def test_killed_midway_resumes_to_the_same_matrix(swept, tmp_path):
 def test_option_subsets_of_at_most_one_card(cli, tmp_path):
     """2 players, 1 suit, ranks 2..2, hand 1, no option card or one of the six (7
     tables; ``all`` gives 64, test_ranges_and_subsets).  Every job compiles the rules
-    at its table (a few seconds), so the suite runs these 7 and docs/sweep.md the 64 (the subsets of five and six cards alone take minutes
-    exhaustively); each job stops at 500 states and checks two properties: the
-    tables it exhausts are decided, the others UNKNOWN naming the limit."""
+    at its table (a few seconds), so the suite runs these 7 and docs/sweep.md the 64
+    (the subsets of five and six cards alone take minutes exhaustively); each job
+    stops at 500 states and checks two properties: the tables it exhausts are
+    decided, the others UNKNOWN naming the limit."""
     r = cli("sweep", "--players", "2", "--suits", "1", "--ranks", "2..2", "--hand", "1",
             "--options-subsets", "0..1", "--max-states", "500", "--property", "FROZEN",
             "--property", "ZERO_STOPS", "--cache", str(tmp_path / "c"),
