@@ -584,6 +584,7 @@ def unprime(e: Node, updated) -> Node:
         hit = memo.get(id(x))
         if hit is not None:
             return hit
+        y: Node
         if isinstance(x, A.Primed):
             y = x if x.name in updated else A.Var(x.name, x.type)
         else:
