@@ -41,7 +41,7 @@ def playout(g: Game, seed: int, moves: int = 40):
         s = s2
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**6), variant=st.sampled_from(["official", "clarified"]))
 def test_decided_is_within_fired_and_keeps_plain_guards(seed, variant):
     """The rules on a step's path are among those it could consult; a reading
@@ -61,7 +61,7 @@ def test_decided_is_within_fired_and_keeps_plain_guards(seed, variant):
         assert plain_guards <= set(decided), (a, plain_guards - set(decided))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_a_reading_is_named_exactly_where_it_changed_the_step(seed):
     """Under ``official`` a card taken from the pile may be discarded again
