@@ -182,17 +182,14 @@ class _Target(ABC):
     @abstractmethod
     def _conflicts(self) -> list[str]:
         """What appeared at the target since it was checked (replaced without --force)."""
-        raise NotImplementedError
 
     @abstractmethod
     def _commit(self) -> None:
         """Move the staged output into place."""
-        raise NotImplementedError
 
     @abstractmethod
     def _discard(self) -> None:
         """Remove what was staged."""
-        raise NotImplementedError
 
 
 class FileOut(_Target):
