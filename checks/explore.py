@@ -53,7 +53,6 @@ from itcp.model.liveness import Reduction, compile_observations
 from itcp.model.packed import compile_packed
 from itcp.model.searchkey import KeyLayout, search_keys
 from itcp.model.vectorized import BatchModule, Unsupported
-from itcp.spec.lang import Inliner
 from itcp.spec.rules.table import score_of
 
 from .statestore import StateStore
@@ -896,7 +895,7 @@ class _Search:
                                   for a, q in self.quiet.items())
         if ex.terminal and self.track_rules:
             # scoring rules act at the end of a round, through scores()
-            inline = Inliner(game.spec.definitions)
+            inline = game.spec.inliner()
             inline(score_of(0))
             ex.fired |= inline.used
         ex.depth = max(ex.depth, ex.depth_of.deepest())

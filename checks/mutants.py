@@ -37,7 +37,7 @@ from typing import Any
 
 from itcp.spec import ast as A
 from itcp.spec.errors import SpecError
-from itcp.spec.lang import Define, Guard, Inliner, Not, Rule, RuleSet, Spec, Update, elaborate, included, num
+from itcp.spec.lang import Define, Guard, Not, Rule, RuleSet, Spec, Update, elaborate, included, num
 from itcp.spec.rules.table import SCORE_INPUTS, score_of
 from itcp.spec.simplify import simplify
 
@@ -387,7 +387,7 @@ class _Folded:
 
     def __init__(self, spec: Spec):
         self.spec = spec
-        self.inline = Inliner(spec.definitions)
+        self.inline = spec.inliner()
         self.memo: dict = {}
 
     def __call__(self, expr: A.Node, updated=()) -> A.Node:
@@ -475,13 +475,14 @@ def mutant_change(base: Spec, rs: RuleSet, m: Mutant) -> tuple[Spec, Change] | N
     diff = {a.name: a for a in part.actions if a.name in acts
             and not _same_action(a, base.action(a.name))}
     if elsewhere:
-        old_in, new_in = Inliner(base.definitions), Inliner(part.definitions)
+        old_in, new_in = base.inliner(), part.inliner()
         elsewhere = any(not _same(old_in(e), new_in(e)) for e in _other_exprs(base))
     if not diff and not elsewhere:
         return None
     actions = tuple(replace(diff[a.name], phase=a.phase) if a.name in diff else a
                     for a in base.actions)
-    spec = replace(base, actions=actions, rules=part.rules, definitions=part.definitions)
+    spec = replace(base, actions=actions, rules=part.rules, definitions=part.definitions,
+                   expansions=part.expansions)
     guards = any(not _same_guards(a, base.action(a.name)) for a in diff.values())
     return spec, Change(frozenset(diff), guards, bool(elsewhere))
 

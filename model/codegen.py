@@ -19,7 +19,7 @@ import types
 from itcp.spec import ast as A
 from itcp.spec.ast import Bound, Call, Const, Ite, Let, Op, Param, Primed, Quant, Var
 from itcp.spec.errors import SpecError
-from itcp.spec.lang import And, Inliner, Spec
+from itcp.spec.lang import And, Spec
 from itcp.spec.properties import observations
 from itcp.spec.rules.table import score_of
 
@@ -430,7 +430,7 @@ class EngineSource:
         self.module = Module()
         self.vars = [v.name for v in spec.variables]
         self.funcs: list[str] = []
-        self.inline = Inliner(spec.definitions)
+        self.inline = spec.inliner()
 
     def unpack(self, em: FunctionEmitter, src="s", prefix="v_"):
         names = ", ".join(prefix + v for v in self.vars)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Primed, Var
-from itcp.spec.lang import Inliner, Spec
+from itcp.spec.lang import Spec
 from itcp.spec.properties import observations
 
 from .codegen import FunctionEmitter, Module
@@ -135,7 +135,7 @@ def liveness(spec: Spec, constants: dict, extra=(), invariant: dict | None = Non
     constant in every reachable state, by default all); ``extra`` are
     formulas observed at every state."""
     invariant = constants if invariant is None else invariant
-    inline = Inliner(spec.definitions)
+    inline = spec.inliner()
     step_props = [p for p in spec.properties if p.kind == "step" and p.formula is not None]
     state_props = [inline(p.formula) for p in spec.properties
                    if p.kind == "state" and p.formula is not None]

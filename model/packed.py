@@ -46,7 +46,7 @@ from dataclasses import dataclass, fields
 
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Ite, Op, Primed, Var
-from itcp.spec.lang import And, Inliner, Spec, unprime
+from itcp.spec.lang import And, Spec, unprime
 from itcp.spec.properties import observations
 from itcp.spec.simplify import simplify
 
@@ -375,7 +375,7 @@ class PackedSource:
         self.terminal = sorted(p.value for p in spec.phases if p.terminal)
         self.layout = Layout(spec)
         self.module = Module()
-        self.inline = Inliner(spec.definitions)
+        self.inline = spec.inliner()
         self.funcs: list[str] = []
         self.n = spec.config.players
         self.types = {v.name: v.type for v in spec.variables}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itcp.spec.ast import Bound, Call, Const, Ite, Let, Op, Param, Primed, Quant, Var
 from itcp.spec.errors import SpecError
-from itcp.spec.lang import Inliner, Spec
+from itcp.spec.lang import Spec
 from itcp.spec.properties import observations
 from itcp.spec.rules.table import score_of
 from itcp.spec.semantics import apply_op
@@ -23,7 +23,7 @@ class Evaluator:
         self.spec = spec
         self.n = spec.config.players
         self.vars = [v.name for v in spec.variables]
-        self.inline = Inliner(spec.definitions)
+        self.inline = spec.inliner()
 
     def eval(self, node, env: dict):
         kind = type(node)

@@ -26,7 +26,7 @@ import z3
 from itcp.spec import ast as A
 from itcp.spec.ast import INT, PILE, Primed
 from itcp.spec.errors import SpecError
-from itcp.spec.lang import Inliner, Spec
+from itcp.spec.lang import Spec
 
 from .smt_codec import StateCodec
 from .smt_ops import Operators
@@ -58,7 +58,7 @@ class SmtSpec:
         self.var_names = [v.name for v in spec.variables]
         self.var_types = {v.name: v.type for v in spec.variables}
         self.iw = needed_int_width(spec.variables) if int_width is None else int_width
-        self.inline = Inliner(spec.definitions)
+        self.inline = spec.inliner()
         self.actions = {a.name: a for a in spec.actions}
         self._update_labels: dict[tuple[str, str], list[str]] = {}
         self.values = Values(self.n, self.n_cards, self.iw)

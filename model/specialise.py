@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Op, Primed, Var
-from itcp.spec.lang import Inliner
 from itcp.spec.simplify import simplify
 
 from .reference import Evaluator
@@ -66,7 +65,7 @@ def base_action(spec, act, invariant: dict) -> tuple:
         known = dict(invariant)
         known["phase"] = Const(act.phase.value, spec_type(spec, "phase"))
         primed = {v: c for v, c in invariant.items() if v in act.values}
-        inline = Inliner(spec.definitions)
+        inline = spec.inliner()
         fold = lambda e: specialise(e, known, spec, primed)  # noqa: E731
         hit = cache[key] = (fold(act.guard), {v: fold(act.values[v]) for v in act.order},
                             [fold(inline(p.domain)) for p in act.decl.params])

@@ -38,7 +38,7 @@ import numpy as np
 
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Ite, Op, Primed, Var
-from itcp.spec.lang import Inliner, Spec
+from itcp.spec.lang import Spec
 from itcp.spec.simplify import simplify
 
 from . import runtime
@@ -547,7 +547,7 @@ class VectorSource:
         self.lm, self.cm = (1 << self.lb) - 1, (1 << self.cb) - 1
         if not layout.narrow or self.n_cards > 62:
             raise Unsupported("a field does not fit one word")
-        self.inline = Inliner(spec.definitions)
+        self.inline = spec.inliner()
         self.types = {v.name: v.type for v in spec.variables}
         self.arrays: dict = {}      # (hint, values, dtype) -> name
         self.consts: list[str] = []

@@ -181,8 +181,10 @@ def _node(cls: _N) -> _N:
     the compilers, and a dataclass hash walks the whole subtree every time."""
     c: Any = cls  # rebuilt attribute by attribute (methods too): no static type fits
     if not any("_hash" in getattr(b, "__dataclass_fields__", {}) for b in c.__mro__[1:]):
-        c.__annotations__ = {**c.__dict__.get("__annotations__", {}), "_hash": int}
+        c.__annotations__ = {**c.__dict__.get("__annotations__", {}), "_hash": int,
+                             "_free": frozenset}
         c._hash = field(default=None, init=False, compare=False, repr=False)
+        c._free = field(default=None, init=False, compare=False, repr=False)
     c.__hash__ = _memo_hash
     c = dataclass(frozen=True, slots=True, eq=True, repr=False)(c)
     c.__eq__, c.__ne__ = _guarded_eq(c.__eq__)
@@ -200,8 +202,9 @@ def _memo_hash(self) -> int:
 
 
 def _state_without_hash(self):
-    """Pickled state: string hashes differ between processes, so no cached hash."""
-    return [None if f.name == "_hash" else getattr(self, f.name) for f in fields(self)]
+    """Pickled state: string hashes differ between processes, so no cached hash
+    (nor cached free names: they are recomputed as cheaply)."""
+    return [None if f.name in ("_hash", "_free") else getattr(self, f.name) for f in fields(self)]
 
 
 @_node
@@ -513,18 +516,40 @@ def walk(n: Node):
         stack.extend(reversed(children(x)))
 
 
+def free_names(n: Node) -> frozenset[str]:
+    """The names of the Bound and Param nodes in ``n`` (bound inside it or not),
+    remembered by each node: ``substitute`` leaves a subtree that names none of
+    its variables as it is, without walking it."""
+    got = n._free  # type: ignore[attr-defined]  # every node class has the slot
+    if got is None:
+        if isinstance(n, (Bound, Param)):
+            got = frozenset((n.name,))
+        else:
+            kids = children(n)
+            got = _NO_NAMES.union(*(free_names(k) for k in kids)) if kids else _NO_NAMES
+        object.__setattr__(n, "_free", got)
+    return got
+
+
+_NO_NAMES: frozenset[str] = frozenset()
+
+
 def substitute(n: Node, env: dict) -> Node:
     """Replace Bound/Param nodes by name (capture-free: bound names are fresh).
 
     A tree shares subtrees (a definition inlined at several places of a formula):
-    each shared subtree is rewritten once."""
+    each shared subtree is rewritten once, and a subtree that names none of
+    ``env``'s variables is not walked at all."""
     memo: dict[int, Node] = {}
+    names = env.keys()
 
     def go(x: Node) -> Node:
         hit = memo.get(id(x))
         if hit is not None:
             return hit
-        if isinstance(x, (Bound, Param)) and x.name in env:
+        if names.isdisjoint(free_names(x)):
+            y = x
+        elif isinstance(x, (Bound, Param)) and x.name in env:
             y = env[x.name]
         else:
             kids = children(x)

@@ -410,6 +410,17 @@ class Spec:
     #: given the spec there (a question names players and cards of one table); None
     #: when there are none or they cannot be restated
     restate: object = field(default=None, compare=False)
+    #: (the definitions, every node's expansion by them: ``Inliner.memo``), shared
+    #: by the inliners of this spec's elaboration and of every backend that compiles it
+    expansions: tuple[dict, dict] | None = field(default=None, compare=False, repr=False)
+
+    def inliner(self) -> Inliner:
+        """An inliner of this spec's definitions that reuses every expansion
+        made so far (with its own ``used``).  A spec given other definitions
+        (``dataclasses.replace``) starts afresh."""
+        if self.expansions is None or self.expansions[0] is not self.definitions:
+            self.expansions = (self.definitions, {})
+        return Inliner(self.definitions, self.expansions[1])
 
     @property
     def var_index(self) -> dict:
@@ -445,38 +456,54 @@ def included(rule: Rule, readings: dict, scope: str) -> bool:
 
 
 class Inliner:
-    """Expands definition calls, memoised per call site."""
+    """Expands definition calls.
 
-    def __init__(self, defs: dict):
+    Each node is expanded once: ``memo`` (id -> the node, its expansion and the
+    definition rules it used) may be shared by several inliners over the same
+    definitions (an elaboration shares one across every guard and update of
+    every action), while ``used`` is this inliner's own: the definition rules
+    of what it was asked to expand."""
+
+    def __init__(self, defs: dict, memo: dict | None = None):
         self.defs = defs
         self.used: set[str] = set()
-        # id -> (node, its expansion): the node is kept so that its id stays its own
-        self.memo: dict[int, tuple[Node, Node]] = {}
+        # the node is kept with its expansion so that its id stays its own
+        self.memo: dict[int, tuple[Node, Node, frozenset[str]]] = {} if memo is None else memo
 
     def __call__(self, n: Node, stack=()) -> Node:
-        hit = self.memo.get(id(n))
-        if hit is not None:
-            return hit[1]
-        out = self._expand(n, stack)
-        self.memo[id(n)] = (n, out)
+        out, used = self._go(n, stack)
+        self.used |= used
         return out
 
-    def _expand(self, n: Node, stack) -> Node:
+    def _go(self, n: Node, stack) -> tuple[Node, frozenset[str]]:
+        hit = self.memo.get(id(n))
+        if hit is not None:
+            return hit[1], hit[2]
+        out, used = self._expand(n, stack)
+        self.memo[id(n)] = (n, out, used)
+        return out, used
+
+    def _expand(self, n: Node, stack) -> tuple[Node, frozenset[str]]:
         if isinstance(n, Call):
             if n.name not in self.defs:
                 raise SpecError(f"{n.name} is used at {_loc(n)} but no included rule defines it")
             if n.name in stack:
                 raise SpecError(f"definition {n.name} is recursive: {' -> '.join(stack)}")
             rid, d = self.defs[n.name]
-            self.used.add(rid)
-            args = [self(a, stack) for a in n.args]
-            body = self(d.body, stack + (n.name,))
-            return A.substitute(body, {p.name: a for p, a in zip(d.params, args)})
+            args = [self._go(a, stack) for a in n.args]
+            body, used = self._go(d.body, stack + (n.name,))
+            used = used.union([rid], *(u for _, u in args))
+            return A.substitute(body, {p.name: a for p, (a, _) in zip(d.params, args)}), used
         kids = A.children(n)
         if not kids:
-            return n
-        new = tuple(self(k, stack) for k in kids)
-        return n if all(a is b for a, b in zip(new, kids)) else A.rebuild(n, new)
+            return n, _NONE
+        got = [self._go(k, stack) for k in kids]
+        used = _NONE.union(*(u for _, u in got)) if any(u for _, u in got) else _NONE
+        new = tuple(x for x, _ in got)
+        return (n if all(a is b for a, b in zip(new, kids)) else A.rebuild(n, new)), used
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 def _loc(n):
@@ -503,8 +530,9 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
             for an in getattr(f, "actions", ()):
                 if an not in anames and scope == "game":
                     raise SpecError(f"rule {r.id} names unknown action {an}")
+    expansions: dict = {}  # one expansion of each node, shared by every inliner below
     for decl in decls:
-        inline = Inliner(defs)
+        inline = Inliner(defs, expansions)
         phase = next(p for p in phases if p.name == decl.phase)
         guards: list[tuple[str, Node]] = []
         updates: dict[str, list[tuple[str, Node, Node, int]]] = {}
@@ -525,7 +553,7 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
                     _expect(f.when, BOOL, r)
                     # a rule's story names the definitions its new value used (the
                     # readings that shaped what happened), not those its condition read
-                    own, cond = Inliner(defs), Inliner(defs)
+                    own, cond = Inliner(defs, expansions), Inliner(defs, expansions)
                     value = own(f.value)
                     updates.setdefault(f.var, []).append(
                         (r.id, cond(f.when), value, f.priority))
@@ -545,17 +573,18 @@ def elaborate(rs: RuleSet, readings: dict, scope: str = "round") -> Spec:
             values[var] = value
         memo: dict = {}
         fold = lambda e: simplify(e, rs.config.players, memo)
-        values = {v: fold(unprime(e, values)) for v, e in values.items()}
+        framed: dict = {}  # every formula of the action is unprimed against the same frame
+        values = {v: fold(unprime(e, values, framed)) for v, e in values.items()}
         guards = [(rid, fold(g)) for rid, g in guards]
         for var, ups in updates.items():
-            updates[var] = [(rid, fold(unprime(w, values)), fold(unprime(v, values)), pr)
+            updates[var] = [(rid, fold(unprime(w, values, framed)), fold(unprime(v, values, framed)), pr)
                             for rid, w, v, pr in ups]
         order = _topo(decl.name, values)
         assembled.append(AssembledAction(decl, phase, guards, updates, values, order,
                                          inline.used, update_defs, cond_defs))
     initial = {v.name: rs.initial[v.name] for v in variables}
     return Spec(rs.config, dict(readings), scope, variables, phases, tuple(assembled),
-                rules, defs, rs.properties, initial)
+                rules, defs, rs.properties, initial, expansions=(defs, expansions))
 
 
 def _definitions(rules: tuple[Rule, ...], signatures: dict[str, DefSig]
@@ -575,15 +604,16 @@ def _definitions(rules: tuple[Rule, ...], signatures: dict[str, DefSig]
     return defs
 
 
-def unprime(e: Node, updated) -> Node:
+def unprime(e: Node, updated, memo: dict | None = None) -> Node:
     """x' for a variable the action does not update is just x (the frame); each
-    subtree the formula shares is rewritten once."""
-    memo: dict[int, Node] = {}
+    subtree the formula shares is rewritten once (``memo``, id -> the node and its
+    rewriting, may be shared by calls with the same ``updated``)."""
+    memo = {} if memo is None else memo
 
     def go(x: Node) -> Node:
         hit = memo.get(id(x))
         if hit is not None:
-            return hit
+            return hit[1]
         y: Node
         if isinstance(x, A.Primed):
             y = x if x.name in updated else A.Var(x.name, x.type)
@@ -591,7 +621,7 @@ def unprime(e: Node, updated) -> Node:
             kids = A.children(x)
             new = tuple(go(k) for k in kids)
             y = x if all(a is b for a, b in zip(new, kids)) else A.rebuild(x, new)
-        memo[id(x)] = y
+        memo[id(x)] = (x, y)  # the node is kept: its id stays its own
         return y
 
     return go(e)

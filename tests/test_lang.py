@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import pathlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
 import pytest
@@ -30,6 +30,7 @@ from itcp.spec.ast import (
     Const,
     Ite,
     Let,
+    Op,
     Param,
     map_of,
     op,
@@ -48,6 +49,7 @@ from itcp.spec.lang import (
     Guard,
     If,
     Implies,
+    Inliner,
     LetIn,
     MapOf,
     Not,
@@ -259,6 +261,42 @@ def test_elaborate_inlines_definition_parameters():
     rs = ruleset(rule("d", Define("double", (a,), a + a)),
                  rule("u", Update(("inc",), "x", sig(X.cur + 1))), signatures=[sig])
     assert elaborate(rs, {}).action("inc").values["x"].sexpr() == "(add (add x 1) (add x 1))"
+
+
+def test_shared_expansions_keep_each_updates_own_definitions():
+    """Elaboration expands each definition call once for every guard and update,
+    yet each update still names the definitions its own value used."""
+    one, two = DefSig("one", (), INT), DefSig("two", (), INT)
+    rs = ruleset(rule("d1", Define("one", (), num(1))), rule("d2", Define("two", (), num(2))),
+                 rule("a", Update(("inc",), "x", X.cur + one())),
+                 rule("b", Update(("inc",), "y", Y.cur + one() + two())),
+                 rule("g", Guard(("inc", "pick"), one() < 5)), signatures=[one, two])
+    spec = elaborate(rs, {})
+    inc = spec.action("inc")
+    assert inc.update_defs == {("x", "a"): {"d1"}, ("y", "b"): {"d1", "d2"}}
+    assert inc.used_defs == {"d1"} and spec.action("pick").used_defs == {"d1"}
+    inline = spec.inliner()
+    assert inline(one() + two()).sexpr() == "(add 1 2)" and inline.used == {"d1", "d2"}
+
+
+def test_a_spec_with_other_definitions_does_not_reuse_expansions():
+    one = DefSig("one", (), INT)
+    rs = ruleset(rule("d1", Define("one", (), num(1))), rule("u", Update(("inc",), "x", one())),
+                 signatures=[one])
+    spec = elaborate(rs, {})
+    call = one()
+    assert spec.inliner()(call).sexpr() == "1"
+    other = replace(spec, definitions={"one": ("d9", Define("one", (), num(9)))})
+    assert other.inliner()(call).sexpr() == "9"
+    assert spec.inliner()(call).sexpr() == "1"
+
+
+def test_substitute_leaves_a_subtree_without_the_names_as_it_is():
+    a, b = Bound("a_sub", INT), Bound("b_sub", INT)
+    left, right = X.cur + a, Y.cur + b
+    out = A.substitute(Op("add", (left, right)), {"b_sub": num(3)})
+    assert out.args[0] is left and out.sexpr() == "(add (add x a_sub) (add y 3))"
+    assert A.free_names(Op("add", (left, right))) == {"a_sub", "b_sub"}
 
 
 def test_game_scope_rules_and_variables_only_in_game_scope():
@@ -589,7 +627,7 @@ EXAMPLES = [
 
 def reference_eval(node, env=None):
     ev = Evaluator(SimpleNamespace(config=SimpleNamespace(players=N), variables=(),
-                                   definitions={}))
+                                   inliner=lambda: Inliner({})))
     return ev.eval(node, {"state": {}, **(env or {})})
 
 
