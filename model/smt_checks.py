@@ -51,14 +51,33 @@ def _leaves(x, out: list) -> list:
     return out
 
 
-def _subst(x, pairs):
-    if isinstance(x, Pile):
-        return Pile(z3.substitute(x.length, *pairs),
-                    tuple(z3.substitute(c, *pairs) for c in x.slots),
-                    z3.substitute(x.cards, *pairs), z3.substitute(x.distinct, *pairs))
-    if isinstance(x, tuple):
-        return tuple(_subst(y, pairs) for y in x)
-    return z3.substitute(x, *pairs)
+class Substitution:
+    """``z3.substitute(e, *pairs)`` for many ``e`` with the same pairs.
+
+    Why: z3's wrapper rebuilds its two C arrays and, in a debug build of
+    Python (the default: ``__debug__``), compares the sorts of every pair on
+    every call; an unrolling copies each fragment of Next with the same
+    hundred pairs, and that was most of a step query's build time.  Here the
+    arrays are built and the sorts checked once."""
+
+    def __init__(self, pairs):
+        pairs = list(pairs)
+        for a, b in pairs:
+            if not a.sort().eq(b.sort()):
+                raise ValueError(f"substitution of {a} ({a.sort()}) by {b} ({b.sort()})")
+        self.n = len(pairs)
+        self.ctx = pairs[0][0].ctx if pairs else None
+        self.src = (z3.Ast * self.n)(*[a.as_ast() for a, _ in pairs])
+        self.dst = (z3.Ast * self.n)(*[b.as_ast() for _, b in pairs])
+
+    def __call__(self, e):
+        if not self.n:
+            return e
+        if e.ctx is not self.ctx:
+            raise ValueError("substitution into a formula of another Z3 context")
+        # the result has e's sort, hence e's class (BoolRef, BitVecRef, ...)
+        return type(e)(z3.Z3_substitute(self.ctx.ref(), e.as_ast(), self.n, self.src, self.dst),
+                       self.ctx)
 
 
 @dataclass
@@ -254,11 +273,13 @@ class Symbolic:
         parts, changed, memo = [], False, self._abstract
         if len(memo) > 4096:   # a long run's formulas: keep the recent ones only
             memo.clear()
+        sub = None
         for lab, e in q.parts:
             key = (e.get_id(), congruent)
             hit = memo.get(key)
             if hit is None or len(pairs) != hit[2]:
-                hit = memo[key] = (e, z3.substitute(e, *pairs), len(pairs))
+                sub = sub or Substitution(pairs)
+                hit = memo[key] = (e, sub(e), len(pairs))
             changed = changed or not hit[1].eq(e)
             parts.append((lab, hit[1]))
         if not changed:
@@ -279,7 +300,8 @@ class Symbolic:
         pairs = (list(zip(_leaves(self.A0, []), _leaves(s, [])))
                  + list(zip(_leaves(self.A1, []), _leaves(s2, [])))
                  + list(zip(_leaves(params, []), _leaves(fresh, []))))
-        return fresh, [(lab, z3.substitute(e, *pairs)) for lab, e in frags]
+        sub = Substitution(pairs)
+        return fresh, [(lab, sub(e)) for lab, e in frags]
 
     def step_any(self, s: dict, s2: dict, tag: str):
         """Some action's Next(s, s2): ((action, selector, params) list, labelled fragments)."""
@@ -307,8 +329,8 @@ class Symbolic:
         params, frags = self.template(action)
         if self.B1 is None:
             self.B1 = self.smt.state("B1")
-        pairs = list(zip(_leaves(self.A1, []), _leaves(self.B1, [])))
-        return params, frags, [(lab, z3.substitute(e, *pairs)) for lab, e in frags]
+        sub = Substitution(zip(_leaves(self.A1, []), _leaves(self.B1, [])))
+        return params, frags, [(lab, sub(e)) for lab, e in frags]
 
     def differ(self, s: dict, t: dict):
         """The two symbolic states differ in some variable."""
@@ -598,10 +620,11 @@ class Symbolic:
             if ctx is not None:
                 e = e.translate(ctx)
             if keep(lab):
-                b = z3.Bool(f"track#{k}", ctx)
+                name = f"track#{k}"  # the literal's name (str() of it would print it: slow)
+                b = z3.Bool(name, ctx)
                 s.add(z3.Implies(b, e))
                 lits.append(b)
-                names[str(b)] = lab
+                names[name] = lab
             else:
                 s.add(e)
         return s, lits, names

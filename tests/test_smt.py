@@ -382,3 +382,20 @@ def test_an_update_fragment_names_the_rules_of_the_new_values_it_reads():
     label = defs["phase"][0].split("+")
     assert "round.stop" in label and "zero.when.every_change" in label
     assert "round.stop" not in defs["ended"][0].split("+")   # ended' reads no phase'
+
+
+def test_a_substitution_built_once_gives_what_z3_substitute_gives():
+    from itcp.model.smt_checks import Substitution
+    x, y, z = z3.BitVecs("sx sy sz", 8)
+    b = z3.Bool("sb")
+    pairs = [(x, y + 1), (b, z == 3)]
+    sub = Substitution(pairs)
+    for e in (x + z == 2, z3.And(b, x < y), z3.If(b, x, z), z):
+        got = sub(e)
+        assert type(got) is type(z3.substitute(e, *pairs))
+        assert got.eq(z3.substitute(e, *pairs)), e
+    assert Substitution([])(x + 1).eq(x + 1)
+    with pytest.raises(ValueError, match="substitution of"):
+        Substitution([(x, b)])
+    with pytest.raises(ValueError, match="another Z3 context"):
+        sub(z3.BitVec("other", 8, z3.Context()))
