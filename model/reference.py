@@ -82,6 +82,7 @@ class ReferenceModule:
         self.spec = spec
         self.ev = Evaluator(spec)
         self.actions = {a.name: a for a in spec.actions}
+        self._score_formulas: list | None = None
         for a in spec.actions:
             setattr(self, f"enum_{a.name}", self._enum(a))
             setattr(self, f"apply_{a.name}", self._apply(a))
@@ -183,8 +184,7 @@ class ReferenceModule:
         return TERMINAL
 
     def scores(self, s):
+        if self._score_formulas is None:  # each seat's score, inlined once
+            self._score_formulas = [self.ev.inline(score_of(p)) for p in range(self.ev.n)]
         env = self._env(s)
-        out = []
-        for p in range(self.ev.n):
-            out.append(self.ev.eval(self.ev.inline(score_of(p)), env))
-        return tuple(out)
+        return tuple(self.ev.eval(f, env) for f in self._score_formulas)

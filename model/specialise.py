@@ -216,13 +216,30 @@ def specialise(node, known: dict, spec, primed: dict | None = None):
     """``node`` with ``Var(x)`` (and ``Primed(x)`` for x in ``primed``) replaced
     by the given nodes, folded to a fixpoint."""
     n = spec.config.players
-    out = simplify(_substitute(node, known, primed or {}), n)
+    simp, folds = _memos(spec)
+    out = simplify(_substitute(node, known, primed or {}), n, simp)
     for _ in range(4):
-        folded = _fold_maps(out, n)
+        folded = _fold_maps(out, n, folds)
         if folded is out:
             break
-        out = simplify(folded, n)
+        out = simplify(folded, n, simp)
     return out
+
+
+#: entries kept per memo of ``_memos`` before it starts afresh (memory stays bounded)
+MEMO_LIMIT = 200_000
+
+
+def _memos(spec) -> tuple[dict, dict]:
+    """The spec's memos of ``simplify`` and ``_fold_maps`` (id -> the node, its
+    result): both are functions of the node alone, and the many specialisations
+    of one spec (every action at every phase, every round of the fixpoint) share
+    most of their subtrees: a substitution leaves what it does not touch as it
+    was."""
+    memos = spec.__dict__.get("_fold_memos")
+    if memos is None or len(memos[0]) + len(memos[1]) > MEMO_LIMIT:
+        memos = spec.__dict__["_fold_memos"] = ({}, {})
+    return memos
 
 
 def framed(node, updated):
@@ -262,14 +279,16 @@ def _substitute(node, known: dict, primed: dict):
     return go(node)
 
 
-def _fold_maps(node, n: int):
-    """One bottom-up pass of the map rules; the same object if nothing applied."""
-    memo: dict = {}
+def _fold_maps(node, n: int, memo: dict | None = None):
+    """One bottom-up pass of the map rules; the same object if nothing applied
+    (``memo``: id -> the node and its result, may be shared between calls)."""
+    memo = {} if memo is None else memo
 
     def go(x):
         key = id(x)
-        if key in memo:
-            return memo[key][1]
+        hit = memo.get(key)
+        if hit is not None and hit[0] is x:
+            return hit[1]
         kids = A.children(x)
         new = tuple(go(k) for k in kids)
         y = x if all(a is b for a, b in zip(new, kids)) else A.rebuild(x, new)

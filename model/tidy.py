@@ -126,9 +126,10 @@ def _substitute_own(stmt: ast.stmt, values: Mapping[str, ast.expr]) -> None:
 def peephole(stmts: list[ast.stmt]) -> list[ast.stmt]:
     """Short-circuit chains and two-way branches that only pick a value become
     expressions, then locals used once fold into their reader, to a fixpoint."""
+    count = _count_names(stmts)  # kept up to date by both passes: counted once
     while True:
         changes = [0]
-        stmts = inline_once(fold_branches(stmts, changes), changes)
+        stmts = _inline_block(fold_branches(stmts, changes, count), count, changes)
         if not changes[0]:
             return stmts
 
@@ -142,12 +143,27 @@ def _count_names(stmts: list[ast.stmt]) -> dict[str, int]:
     return count
 
 
-def fold_branches(stmts: list[ast.stmt], changes: list[int]) -> list[ast.stmt]:
+def _uncount(nodes: list[ast.AST], count: dict[str, int] | None) -> None:
+    """Names of ``nodes`` that left the function: ``count`` follows."""
+    if count is not None:
+        for node in nodes:
+            if type(node) is ast.Name:
+                count[node.id] -= 1
+
+
+def _forget(count: dict[str, int] | None, name: str, k: int) -> None:
+    if count is not None:
+        count[name] -= k
+
+
+def fold_branches(stmts: list[ast.stmt], changes: list[int],
+                  count: dict[str, int] | None = None) -> list[ast.stmt]:
     """``x = a`` / ``if not x:`` / ``    x = b``  ->  ``x = a or b`` (and ``and``
     for ``if x:``); ``if c:`` / ``    y = p`` / ``else:`` / ``    y = q``  ->
     ``y = p if c else q``.  Exact: Python's ``and``/``or`` yield the operand the
     statements would have stored, and every operand is pure.  One pass, outer
-    statements before the blocks they hold; ``changes[0]`` counts the folds."""
+    statements before the blocks they hold; ``changes[0]`` counts the folds
+    (and ``count``, the names' occurrences, loses the names folded away)."""
     out: list[ast.stmt] = []
     i = 0
     while i < len(stmts):
@@ -164,6 +180,7 @@ def fold_branches(stmts: list[ast.stmt], changes: list[int]) -> list[ast.stmt]:
                         and then[0] == x:
                     op: ast.boolop = ast.Or() if negated else ast.And()
                     out.append(_assign(x, ast.BoolOp(op=op, values=[first, then[1]])))
+                    _forget(count, x, 2)  # the test's read and the second store
                     changes[0] += 1
                     i += 2
                     continue
@@ -171,13 +188,14 @@ def fold_branches(stmts: list[ast.stmt], changes: list[int]) -> list[ast.stmt]:
             p, q = _assigned(s.body[0]), _assigned(s.orelse[0])
             if p is not None and q is not None and p[0] == q[0]:
                 out.append(_assign(p[0], ast.IfExp(test=s.test, body=p[1], orelse=q[1])))
+                _forget(count, p[0], 1)  # one store of the two
                 changes[0] += 1
                 i += 1
                 continue
         for field in _BLOCKS:
             block = getattr(s, field, None)
             if block and isinstance(block[0], ast.stmt):
-                setattr(s, field, fold_branches(block, changes))
+                setattr(s, field, fold_branches(block, changes, count))
         out.append(s)
         i += 1
     return out
@@ -198,6 +216,7 @@ def _inline_block(stmts: list[ast.stmt], count: dict[str, int],
         a = _assigned(s)
         if a is not None and count.get(a[0]) == 1 and a[0] != "_":
             changes[0] += 1
+            _uncount(_nodes([s]), count)  # its value's names are read once fewer
             continue  # assigned, never read: the expression is pure
         out.append(s)
         while len(out) >= 2:
