@@ -538,12 +538,14 @@ class PackedSource:
         """Compound terms over the parent's fields alone that two or more of
         the phase's actions compute (a zero-hand test, say): computed once,
         before the actions (the generated code is total, so early is safe)."""
-        def state_terms(act) -> set:
-            found: set = set()
+        def state_terms(act) -> dict:
+            # a dict, not a set: the terms in the order met, so the generated
+            # code is the same in every process (a set's order follows string hashes)
+            found: dict = {}
 
             def collect(x):
                 if isinstance(x, (Op, Ite)) and not reads_move(x):
-                    found.add(x)
+                    found[x] = None
                     return
                 if isinstance(x, (A.Quant, A.Let)):
                     return

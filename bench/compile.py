@@ -1,0 +1,133 @@
+"""Commands that mostly compile the spec, against the same commands at another revision.
+
+Most of a small check's time, and of the test suite's, is spent turning the
+spec into code: elaborating a variant (inlining its definitions), generating
+the engine, specialising the explorer's successor code.  This times whole
+commands, each started as a user starts it (a fresh process: start-up, imports
+and every compilation included), at the working tree and at the revision
+``--against`` (checked out into a temporary git worktree and imported from
+there), pair by pair in one run so the machine's load hits both sides alike:
+
+    itcp-check rules clarified --full-deck --dump-engine
+    itcp-check rules clarified TABLE --dump-successors
+    itcp-check check clarified TABLE
+
+with TABLE = 3 players, 1 suit, rank 2, hands of 1, Mercy, Justice and Pride
+Cycle (a search of a few thousand states: the compilation is most of it).
+Each side's time is its process's CPU time (user + system, from the operating
+system's accounting of the child) and its wall-clock time; the ratios are
+this tree / the other revision, medians over the rounds.  The run also checks
+that both sides print the same thing (the generated sources, the verdicts),
+timings aside; both run with one string-hash seed (PYTHONHASHSEED=0), since
+revisions before the fix of the shared-terms pass generated successor code in
+an order that followed string hashes.
+
+    python bench/compile.py --against REV [--runs 3]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TABLE = "--players 3 --suits 1 --ranks 2..2 --hand 1 --options mercy,justice,pride-cycle"
+COMMANDS = {
+    "rules --dump-engine (full deck)": "rules clarified --full-deck --dump-engine",
+    "rules --dump-successors": f"rules clarified {TABLE} --dump-successors",
+    "check (three option cards)": f"check clarified {TABLE}",
+}
+#: the command line as `itcp-check` runs it, but importable from any tree
+LAUNCH = "import sys; from itcp.cli.entry import main; sys.argv[0] = 'itcp-check'; sys.exit(main())"
+#: what differs between two runs of one command: timings
+TIMING = re.compile(r"\d+(\.\d+)?\s*(s|ms|seconds)\b|\d+:\d\d")
+
+
+def _child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run(args: list[str], pythonpath: str | None) -> tuple[float, float, str]:
+    """(CPU seconds, wall seconds, stdout) of one run of the command in a child."""
+    # one string-hash seed for both sides: an older revision's successor code
+    # followed the order of a set of nodes, so its output changed from run to run
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
+    before, start = _child_cpu(), time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", LAUNCH, *args], capture_output=True,
+                          text=True, env=env)
+    wall, cpu = time.perf_counter() - start, _child_cpu() - before
+    if proc.returncode not in (0, 1, 3):
+        sys.exit(f"itcp-check {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}")
+    return cpu, wall, proc.stdout
+
+
+def package_tree(checkout: Path, into: Path) -> Path:
+    """``into/itcp/<sub>`` -> the checkout's folders, as its pyproject.toml maps
+    them: the other revision imports as ``itcp`` from ``into`` (found before the
+    editable install of this tree)."""
+    config = tomllib.loads((checkout / "pyproject.toml").read_text(encoding="utf-8"))
+    for name, folder in config["tool"]["setuptools"]["package-dir"].items():
+        if name.count(".") == 1:
+            link = into.joinpath(*name.split("."))
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(checkout / folder, target_is_directory=True)
+    return into
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--against", required=True, help="the git revision to compare with")
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="itcp-bench-") as tmp:
+        checkout = Path(tmp) / "checkout"
+        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q",
+                        str(checkout), args.against], check=True)
+        try:
+            tree = package_tree(checkout, Path(tmp) / "tree")
+            return _compare(args.against, str(tree), args.runs)
+        finally:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
+                            str(checkout)], check=False)
+
+
+def _compare(rev: str, other: str, runs: int) -> int:
+    sides = {"this tree": None, rev: other}
+    times: dict = {(c, s): [] for c in COMMANDS for s in sides}
+    outs: dict = {}
+    for r in range(runs):
+        for cname, cmd in COMMANDS.items():
+            for side, path in sides.items():
+                cpu, wall, out = run(shlex.split(cmd), path)
+                times[(cname, side)].append((cpu, wall))
+                outs[(cname, side)] = TIMING.sub("<time>", out)
+                print(f"  round {r + 1}: {cname:<34} {side:<10} {cpu:7.2f} s CPU "
+                      f"{wall:7.2f} s wall", flush=True)
+    print(f"\n{'command':<34} {'CPU s':>8} {rev[:10]:>10} {'ratio':>6} {'wall s':>8} "
+          f"{rev[:10]:>10} {'ratio':>6}  same output  (medians of {runs})")
+    for cname in COMMANDS:
+        mine, theirs = times[(cname, "this tree")], times[(cname, rev)]
+        cpu = statistics.median(c for c, _ in mine), statistics.median(c for c, _ in theirs)
+        wall = statistics.median(w for _, w in mine), statistics.median(w for _, w in theirs)
+        ratio = statistics.median(a / b for (a, _), (b, _) in zip(mine, theirs))
+        wratio = statistics.median(a / b for (_, a), (_, b) in zip(mine, theirs))
+        same = "yes" if outs[(cname, "this tree")] == outs[(cname, rev)] else "NO"
+        print(f"{cname:<34} {cpu[0]:>8.2f} {cpu[1]:>10.2f} {ratio:>6.2f} {wall[0]:>8.2f} "
+              f"{wall[1]:>10.2f} {wratio:>6.2f}  {same}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
