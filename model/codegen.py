@@ -31,6 +31,10 @@ TERMINAL = -4
 _SIMPLE = str.isidentifier
 
 
+#: the import every generated module starts with (the helpers its code calls)
+RUNTIME_IMPORT = "from itcp.model.runtime import bits, pile_mask, subsets"
+
+
 def is_atom(code: str) -> bool:
     """``code`` (generated Python) needs no parentheses around it: a name, a
     number, a literal."""
@@ -585,7 +589,7 @@ class EngineSource:
             "",
             "Readings: " + ", ".join(f"{k}={v}" for k, v in sorted(self.spec.readings.items())),
             'Do not edit: regenerate with `itcp-check rules --dump-engine`."""',
-            "from itcp.model.runtime import bits, pile_mask, subsets",
+            RUNTIME_IMPORT,
             "",
         ]
         return "\n".join(header + self.module.lines + [""] + [f + "\n" for f in self.funcs])
@@ -691,7 +695,7 @@ def compile_state_formulas(spec: Spec, formulas: dict) -> dict:
         em.line(f"return {em.expr(src.inline(node))}")
         src.function(f"def f_{i}(s):", em)
         names[name] = f"f_{i}"
-    source = "\n".join(["from itcp.model.runtime import bits, pile_mask, subsets", ""]
+    source = "\n".join([RUNTIME_IMPORT, ""]
                        + src.module.lines + [""] + [f + "\n" for f in src.funcs])
     scope: dict = {}
     exec(compile(source, "<itcp-formulas>", "exec"), scope)

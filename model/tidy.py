@@ -143,21 +143,15 @@ def _count_names(stmts: list[ast.stmt]) -> dict[str, int]:
     return count
 
 
-def _uncount(nodes: list[ast.AST], count: dict[str, int] | None) -> None:
+def _uncount(nodes: list[ast.AST], count: dict[str, int]) -> None:
     """Names of ``nodes`` that left the function: ``count`` follows."""
-    if count is not None:
-        for node in nodes:
-            if type(node) is ast.Name:
-                count[node.id] -= 1
-
-
-def _forget(count: dict[str, int] | None, name: str, k: int) -> None:
-    if count is not None:
-        count[name] -= k
+    for node in nodes:
+        if type(node) is ast.Name:
+            count[node.id] -= 1
 
 
 def fold_branches(stmts: list[ast.stmt], changes: list[int],
-                  count: dict[str, int] | None = None) -> list[ast.stmt]:
+                  count: dict[str, int]) -> list[ast.stmt]:
     """``x = a`` / ``if not x:`` / ``    x = b``  ->  ``x = a or b`` (and ``and``
     for ``if x:``); ``if c:`` / ``    y = p`` / ``else:`` / ``    y = q``  ->
     ``y = p if c else q``.  Exact: Python's ``and``/``or`` yield the operand the
@@ -180,7 +174,7 @@ def fold_branches(stmts: list[ast.stmt], changes: list[int],
                         and then[0] == x:
                     op: ast.boolop = ast.Or() if negated else ast.And()
                     out.append(_assign(x, ast.BoolOp(op=op, values=[first, then[1]])))
-                    _forget(count, x, 2)  # the test's read and the second store
+                    count[x] -= 2  # the test's read and the second store
                     changes[0] += 1
                     i += 2
                     continue
@@ -188,7 +182,7 @@ def fold_branches(stmts: list[ast.stmt], changes: list[int],
             p, q = _assigned(s.body[0]), _assigned(s.orelse[0])
             if p is not None and q is not None and p[0] == q[0]:
                 out.append(_assign(p[0], ast.IfExp(test=s.test, body=p[1], orelse=q[1])))
-                _forget(count, p[0], 1)  # one store of the two
+                count[p[0]] -= 1  # one store of the two
                 changes[0] += 1
                 i += 1
                 continue
@@ -201,16 +195,13 @@ def fold_branches(stmts: list[ast.stmt], changes: list[int],
     return out
 
 
-def inline_once(stmts: list[ast.stmt], changes: list[int]) -> list[ast.stmt]:
+def _inline_block(stmts: list[ast.stmt], count: dict[str, int],
+                  changes: list[int]) -> list[ast.stmt]:
     """A local assigned and never read goes; one assigned once and read once,
     in the very next statement of its block (not a loop, which would evaluate
     it again), folds into that statement's own expressions: fewer stores and
-    loads per transition.  ``changes[0]`` counts the statements gone."""
-    return _inline_block(stmts, _count_names(stmts), changes)
-
-
-def _inline_block(stmts: list[ast.stmt], count: dict[str, int],
-                  changes: list[int]) -> list[ast.stmt]:
+    loads per transition.  ``changes[0]`` counts the statements gone; ``count``
+    (each name's occurrences in the function) follows what goes."""
     out: list[ast.stmt] = []
     for s in stmts:
         a = _assigned(s)
