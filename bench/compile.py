@@ -29,15 +29,15 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import shlex
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import tomllib
 from pathlib import Path
+
+from vs_baseline import run as run_child  # bench/ is the script's folder: on sys.path
 
 REPO = Path(__file__).resolve().parent.parent
 TABLE = "--players 3 --suits 1 --ranks 2..2 --hand 1 --options mercy,justice,pride-cycle"
@@ -52,25 +52,15 @@ LAUNCH = "import sys; from itcp.cli.entry import main; sys.argv[0] = 'itcp-check
 TIMING = re.compile(r"\d+(\.\d+)?\s*(s|ms|seconds)\b|\d+:\d\d")
 
 
-def _child_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
 def run(args: list[str], pythonpath: str | None) -> tuple[float, float, str]:
-    """(CPU seconds, wall seconds, stdout) of one run of the command in a child."""
+    """(CPU seconds, wall seconds, stdout) of one run of the command in a child
+    (timed as bench/vs_baseline.py times its commands)."""
     # one string-hash seed for both sides: an older revision's successor code
     # followed the order of a set of nodes, so its output changed from run to run
     env = dict(os.environ, PYTHONHASHSEED="0")
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
-    before, start = _child_cpu(), time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", LAUNCH, *args], capture_output=True,
-                          text=True, env=env)
-    wall, cpu = time.perf_counter() - start, _child_cpu() - before
-    if proc.returncode not in (0, 1, 3):
-        sys.exit(f"itcp-check {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}")
-    return cpu, wall, proc.stdout
+    return run_child([sys.executable, "-c", LAUNCH, *args], env)
 
 
 def package_tree(checkout: Path, into: Path) -> Path:
