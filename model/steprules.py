@@ -30,7 +30,7 @@ take-back reading for a card that was not just taken) and is not named.
 """
 from __future__ import annotations
 
-from itcp.spec.ast import Call
+from itcp.spec.ast import Call, walk
 from itcp.spec.lang import Define, Guard, Spec, Update
 from itcp.spec.rules import build_ruleset
 
@@ -48,15 +48,18 @@ class _Tracing(Evaluator):
         self.called: list[str] = []
         #: definitions of another reading, in place of this spec's (``StepRules._swap``)
         self.override: dict = {}
+        #: note the definitions evaluated (off inside ``value``: what it would
+        #: note is thrown away, and asking ``decides`` there is most of the cost)
+        self.tracing = True
 
     def value(self, expr, env: dict):
         """``expr``'s value, its definitions not noted (a condition, another reading)."""
-        kept = self.called
-        self.called = []
+        kept, tracing = self.called, self.tracing
+        self.called, self.tracing = [], False
         try:
             return self.eval(expr, env)
         finally:
-            self.called = kept
+            self.called, self.tracing = kept, tracing
 
     @staticmethod
     def _bind(params, args, env: dict) -> dict:
@@ -74,7 +77,8 @@ class _Tracing(Evaluator):
             rid, d = self.spec.definitions[node.name]
             args = [self.eval(a, env) for a in node.args]
             value = self.eval(d.body, self._bind(d.params, args, env))
-            if rid not in self.called and self.decides(rid, node.name, args, value, env):
+            if (self.tracing and rid not in self.called
+                    and self.decides(rid, node.name, args, value, env)):
                 self.called.append(rid)
             return value
         return super().eval(node, env)
@@ -123,6 +127,31 @@ class StepRules:
         #: what a swap compares: the table after the step, not the rules' records
         #: of it (discard.lower's record of the points before the draw)
         self.compared = {v.name for v in spec.variables if not v.record}
+        self._reaches: dict = {}  # id(expr) -> (expr, its _reach)
+
+    def _reach(self, expr) -> frozenset:
+        """The definitions evaluating ``expr`` may call, through this spec's
+        definition bodies too (cached per fragment: fragments live as long as the
+        rules)."""
+        if expr is None:
+            return frozenset()
+        hit = self._reaches.get(id(expr))
+        if hit is None or hit[0] is not expr:
+            seen: set = set()
+            todo = [n.name for n in walk(expr) if type(n) is Call]
+            while todo:
+                d = todo.pop()
+                if d not in seen:
+                    seen.add(d)
+                    if d in self.spec.definitions:
+                        body = self.spec.definitions[d][1].body
+                        todo.extend(n.name for n in walk(body) if type(n) is Call)
+            hit = self._reaches[id(expr)] = (expr, frozenset(seen))
+        return hit[1]
+
+    def _touched(self, expr, override: dict) -> bool:
+        """Can ``expr`` evaluate differently with the definitions ``override``?"""
+        return bool(override) and not self._reach(expr).isdisjoint(override)
 
     @staticmethod
     def _fragments(rules, name: str):
@@ -172,18 +201,29 @@ class StepRules:
     def reading_decides(self, choice: str, name: str, env) -> bool:
         """Would the step come out otherwise (refused, or another successor) with
         another reading of ``choice`` in place of this spec's, guards, updates and
-        definitions alike, everything else held fixed?"""
+        definitions alike, everything else held fixed?
+
+        Only what the swap can change is evaluated again: this spec's guards that
+        reach an overridden definition (the others held on this legal step), and
+        the variables with an update of ``choice`` on either side or one that
+        reaches an overridden definition (the others come out as they did)."""
         guards, updates = self._own.get(name, ([], {}))
         for _reading, rules in self.others.get(choice, {}).items():
             alt_guards, alt_updates = self._fragments(rules, name)
-            self.ev.override = {f.name: f for r in rules for f in r.fragments
-                                if isinstance(f, Define)}
+            override = {f.name: f for r in rules for f in r.fragments if isinstance(f, Define)}
+            self.ev.override = override
             try:
-                kept = [(r, e) for r, e in guards if r.choice != choice] + alt_guards
+                kept = [(r, e) for r, e in guards
+                        if r.choice != choice and self._touched(e, override)] + alt_guards
                 if not all(self.ev.value(e, env) for _, e in kept):
                     return True
                 for var in (set(updates) | set(alt_updates)) & self.compared:
-                    ups = [u for u in updates.get(var, []) if u[2].choice != choice]
+                    own = updates.get(var, [])
+                    if var not in alt_updates and not any(
+                            u[2].choice == choice or self._touched(u[3], override)
+                            or self._touched(u[4], override) for u in own):
+                        continue
+                    ups = [u for u in own if u[2].choice != choice]
                     ups += alt_updates.get(var, [])
                     if self._value(self._new_value(ups, env), var, env) != env["next"][var]:
                         return True
