@@ -1,8 +1,10 @@
-"""Commands that mostly compile the spec, against the same commands at another revision.
+"""Commands that mostly compile the spec or tell stories, against another revision.
 
 Most of a small check's time, and of the test suite's, is spent turning the
-spec into code: elaborating a variant (inlining its definitions), generating
-the engine, specialising the explorer's successor code.  This times whole
+spec into code (elaborating a variant, inlining its definitions, generating
+the engine, specialising the explorer's successor code) and telling the
+shortest traces as stories (naming, per step, the rules and readings that
+decided it: ``model/steprules.py``).  This times whole
 commands, each started as a user starts it (a fresh process: start-up, imports
 and every compilation included), at the working tree and at the revision
 ``--against`` (checked out into a temporary git worktree and imported from
@@ -11,6 +13,8 @@ there), pair by pair in one run so the machine's load hits both sides alike:
     itcp-check rules clarified --full-deck --dump-engine
     itcp-check rules clarified TABLE --dump-successors
     itcp-check check clarified TABLE
+    itcp-check                                  (the Quick start: three stories)
+    itcp-check ask "can the passer's hand change" official     (a witness told)
 
 with TABLE = 3 players, 1 suit, rank 2, hands of 1, Mercy, Justice and Pride
 Cycle (a search of a few thousand states: the compilation is most of it).
@@ -45,6 +49,8 @@ COMMANDS = {
     "rules --dump-engine (full deck)": "rules clarified --full-deck --dump-engine",
     "rules --dump-successors": f"rules clarified {TABLE} --dump-successors",
     "check (three option cards)": f"check clarified {TABLE}",
+    "itcp-check (Quick start)": "",
+    "ask (a witness)": "ask \"can the passer's hand change\" official",
 }
 #: the command line as `itcp-check` runs it, but importable from any tree
 LAUNCH = "import sys; from itcp.cli.entry import main; sys.argv[0] = 'itcp-check'; sys.exit(main())"
@@ -60,7 +66,9 @@ def run(args: list[str], pythonpath: str | None) -> tuple[float, float, str]:
     env = dict(os.environ, PYTHONHASHSEED="0")
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
-    return run_child([sys.executable, "-c", LAUNCH, *args], env)
+    # in a folder of its own: `ask` saves its witness in the working folder
+    with tempfile.TemporaryDirectory(prefix="itcp-bench-run-") as cwd:
+        return run_child([sys.executable, "-c", LAUNCH, *args], env, cwd)
 
 
 def package_tree(checkout: Path, into: Path) -> Path:

@@ -34,11 +34,12 @@ HERE = Path(__file__).resolve().parent
 TABLE = "--players 2 --suits 2 --ranks 2..4 --hand 3"
 
 
-def run(cmd: list[str], env: dict | None = None) -> tuple[float, float, str]:
+def run(cmd: list[str], env: dict | None = None,
+        cwd: str | None = None) -> tuple[float, float, str]:
     """(CPU seconds, wall seconds, stdout) of one run of ``cmd`` in a child process."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
+                            env=env, cwd=cwd)
     out, err = proc.communicate()
     wall = time.perf_counter() - start
     cpu = _child_cpu.pop()  # the child has been waited for: its usage is counted
