@@ -33,13 +33,15 @@ def build_spec(config: Config, readings: dict | None = None, scope: str = "round
     checked beside the built-in ones by every backend."""
     merged = default_readings()
     merged.update(readings or {})
-    spec = elaborate(build_ruleset(config), merged, scope)
+    spec = _elaborated(config, tuple(sorted(merged.items())), scope)
     return spec.with_properties(extra_properties) if extra_properties else spec
 
 
 @lru_cache(maxsize=64)
 def _elaborated(config: Config, readings: tuple, scope: str) -> Spec:
-    return build_spec(config, dict(readings), scope)
+    """The spec elaborated once per table, readings and scope (and shared: what
+    backends derive from it is cached on it, ``Spec.derived``)."""
+    return elaborate(build_ruleset(config), dict(readings), scope)
 
 
 @lru_cache(maxsize=64)

@@ -141,8 +141,7 @@ def liveness(spec: Spec, constants: dict, extra=(), invariant: dict | None = Non
                    if p.kind == "state" and p.formula is not None]
     phases = [p.value for p in spec.phases]
     ptype = spec_type(spec, "phase")
-    acts = [_Action(spec, a, constants, invariant, inline, step_props) for a in spec.actions]
-    acts = [a for a in acts if a.enabled]
+    acts = [a for a in _actions(spec, constants, invariant, inline, step_props) if a.enabled]
     live: dict = {}
     for ph in phases:
         known = dict(constants)
@@ -177,6 +176,25 @@ def liveness(spec: Spec, constants: dict, extra=(), invariant: dict | None = Non
     return {ph: frozenset(vs) for ph, vs in live.items()}
 
 
+def _actions(spec: Spec, constants: dict, invariant: dict, inline, step_props) -> list:
+    """Every action of ``spec`` specialised (``_Action``), cached on the rules
+    (``Spec.derived``): a question's spec shares them with its variant's, and
+    each round of ``reduction``'s fixpoint with the ones before it that knew
+    the same constants."""
+    cache = spec.derived.setdefault("liveness_actions", {})
+    key = (_signature(constants), _signature(invariant),
+           tuple(id(p.formula) for p in step_props))
+    hit = cache.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], (p.formula for p in step_props))):
+        acts = [_Action(spec, a, constants, invariant, inline, step_props) for a in spec.actions]
+        hit = cache[key] = ([p.formula for p in step_props], acts)
+    return hit[1]
+
+
+def _signature(known: dict) -> tuple:
+    return tuple(sorted((v, c.value) for v, c in known.items()))
+
+
 def _closure(a: _Action, needed: set) -> set:
     """The state variables read to compute the next values ``needed`` of ``a``
     (a next value may read another's)."""
@@ -204,6 +222,11 @@ def reduction(spec: Spec, observe: bool = True) -> Reduction:
     """The constants and per-phase live variables of a search of ``spec``,
     iterated to a common fixpoint (``observe``: the graph observations count
     as reads)."""
+    cache = spec.derived.setdefault("reductions", {})
+    key = (observe, tuple(id(p) for p in spec.properties))
+    hit = cache.get(key)
+    if hit is not None and all(a is p for a, p in zip(hit[0], spec.properties)):
+        return hit[1]  # the same rules and the same properties
     extra = observed_formulas(spec) if observe else []
     canonical = initial_constants(spec)
     invariant = _single(spec, reachable_values(spec))
@@ -215,8 +238,10 @@ def reduction(spec: Spec, observe: bool = True) -> Reduction:
         if more.keys() == constants.keys():
             break
         constants = more
-    return Reduction(constants, live, canonical, tuple(v.name for v in spec.variables),
-                     invariant)
+    out = Reduction(constants, live, canonical, tuple(v.name for v in spec.variables),
+                    invariant)
+    cache[key] = (list(spec.properties), out)
+    return out
 
 
 def _single(spec, values) -> dict:

@@ -58,7 +58,7 @@ def base_action(spec, act, invariant: dict) -> tuple:
     cached per spec: the smaller trees every later specialisation starts from.
     Specialising again with more known values gives what specialising the
     original would (substitution and folding compose)."""
-    cache = spec.__dict__.setdefault("_base_actions", {})
+    cache = spec.derived.setdefault("base_actions", {})
     key = (act.name, tuple(sorted((v, c.value) for v, c in invariant.items())))
     hit = cache.get(key)
     if hit is None:
@@ -91,9 +91,15 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
     to its ``canonical`` value: a new value goes to the phases the move may
     lead to, and counts only if the variable is live at one of them.
     """
+    plain = live is None and canonical is None and invariant is None
+    if plain and "reachable_values" in spec.derived:
+        return {v: (None if x is None else set(x))
+                for v, x in spec.derived["reachable_values"].items()}
     values: dict = {name: {c.value} for name, c in initial_constants(spec).items()}
     types = {v.name: v.type for v in spec.variables}
-    folded = _Folded(spec)
+    folded = spec.derived.get("folded")
+    if folded is None or len(folded.memo) > MEMO_LIMIT:
+        folded = spec.derived["folded"] = _Folded(spec)
     done: dict = {}  # action -> the known values it was last run with
     changed = True
     while changed:
@@ -137,6 +143,9 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
                 if grown != old:
                     values[var] = grown
                     changed = True
+    if plain:  # a function of the rules alone: kept for the next caller
+        spec.derived["reachable_values"] = {v: (None if x is None else frozenset(x))
+                                            for v, x in values.items()}
     return values
 
 
@@ -236,9 +245,9 @@ def _memos(spec) -> tuple[dict, dict]:
     of one spec (every action at every phase, every round of the fixpoint) share
     most of their subtrees: a substitution leaves what it does not touch as it
     was."""
-    memos = spec.__dict__.get("_fold_memos")
+    memos = spec.derived.get("fold_memos")
     if memos is None or len(memos[0]) + len(memos[1]) > MEMO_LIMIT:
-        memos = spec.__dict__["_fold_memos"] = ({}, {})
+        memos = spec.derived["fold_memos"] = ({}, {})
     return memos
 
 

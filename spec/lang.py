@@ -413,6 +413,10 @@ class Spec:
     #: (the definitions, every node's expansion by them: ``Inliner.memo``), shared
     #: by the inliners of this spec's elaboration and of every backend that compiles it
     expansions: tuple[dict, dict] | None = field(default=None, compare=False, repr=False)
+    #: what backends derive from the rules alone (never from the properties):
+    #: kept by a spec given more properties (``with_properties``), fresh after any
+    #: other change (``dataclasses.replace`` does not copy it)
+    derived: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def inliner(self) -> Inliner:
         """An inliner of this spec's definitions that reuses every expansion
@@ -446,7 +450,9 @@ class Spec:
             if p.id in taken:
                 raise SpecError(f"property {p.id} is already defined")
             taken.add(p.id)
-        return replace(self, properties=self.properties + extra, restate=restate)
+        out = replace(self, properties=self.properties + extra, restate=restate)
+        out.derived = self.derived  # the rules are the same: so is what they give
+        return out
 
 
 def included(rule: Rule, readings: dict, scope: str) -> bool:
