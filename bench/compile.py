@@ -15,6 +15,7 @@ there), pair by pair in one run so the machine's load hits both sides alike:
     itcp-check check clarified TABLE
     itcp-check                                  (the Quick start: three stories)
     itcp-check ask "can the passer's hand change" official     (a witness told)
+    itcp-check disputes --out rulings.md          (every dispute answered and told)
 
 with TABLE = 3 players, 1 suit, rank 2, hands of 1, Mercy, Justice and Pride
 Cycle (a search of a few thousand states: the compilation is most of it).
@@ -51,6 +52,7 @@ COMMANDS = {
     "check (three option cards)": f"check clarified {TABLE}",
     "itcp-check (Quick start)": "",
     "ask (a witness)": "ask \"can the passer's hand change\" official",
+    "disputes (the rulings document)": "disputes --out rulings.md",
 }
 #: the command line as `itcp-check` runs it, but importable from any tree
 LAUNCH = "import sys; from itcp.cli.entry import main; sys.argv[0] = 'itcp-check'; sys.exit(main())"
