@@ -13,12 +13,16 @@ HEAD``) in a temporary folder, imported from there (``PYTHONPATH``), so the
 working tree is never written to, even if the run is cut short.
 
 Why these modules and tests: the verdicts are decided by the explicit search
-(``checks/explore.py``), the symmetry reduction it relies on
-(``model/symmetry.py``), the verdict logic (``checks/verdicts.py``) and the
-partial evaluation before it (``model/specialise.py``); their tests here are
-the in-process ones that run the checker (the CLI tests of the same files run
-it again in a subprocess, minutes per mutant).  The whole of checks/ and model/
-would be some ten thousand mutants at 10 to 20 s each.
+(``checks/explore.py``, its visited set ``checks/statestore.py``), the symmetry
+reduction and the state keys it relies on (``model/symmetry.py``,
+``model/searchkey.py``), the verdict logic (``checks/verdicts.py``), the partial
+evaluation and liveness analysis before it (``model/specialise.py``,
+``model/liveness.py``) and the batch successor code (``model/vectorized.py``);
+the stories name rules by ``model/steprules.py``; questions, divergences,
+playouts and the spec's mutants have their own modules.  Each is tested here
+by the in-process tests that exercise it in seconds (the CLI tests of the same
+files run the checker again in a subprocess, minutes per mutant).  The whole of
+checks/ and model/ would be some ten thousand mutants at 10 to 20 s each.
 """
 from __future__ import annotations
 
@@ -41,8 +45,17 @@ CHECK_TESTS = ("tests/test_check.py -k 'shortest or symmetry_reduction or counts
 MODULES = {
     "checks/verdicts.py": CHECK_TESTS,
     "checks/explore.py": CHECK_TESTS,
+    "checks/statestore.py": CHECK_TESTS,
     "model/symmetry.py": CHECK_TESTS,
     "model/specialise.py": "tests/test_specialise.py",
+    "model/liveness.py": "tests/test_positions.py",
+    "model/searchkey.py": "tests/test_positions.py",
+    "model/steprules.py": "tests/test_steprules.py",
+    "model/simulate.py": "tests/test_simulate.py",
+    "model/vectorized.py": "tests/test_vectorized.py",
+    "checks/questions.py": "tests/test_questions.py",
+    "checks/divergence.py": "tests/test_divergence.py",
+    "checks/mutants.py": "tests/test_mutation.py",
 }
 
 
