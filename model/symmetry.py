@@ -16,8 +16,6 @@ from typing import Protocol, cast
 from itcp.spec import ast as A
 from itcp.spec.lang import Spec
 
-from .packing import Layout
-
 
 class KeyOf(Protocol):
     """A state's stored key (its least form under the renamings), with
@@ -108,66 +106,3 @@ def orbit_size(key, s) -> int:
     """How many distinct states ``s`` stands for under the symmetries (1 without)."""
     fn = getattr(key, "orbit", None)
     return 1 if fn is None else fn(s)
-
-
-#: card-set fields are renamed through a table indexed by the whole field, so
-#: the packed canonicaliser is used only where such tables stay small
-MAX_TABLE_BITS = 16
-
-
-def packed_canonicalizer(spec: Spec, enabled: bool = True):
-    """``(canon, orbit)`` on packed keys: the same keys ``canonicalizer`` gives.
-
-    Each renaming is compiled to straight-line code: every card-set field and
-    card field of the key goes through a lookup table, the pile a few cards at
-    a time; other fields are kept.  ``canon(k)`` is the smallest renamed key,
-    ``orbit(k)`` how many distinct keys the renamings give.  None when there is
-    no symmetry or the deck is too large for the tables.
-    """
-    perms = [p for p in card_permutations(spec.config) if p != tuple(range(len(p)))]
-    n_cards = spec.config.n_cards
-    if not enabled or not perms or n_cards > MAX_TABLE_BITS:
-        return None
-    layout = Layout(spec)
-    cb, lb = layout.card_bits, layout.len_bits
-    per = max(1, 12 // cb)  # pile cards per table lookup
-    env: dict = {}
-    keep = 0
-    fields = []  # (offset, width, kind) of the fields renamed
-    for _var, t, fs in layout.fields:
-        base = A.map_value_type(t) or t
-        for f in fs:
-            if base in (A.CARDS, A.CARD):
-                fields.append((f.offset, f.width, base))
-            else:
-                keep |= ((1 << f.width) - 1) << f.offset
-    lines = []
-    for n, perm in enumerate(perms):
-        sets = tuple(sum(1 << perm[c] for c in range(n_cards) if m >> c & 1)
-                     for m in range(1 << n_cards))
-        # a card is stored plus one (0: none); codes past the deck never occur
-        cards = tuple([0] + [perm[c] + 1 for c in range(n_cards)]
-                      + [0] * ((1 << cb) - n_cards - 1))
-        chunk = tuple(sum(cards[x >> (cb * j) & ((1 << cb) - 1)] << (cb * j) for j in range(per))
-                      for x in range(1 << (cb * per)))
-        env[f"S{n}"], env[f"C{n}"], env[f"P{n}"] = sets, cards, chunk
-        terms = [f"k & {keep}"]
-        for off, width, kind in fields:
-            table = f"S{n}" if kind == A.CARDS else f"C{n}"
-            terms.append(f"{table}[k >> {off} & {(1 << width) - 1}] << {off}")
-        lines.append(f"    x = {' | '.join(terms)}")
-        if layout.pile is not None:
-            lines += [f"    r = k >> {layout.fixed_bits + lb}",
-                      f"    p = k >> {layout.fixed_bits} & {(1 << lb) - 1}",
-                      "    s = 0",
-                      "    while r:",
-                      f"        p |= P{n}[r & {(1 << (cb * per)) - 1}] << {lb} + s",
-                      f"        r >>= {cb * per}",
-                      f"        s += {cb * per}",
-                      f"    x |= p << {layout.fixed_bits}"]
-        lines.append(f"    k{n} = x")
-    names = [f"k{n}" for n in range(len(perms))]
-    src = ["def canon(k):"] + lines + [f"    return min(k, {', '.join(names)})",
-           "def orbit(k):"] + lines + [f"    return len({{k, {', '.join(names)}}})"]
-    exec(compile("\n".join(src) + "\n", "<itcp-packed-symmetry>", "exec"), env)
-    return env["canon"], env["orbit"]

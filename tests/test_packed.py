@@ -159,25 +159,6 @@ def test_fast_and_generic_searches_agree(variant, cfg, symmetry, limits):
         assert _report(fast) == _report(slow)
 
 
-@pytest.mark.parametrize("cfg", [
-    Config(players=2, suits=2, ranks=(2, 3), hand=2),
-    Config(players=3, suits=2, ranks=(2, 2), hand=1, options=(("unbelief", 1), ("pride_cycle", 2))),
-], ids=["suits", "copies"])
-def test_packed_canonical_keys_are_the_tuple_canonical_keys(cfg):
-    from itcp.model.symmetry import canonicalizer, orbit_size, packed_canonicalizer
-    game = _game("official", cfg)
-    pack, unpack = compile_packer(game.spec)
-    key_of, _ = canonicalizer(game.spec, pack, True)
-    canon, orbit = packed_canonicalizer(game.spec)
-    ex = explore(game, Limits(max_states=3000), symmetry=False, track_rules=False)
-    for i in range(ex.states):
-        s = state(ex, i)
-        k = pack(s)
-        assert canon(k) == key_of(s)
-        assert orbit(k) == orbit_size(key_of, s)
-    assert packed_canonicalizer(game.spec, enabled=False) is None
-
-
 def test_ctrl_c_mid_batch_leaves_consistent_tables(monkeypatch):
     """Ctrl-C while a batch is stored: the search goes back to the last batch it
     finished, and what it reports is a search of fewer states."""
