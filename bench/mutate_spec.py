@@ -6,7 +6,9 @@
 Every mutant of the spec (``checks/mutants.py``: a guard dropped or negated, an
 update's condition negated, an update dropped, a seat shifted by one, a
 reading's definition given another reading's body) is run against the library's
-scenarios and the properties' verdicts at small tables (``checks/mutation.py``).
+scenarios (and the rounds ``bench/pin_mutants.py`` generated for earlier
+survivors, ``scenarios/pinned/``) and the properties' verdicts at small tables
+(``checks/mutation.py``).
 The run writes one JSON line per mutant to ``--out`` as it goes (``--resume``
 goes on with a file a run left unfinished); ``--report`` turns such a file and
 the equivalence notes (``docs/mutation-notes.toml``: the arguments, written by
@@ -41,6 +43,8 @@ from itcp.report.mutation import load_notes, render, summary, write_docs
 
 REPO = Path(__file__).resolve().parent.parent
 LIBRARY = REPO / "scenarios" / "library"
+#: rounds generated from the spec that pin a rule a survivor changed (bench/pin_mutants.py)
+PINNED = REPO / "scenarios" / "pinned"
 NOTES = REPO / "docs" / "mutation-notes.toml"
 
 
@@ -74,7 +78,8 @@ def run(a) -> int:
         print(f"error: {out} exists; --resume goes on with it, --force starts it again",
               file=sys.stderr)
         return 2
-    files = [Path(x) for x in a.scenario] if a.scenario else sorted(LIBRARY.glob("*.toml"))
+    files = ([Path(x) for x in a.scenario] if a.scenario else
+             sorted(LIBRARY.glob("*.toml")) + sorted(PINNED.glob("*.toml")))
     tables = () if a.no_tables else M.TABLES
     start = time.monotonic()
     print(f"baseline: {len(files)} scenarios, tables "

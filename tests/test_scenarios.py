@@ -26,6 +26,17 @@ def test_library_scenario_passes(path):
     assert res.ok, res.message
 
 
+PINNED = sorted((LIBRARY.parent / "pinned").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", PINNED, ids=[p.stem for p in PINNED])
+def test_pinned_scenario_passes(path):
+    """scenarios/pinned/: rounds generated from the spec that tell a mutant of it
+    apart (bench/pin_mutants.py); a change of the rule they pin fails them."""
+    res = replay(load_scenario(path))
+    assert res.ok, res.message
+
+
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_round_trip(path):
     sc = load_scenario(path)
