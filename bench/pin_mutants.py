@@ -36,13 +36,14 @@ from itcp.checks.mutants import mutant_spec, mutants_of
 from itcp.model.engine import Game, build_spec
 from itcp.scenarios.format import from_trace, to_toml
 from itcp.scenarios.replay import facts
+from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import InputError
 from itcp.spec.lang import SpecError
 from itcp.spec.rules import build_ruleset
 from itcp.spec.variants import load_variant
 
 REPO = Path(__file__).resolve().parent.parent
-OPTIONS = ("mercy", "justice", "repentance", "unbelief", "pride-cycle", "secret-combination")
+OPTIONS = tuple(OPTION_VALUES)  # the option cards, as the spec's configuration names them
 #: moves per round at most (a round that runs longer is dropped)
 MAX_MOVES = 40
 
