@@ -1,12 +1,15 @@
-"""For each surviving mutant of the spec, a round it plays differently, as a scenario.
+"""For each surviving mutant of the spec, the shortest round it plays differently, as a scenario.
 
-    python bench/pin_mutants.py --survivors-of RESULTS [--out scenarios/pinned]
+    python bench/pin_mutants.py --survivors-of RESULTS [--survivors-of LATER]
+                                [--out scenarios/pinned] [--record FILE]
 
 A mutant survives when no check sees it (``bench/mutate_spec.py``).  This looks
-for a round that tells it from the spec: at small tables (1 suit, ranks 2..3,
-hands of 2, 2 and 3 players, random sets of option cards, under ``official`` with
-the mutated rule's reading), random rounds are played on the spec and on the
-mutant side by side, the same moves on both, until the two disagree:
+for a round that tells it from the spec (``checks/distinguish.py``: a
+breadth-first search of the pairs of states the spec and the mutant reach by
+the same moves), at small tables holding the option card the mutated rule is
+about, under the readings of ``official``, ``clarified`` and ``published`` and
+then of ``official`` with one reading changed, each with the mutated rule's own
+reading, until the two disagree:
 
 * a move the spec allows is refused by the mutant: the scenario plays it, and
   expects the spec's state after it;
@@ -19,21 +22,30 @@ Each trace is written as a scenario (``scenarios/format.py``'s ``from_trace``)
 named after the mutant, never over an existing file.  The scenario is made from
 the spec itself: it *pins* the rule as the spec states it (a later change of
 that rule fails it), it does not judge whether the rule reads the rulebook
-right; that is what the library's hand-written scenarios do.  A mutant for
-which no round is found within ``--rounds`` per table is not shown to be
-equivalent: the search is random and the tables small.
+right; that is what the library's hand-written scenarios do.
+
+A mutant for which no round is found is *not shown to be equivalent*: the
+search exhausted every pair at each table and readings it tried (``same``)
+within ``--seconds``, but a larger table or other readings may still tell it
+apart.  ``--record FILE`` writes one JSON line per mutant: what was found, and
+for the others every table and readings exhausted (the evidence an equivalence
+note in docs/mutation-notes.toml starts from).  Later files of
+``--survivors-of`` remove the mutants they killed (a ``--survivors-of`` run of
+bench/mutate_spec.py); mutants with an equivalence note are skipped.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import re
 import sys
+import time
 from pathlib import Path
 
+from itcp.checks.distinguish import Difference, Same, first_difference
 from itcp.checks.mutants import mutant_spec, mutants_of
 from itcp.model.engine import Game, build_spec
+from itcp.report.mutation import load_notes
 from itcp.scenarios.format import from_trace, to_toml
 from itcp.scenarios.replay import facts
 from itcp.spec.config import OPTION_VALUES
@@ -43,49 +55,61 @@ from itcp.spec.rules import build_ruleset
 from itcp.spec.variants import load_variant
 
 REPO = Path(__file__).resolve().parent.parent
+NOTES = REPO / "docs" / "mutation-notes.toml"
 OPTIONS = tuple(OPTION_VALUES)  # the option cards, as the spec's configuration names them
-#: moves per round at most (a round that runs longer is dropped)
-MAX_MOVES = 40
+#: the option card a rule is about, by the first part of its id (None: every card)
+CARD_OF = {"mercy": "mercy", "justice": "justice", "repentance": "repentance",
+           "unbelief": "unbelief", "pride": "pride_cycle", "secret": "secret_combination"}
+BASES = ("official", "clarified", "published")
 
 
-def tables(rng: random.Random, per_size: int):
-    """Small tables, two and three players, with random sets of option cards."""
-    for players in (2, 3):
-        for k in range(1, 5):
-            for _ in range(per_size):
-                yield {"players": players, "suits": 1, "ranks": (2, 3), "hand": 2,
-                       "options": tuple(rng.sample(OPTIONS, k))}
+def tables(rule_id: str, small_only: bool = False):
+    """Small tables, smallest first, holding the card the rule is about with each
+    other card, then alone (a rule of no card: each card alone, then none)."""
+    card = CARD_OF.get(rule_id.split(".")[0])
+    if card:
+        sets = [(card, o) for o in OPTIONS if o != card] + [(card,)]
+    else:
+        sets = [(o,) for o in OPTIONS] + [()]
+    sizes = ((2, (2, 2), 1), (3, (2, 2), 1))
+    if not small_only:
+        sizes += ((2, (2, 3), 2), (4, (2, 2), 1), (3, (2, 3), 1))
+    for players, ranks, hand in sizes:
+        for opts in sets:
+            yield {"players": players, "suits": 1, "ranks": ranks, "hand": hand,
+                   "options": opts}
+    if not small_only:
+        for opts in ((), (card,) if card else ()):
+            yield {"players": 2, "suits": 2, "ranks": (2, 2), "hand": 1, "options": opts}
 
 
-def difference(g: Game, gm: Game, rng: random.Random, rounds: int):
-    """(kind, states, actions) of the first disagreement met in ``rounds`` random
-    rounds, or None.  ``states[i]`` leads by ``actions[i]`` to ``states[i + 1]``
-    on the spec (the last action, for kind "illegal", is the mutant's)."""
-    for _ in range(rounds):
-        s0 = g.initial_state()
-        deal = g.sample_chance(s0, rng)
-        s, sm = g.apply(s0, deal, validate=False), gm.apply(s0, deal, validate=False)
-        states, acts = [s0, s], [deal]
-        for _ in range(MAX_MOVES):
-            if facts(g, s) != facts(gm, sm):
-                return "facts", states, acts
-            if g.is_terminal(s):
-                break
-            legal, theirs = g.legal_actions(s), gm.legal_actions(sm)
-            extra = [a for a in theirs if a not in legal]
-            if extra:
-                return "illegal", states, acts + [extra[0]]
-            missing = [a for a in legal if a not in theirs]
-            if missing:
-                return "refused", states + [g.apply(s, missing[0], validate=False)], \
-                    acts + [missing[0]]
-            if not legal:
-                break
-            a = g.sample_chance(s, rng) if g.is_chance(s) else rng.choice(legal)
-            s, sm = g.apply(s, a, validate=False), gm.apply(sm, a, validate=False)
-            states.append(s)
-            acts.append(a)
-    return None
+def reading_sets(choices: dict, rule) -> tuple[list[dict], list[dict]]:
+    """The readings to try, the rule's own reading forced: the three shipped
+    variants', and ``official``'s with one other reading."""
+    seen: set = set()
+
+    def fresh(rs):
+        out = []
+        for r in rs:
+            if rule.choice:
+                r = {**r, rule.choice: rule.reading}
+            key = tuple(sorted(r.items()))
+            if key not in seen:
+                seen.add(key)
+                out.append(r)
+        return out
+    bases = [dict(load_variant(n).readings) for n in BASES]
+    swaps = [{**bases[0], cp: r} for cp, readings in sorted(choices.items())
+             for r in sorted(readings) if bases[0].get(cp) != r]
+    return fresh(bases), fresh(swaps)
+
+
+def table_text(table: dict, readings: dict, base: dict) -> str:
+    opts = ", ".join(table["options"]) or "no options"
+    lo, hi = table["ranks"]
+    swaps = ", ".join(f"{k}={v}" for k, v in sorted(readings.items()) if base.get(k) != v)
+    return (f"{table['players']}p {table['suits']}s {lo}..{hi} h{table['hand']} [{opts}] "
+            f"official{' + ' + swaps if swaps else ''}")
 
 
 WHAT = {"facts": "the state's facts differ from the spec's after the last move",
@@ -93,13 +117,13 @@ WHAT = {"facts": "the state's facts differ from the spec's after the last move",
         "refused": "its last move, allowed by the spec, is refused by the mutant"}
 
 
-def scenario(v, g: Game, mutant_id: str, kind: str, states, acts) -> str:
-    expect = {"illegal_at": len(acts) - 1} if kind == "illegal" else facts(g, states[-1])
+def scenario(config, g: Game, mutant_id: str, d: Difference) -> str:
+    expect = {"illegal_at": len(d.actions) - 1} if d.kind == "illegal" else facts(g, d.states[-1])
     rule = mutant_id.split()[1]
-    sc = from_trace("official", v.config, g, states, acts, expect,
+    sc = from_trace("official", config, g, d.states, d.actions, expect,
                     title=f"Pins {rule}: a round where it decides the outcome",
                     question=f"Generated from the spec (bench/pin_mutants.py) for the "
-                             f"mutant `{mutant_id}`: {WHAT[kind]}.")
+                             f"mutant `{mutant_id}`: {WHAT[d.kind]}.")
     return to_toml(sc)
 
 
@@ -107,63 +131,125 @@ def slug(mutant_id: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", mutant_id.lower()).strip("-")[:120]
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--survivors-of", required=True, metavar="RESULTS",
-                    help="a results file of bench/mutate_spec.py")
-    ap.add_argument("--out", default=str(REPO / "scenarios" / "pinned"))
-    ap.add_argument("--rounds", type=int, default=300, help="random rounds per table")
-    ap.add_argument("--tables", type=int, default=2, help="tables per player count and size")
-    ap.add_argument("--seed", type=int, default=7)
-    a = ap.parse_args(argv)
-    rows = [json.loads(x) for x in Path(a.survivors_of).read_text().splitlines() if x.strip()]
-    want = {r["id"] for r in rows if r.get("status") in ("survived", "timeout")}
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(a.seed)
-    found: set[str] = set()
-    for table in tables(rng, a.tables):
-        if found == want:
-            break
-        try:
-            v = load_variant("official", table)
-        except InputError:  # too few cards for the hands (three players, one option)
-            continue
-        rs = build_ruleset(v.config)
-        by_id = {m.id: m for m in mutants_of(rs)}
-        for mid in sorted(want - found):
+class Tables:
+    """Rule sets and mutants per table, built once."""
+
+    def __init__(self):
+        self._by_table: dict = {}
+
+    def get(self, table: dict):
+        key = json.dumps(table, sort_keys=True)
+        if key not in self._by_table:
+            try:
+                v = load_variant("official", table)
+            except InputError:  # too few cards for the hands
+                self._by_table[key] = None
+            else:
+                rs = build_ruleset(v.config)
+                self._by_table[key] = (v, rs, {m.id: m for m in mutants_of(rs)})
+        return self._by_table[key]
+
+
+def tell_apart(mid: str, known: Tables, choices: dict, seconds: float, max_pairs: int):
+    """(Difference, config, game) or (None, evidence) for one mutant."""
+    start = time.monotonic()
+    official = dict(load_variant("official").readings)
+    same, tried = [], 0
+    rule_id = mid.split()[1]
+    rule = None
+    bases, swaps = [], []
+    # the shipped variants' readings at every table first, then one reading
+    # changed at the smallest tables
+    for phase in ("bases", "swaps"):
+        for table in tables(rule_id, small_only=phase == "swaps"):
+            got = known.get(table)
+            if got is None:
+                continue
+            v, rs, by_id = got
             m = by_id.get(mid)
             if m is None:
                 continue
-            rule = next(r for r in rs.rules if r.id == m.rule)
-            readings = dict(v.readings)
-            if rule.choice:
-                readings[rule.choice] = rule.reading
-            base = build_spec(v.config, readings)
-            try:
-                ms = mutant_spec(base, rs, m)
-            except SpecError:
-                continue
-            if ms is None:
-                continue
-            g = Game(base)
-            hit = difference(g, Game(ms), rng, a.rounds)
-            if hit is None:
-                continue
+            if rule is None:
+                rule = next(r for r in rs.rules if r.id == m.rule)
+                bases, swaps = reading_sets(choices, rule)
+            for readings in (bases if phase == "bases" else swaps):
+                if time.monotonic() - start > seconds:
+                    return None, {"same": same, "tried": tried, "limit": f"{seconds:g} s"}
+                base = build_spec(v.config, readings)
+                try:
+                    ms = mutant_spec(base, rs, m)
+                except SpecError:
+                    continue
+                if ms is None:  # the mutant changes nothing the elaborated spec keeps here
+                    continue
+                tried += 1
+                g = Game(base)
+                got_d = first_difference(g, Game(ms), max_pairs)
+                if isinstance(got_d, Difference):
+                    return (got_d, v.config, g), {"at": table_text(table, readings, official)}
+                if isinstance(got_d, Same):
+                    same.append([table_text(table, readings, official), got_d.pairs])
+    return None, {"same": same, "tried": tried, "limit": None}
+
+
+def survivors(files: list[str], notes: dict) -> list[str]:
+    rows = [json.loads(x) for x in Path(files[0]).read_text().splitlines()[1:] if x.strip()]
+    want = {r["id"] for r in rows if r.get("status") in ("survived", "timeout")}
+    for later in files[1:]:
+        for x in Path(later).read_text().splitlines()[1:]:
+            if x.strip() and json.loads(x).get("status") == "killed":
+                want.discard(json.loads(x)["id"])
+    return sorted(want - set(notes))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--survivors-of", required=True, action="append", metavar="RESULTS",
+                    help="a results file of bench/mutate_spec.py (later ones remove their kills)")
+    ap.add_argument("--out", default=str(REPO / "scenarios" / "pinned"))
+    ap.add_argument("--record", metavar="FILE", help="one JSON line per mutant: what was found")
+    ap.add_argument("--seconds", type=float, default=20.0, help="time per mutant")
+    ap.add_argument("--max-pairs", type=int, default=200_000, help="pairs per table at most")
+    ap.add_argument("--only", action="append", metavar="TEXT")
+    a = ap.parse_args(argv)
+    want = survivors(a.survivors_of, load_notes(NOTES))
+    if a.only:
+        want = [m for m in want if any(s in m for s in a.only)]
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rs0 = build_ruleset(load_variant("official").config)
+    choices: dict = {}
+    for r in rs0.rules:
+        if r.choice:
+            choices.setdefault(r.choice, set()).add(r.reading)
+    known, pinned = Tables(), 0
+    record = open(a.record, "a") if a.record else None
+    for n, mid in enumerate(want, 1):
+        t0 = time.monotonic()
+        found, evidence = tell_apart(mid, known, choices, a.seconds, a.max_pairs)
+        row = {"id": mid, "seconds": round(time.monotonic() - t0, 1), **evidence}
+        if found is not None:
+            d, config, g = found
             path = out / f"{slug(mid)}.toml"
+            row["outcome"] = "pinned"
             if path.exists():
-                print(f"kept {path} (exists)", file=sys.stderr)
-                found.add(mid)
-                continue
-            try:
-                text = scenario(v, g, mid, *hit)
-            except InputError as e:
-                print(f"not saved: {mid}: {e}", file=sys.stderr)
-                continue
-            path.write_text(text, encoding="utf-8")
-            found.add(mid)
-            print(f"{hit[0]:<8} {len(hit[2]):3d} moves  {mid}", file=sys.stderr, flush=True)
-    print(f"{len(found)} of {len(want)} survivors pinned in {out}", file=sys.stderr)
+                row["file"] = f"{path.name} (kept: it exists)"
+            else:
+                try:
+                    path.write_text(scenario(config, g, mid, d), encoding="utf-8")
+                    row["file"] = path.name
+                    pinned += 1
+                except InputError as e:
+                    row["outcome"], row["error"] = "not saved", str(e)
+        else:
+            row["outcome"] = "same" if evidence["same"] else "inert"
+        print(f"[{n}/{len(want)}] {row['outcome']:<9} {row['seconds']:5.1f}s {mid}"
+              + (f"  at {row['at']}" if "at" in row else f"  ({len(evidence['same'])} "
+                 "tables exhausted)"), file=sys.stderr, flush=True)
+        if record:
+            record.write(json.dumps(row) + "\n")
+            record.flush()
+    print(f"{pinned} of {len(want)} survivors pinned in {out}", file=sys.stderr)
     return 0
 
 

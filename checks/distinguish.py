@@ -1,0 +1,118 @@
+"""The shortest round two games play differently, or the proof that none does at a table.
+
+A mutant of the spec (``checks/mutants.py``) that no check kills either
+describes the same game as the spec, or plays some round differently that no
+scenario happens to play.  This tells the two apart at one table: a
+breadth-first search of the *pairs* of states the two games reach by the same
+moves from the same deals, until one of them
+
+* allows a move the other refuses, or
+* shows a state that differs in what a scenario can observe of it (turn,
+  actor, phase, how the round ended, direction, passers, pile, deck size,
+  hands, scores; rounds and totals in a whole game: ``scenarios/replay.py``'s
+  facts).
+
+Breadth first, the difference found is one of the fewest moves.  A search that
+runs out of pairs shows that at that table no round tells the games apart: no
+scenario there can kill the mutant, and no verdict of a state property can
+differ, since every state either game reaches is observed alike (a property
+reading a variable that is not observed is the one way a verdict could still
+move, which is why ``bench/pin_mutants.py`` says "at these tables" and the
+mutation runner's property tables still run).
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from itcp.model.engine import Game
+
+#: what a scenario's [expect] can state about a state (scenarios/replay.py's facts)
+OBSERVED = ("turn", "actor", "phase", "ended", "dir", "passers", "pile", "deck", "hands")
+OBSERVED_GAME = ("round_no", "totals")
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A round the two games play differently.
+
+    ``states[i]`` leads by ``actions[i]`` to ``states[i + 1]`` in the first
+    game, from the state before the deal.  ``kind`` is "facts" (the last
+    states differ in what is observed), "refused" (the last action, allowed by
+    the first game, is refused by the second; ``states`` ends after it) or
+    "illegal" (the last action is the second game's, refused by the first;
+    ``states`` ends before it)."""
+    kind: str
+    states: tuple
+    actions: tuple
+
+
+@dataclass(frozen=True)
+class Same:
+    """Every pair of states the two games reach at the table was seen: none differs."""
+    pairs: int
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """The search stopped at its limit before it found a difference or ran out of pairs."""
+    pairs: int
+    limit: int
+
+
+def _observer(g: Game):
+    names = OBSERVED + (OBSERVED_GAME if g.spec.scope == "game" else ())
+    idx = [g.index[n] for n in names]
+    scores = g.impl.scores
+    return lambda s: (tuple(s[i] for i in idx), scores(s))
+
+
+def first_difference(g: Game, gm: Game, max_pairs: int = 200_000
+                     ) -> Difference | Same | Undecided:
+    """The shortest round ``g`` and ``gm`` (the same table, variables and
+    actions) play differently, or ``Same`` when no pair of states they reach
+    by the same moves differs, or ``Undecided`` past ``max_pairs`` pairs."""
+    seen, see_m = _observer(g), _observer(gm)
+    start = (g.initial_state(), gm.initial_state())
+    parent: dict = {start: None}
+    queue = deque([start])
+
+    def path(pair):
+        states, acts = [], []
+        while pair is not None:
+            states.append(pair[0])
+            step = parent[pair]
+            if step is None:
+                break
+            pair, a = step
+            acts.append(a)
+        return tuple(reversed(states)), tuple(reversed(acts))
+
+    while queue:
+        pair = queue.popleft()
+        s, sm = pair
+        if seen(s) != see_m(sm):
+            return Difference("facts", *path(pair))
+        if g.is_terminal(s):
+            continue
+        legal, theirs = g.legal_actions(s), gm.legal_actions(sm)
+        if legal != theirs:
+            mine = set(legal)
+            extra = [a for a in theirs if a not in mine]
+            if extra:
+                states, acts = path(pair)
+                return Difference("illegal", states, acts + (extra[0],))
+            missing = [a for a in legal if a not in set(theirs)]
+            if missing:
+                a = missing[0]
+                states, acts = path(pair)
+                return Difference("refused", states + (g.apply(s, a, validate=False),),
+                                  acts + (a,))
+        for a in legal:
+            nxt = (g.apply(s, a, validate=False), gm.apply(sm, a, validate=False))
+            if nxt not in parent:
+                if len(parent) >= max_pairs:
+                    return Undecided(len(parent), max_pairs)
+                parent[nxt] = (pair, a)
+                queue.append(nxt)
+    return Same(len(parent))

@@ -1,0 +1,77 @@
+"""checks/distinguish.py: the pair search finds the shortest round two games play
+differently, and says Same only after every pair the two reach was seen."""
+from __future__ import annotations
+
+from collections import deque
+
+from itcp.checks.distinguish import Difference, Same, Undecided, first_difference
+from itcp.checks.mutants import Mutant, mutant_spec
+from itcp.model.engine import Game, build_spec
+from itcp.scenarios.replay import facts
+from itcp.spec.rules import build_ruleset
+from itcp.spec.variants import load_variant
+
+TABLE = {"players": 2, "suits": 1, "ranks": (2, 2), "hand": 1, "options": ("mercy",)}
+
+
+def _games(mutant: Mutant):
+    v = load_variant("official", TABLE)
+    base = build_spec(v.config, dict(v.readings))
+    ms = mutant_spec(base, build_ruleset(v.config), mutant)
+    assert ms is not None
+    return Game(base), Game(ms)
+
+
+def _reachable(g: Game) -> int:
+    """Every state from the state before the deal, counted by a plain search."""
+    s0 = g.initial_state()
+    seen, todo = {s0}, deque([s0])
+    while todo:
+        s = todo.popleft()
+        if g.is_terminal(s):
+            continue
+        for a in g.legal_actions(s):
+            t = g.apply(s, a, validate=False)
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return len(seen)
+
+
+def test_a_game_and_itself_are_the_same_over_every_state():
+    g = Game.make(load_variant("official", TABLE).config)
+    got = first_difference(g, g)
+    assert isinstance(got, Same)
+    assert got.pairs == _reachable(g)
+
+
+def test_a_pair_limit_leaves_it_undecided():
+    g = Game.make(load_variant("official", TABLE).config)
+    assert first_difference(g, g, max_pairs=10) == Undecided(10, 10)
+
+
+def test_a_dropped_guard_is_told_apart_by_a_move_the_spec_refuses():
+    g, gm = _games(Mutant("drop_guard", "play.discard", "guard[discard]"))
+    got = first_difference(g, gm)
+    assert isinstance(got, Difference) and got.kind == "illegal"
+    *moves, extra = got.actions
+    s = g.initial_state()
+    for a, want in zip(moves, got.states[1:]):  # the path is the spec's own
+        s = g.apply(s, a)
+        assert s == want
+    assert extra not in g.legal_actions(s) and extra in gm.legal_actions(got.states[-1])
+
+
+def test_a_dropped_update_is_told_apart_by_what_a_scenario_observes():
+    g, gm = _games(Mutant("drop_update", "turn.advance", "update[pass].actor@0"))
+    got = first_difference(g, gm)
+    assert isinstance(got, Difference) and got.kind == "facts"
+    sm = gm.initial_state()
+    for a in got.actions:
+        sm = gm.apply(sm, a)
+    assert facts(g, got.states[-1]) != facts(gm, sm)
+    # breadth first: no shorter prefix of the round already differs
+    sm, s = gm.initial_state(), g.initial_state()
+    for a in got.actions[:-1]:
+        s, sm = g.apply(s, a), gm.apply(sm, a)
+        assert facts(g, s) == facts(gm, sm)
