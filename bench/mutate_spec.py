@@ -144,7 +144,14 @@ def report(a) -> int:
         before, rows = rows, [newer.get(r["id"], r) for r in rows]
         header = {"run": {**header.get("run", {}),
                           "update": later_header.get("run", {}).get("command", a.update)}}
-    text = render(header, rows, notes, before)
+    search = None
+    if a.search:  # bench/pin_mutants.py --record: the last search per mutant
+        search = {}
+        for x in Path(a.search).read_text().splitlines():
+            if x.strip():
+                r = json.loads(x)
+                search[r["id"]] = r
+    text = render(header, rows, notes, before, search)
     if a.docs:
         write_docs(Path(a.docs), text)
         print(f"wrote {a.docs}", file=sys.stderr)
@@ -180,6 +187,8 @@ def main(argv=None) -> int:
     ap.add_argument("--docs", metavar="FILE", help="with --report: write into FILE's generated part")
     ap.add_argument("--update", metavar="RESULTS",
                     help="with --report: rows of a later --survivors-of run replace the first's")
+    ap.add_argument("--search", metavar="RECORD",
+                    help="with --report: bench/pin_mutants.py --record's file, shown per survivor")
     a = ap.parse_args(argv)
     if a.workers < 1 or a.seconds <= 0 or a.sample < 0:
         ap.error("--workers must be at least 1, --seconds positive, --sample not negative")

@@ -8,8 +8,9 @@ for a round that tells it from the spec (``checks/distinguish.py``: a
 breadth-first search of the pairs of states the spec and the mutant reach by
 the same moves), at small tables holding the option card the mutated rule is
 about, under the readings of ``official``, ``clarified`` and ``published`` and
-then of ``official`` with one reading changed, each with the mutated rule's own
-reading, until the two disagree:
+of ``official`` with one reading changed, each with the mutated rule's own
+reading (the choice points the mutated fragment reads first), until the two
+disagree (a rule of whole games, ``game.*``, over whole games):
 
 * a move the spec allows is refused by the mutant: the scenario plays it, and
   expects the spec's state after it;
@@ -43,7 +44,7 @@ import time
 from pathlib import Path
 
 from itcp.checks.distinguish import Difference, Same, first_difference
-from itcp.checks.mutants import mutant_spec, mutants_of
+from itcp.checks.mutants import choices_read, mutant_spec, mutants_of
 from itcp.model.engine import Game, build_spec
 from itcp.report.mutation import load_notes
 from itcp.scenarios.format import from_trace, to_toml
@@ -83,9 +84,10 @@ def tables(rule_id: str, small_only: bool = False):
             yield {"players": 2, "suits": 2, "ranks": (2, 2), "hand": 1, "options": opts}
 
 
-def reading_sets(choices: dict, rule) -> tuple[list[dict], list[dict]]:
+def reading_sets(choices: dict, rule, read: set[str]) -> tuple[list, list, list]:
     """The readings to try, the rule's own reading forced: the three shipped
-    variants', and ``official``'s with one other reading."""
+    variants'; ``official``'s with one reading changed, of a choice point the
+    mutated fragment reads (``read``); the same of every other choice point."""
     seen: set = set()
 
     def fresh(rs):
@@ -99,9 +101,27 @@ def reading_sets(choices: dict, rule) -> tuple[list[dict], list[dict]]:
                 out.append(r)
         return out
     bases = [dict(load_variant(n).readings) for n in BASES]
-    swaps = [{**bases[0], cp: r} for cp, readings in sorted(choices.items())
+    swaps = [(cp, {**bases[0], cp: r}) for cp, readings in sorted(choices.items())
              for r in sorted(readings) if bases[0].get(cp) != r]
-    return fresh(bases), fresh(swaps)
+    return (fresh(bases), fresh([r for cp, r in swaps if cp in read]),
+            fresh([r for cp, r in swaps if cp not in read]))
+
+
+def combos(rule_id: str, bases, near, far):
+    """(table, readings) in the order they are tried: the smallest tables under
+    the shipped and the near readings, then the larger ones, then the far
+    readings at the smallest tables."""
+    small = list(tables(rule_id, small_only=True))
+    for table in small:
+        for r in bases + near:
+            yield table, r
+    for table in tables(rule_id):
+        if table not in small:
+            for r in bases + near:
+                yield table, r
+    for table in small:
+        for r in far:
+            yield table, r
 
 
 def table_text(table: dict, readings: dict, base: dict) -> str:
@@ -118,7 +138,12 @@ WHAT = {"facts": "the state's facts differ from the spec's after the last move",
 
 
 def scenario(config, g: Game, mutant_id: str, d: Difference) -> str:
-    expect = {"illegal_at": len(d.actions) - 1} if d.kind == "illegal" else facts(g, d.states[-1])
+    if d.kind == "illegal":
+        expect = {"illegal_at": len(d.actions) - 1}
+    else:  # a seat of nobody (between the rounds of a game) is not a fact a scenario states
+        expect = {k: x for k, x in facts(g, d.states[-1]).items()
+                  if not (k in ("turn", "actor") and not 0 <= x < config.players)
+                  and not (k == "top" and x == "none")}  # an empty pile: ``pile = []`` says it
     rule = mutant_id.split()[1]
     sc = from_trace("official", config, g, d.states, d.actions, expect,
                     title=f"Pins {rule}: a round where it decides the outcome",
@@ -156,39 +181,37 @@ def tell_apart(mid: str, known: Tables, choices: dict, seconds: float, max_pairs
     official = dict(load_variant("official").readings)
     same, tried = [], 0
     rule_id = mid.split()[1]
-    rule = None
-    bases, swaps = [], []
-    # the shipped variants' readings at every table first, then one reading
-    # changed at the smallest tables
-    for phase in ("bases", "swaps"):
-        for table in tables(rule_id, small_only=phase == "swaps"):
-            got = known.get(table)
-            if got is None:
-                continue
-            v, rs, by_id = got
-            m = by_id.get(mid)
-            if m is None:
-                continue
-            if rule is None:
-                rule = next(r for r in rs.rules if r.id == m.rule)
-                bases, swaps = reading_sets(choices, rule)
-            for readings in (bases if phase == "bases" else swaps):
-                if time.monotonic() - start > seconds:
-                    return None, {"same": same, "tried": tried, "limit": f"{seconds:g} s"}
-                base = build_spec(v.config, readings)
-                try:
-                    ms = mutant_spec(base, rs, m)
-                except SpecError:
-                    continue
-                if ms is None:  # the mutant changes nothing the elaborated spec keeps here
-                    continue
-                tried += 1
-                g = Game(base)
-                got_d = first_difference(g, Game(ms), max_pairs)
-                if isinstance(got_d, Difference):
-                    return (got_d, v.config, g), {"at": table_text(table, readings, official)}
-                if isinstance(got_d, Same):
-                    same.append([table_text(table, readings, official), got_d.pairs])
+    got = next((x for x in map(known.get, tables(rule_id)) if x is not None and mid in x[2]),
+               None)
+    if got is None:
+        return None, {"same": same, "tried": tried, "limit": None}
+    rule = next(r for r in got[1].rules if r.id == got[2][mid].rule)
+    sets = reading_sets(choices, rule, choices_read(got[1], got[2][mid]))
+    for table, readings in combos(rule_id, *sets):
+        got = known.get(table)
+        if got is None:
+            continue
+        v, rs, by_id = got
+        m = by_id.get(mid)
+        if m is None:
+            continue
+        if time.monotonic() - start > seconds:
+            return None, {"same": same, "tried": tried, "limit": f"{seconds:g} s"}
+        # a rule of whole games (game.*) is told apart only over rounds
+        base = build_spec(v.config, readings, scope=rule.scope)
+        try:
+            ms = mutant_spec(base, rs, m)
+        except SpecError:
+            continue
+        if ms is None:  # the mutant changes nothing the elaborated spec keeps here
+            continue
+        tried += 1
+        g = Game(base)
+        found = first_difference(g, Game(ms), max_pairs)
+        if isinstance(found, Difference):
+            return (found, v.config, g), {"at": table_text(table, readings, official)}
+        if isinstance(found, Same):
+            same.append([table_text(table, readings, official), found.pairs])
     return None, {"same": same, "tried": tried, "limit": None}
 
 

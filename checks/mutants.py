@@ -318,6 +318,32 @@ def _calls(expr: A.Node) -> set[str]:
     return {n.name for n in A.walk(expr) if isinstance(n, A.Call)}
 
 
+def choices_read(rs: RuleSet, m: Mutant) -> set[str]:
+    """The choice points whose readings define what mutant ``m``'s fragment reads
+    (through definitions that call others): the readings under which the
+    fragment's change is most likely to show."""
+    _, rule = _find(rs, m.rule)
+    _, frag = _fragment(rule, m.fragment)
+    bodies: dict[str, list] = {}
+    owner: dict[str, set[str]] = {}
+    for r in rs.rules:
+        for f in r.fragments:
+            if isinstance(f, Define):
+                bodies.setdefault(f.name, []).append(f.body)
+                if r.choice:
+                    owner.setdefault(f.name, set()).add(r.choice)
+    todo = set().union(*(_calls(e) for _, e in _parts(frag)))
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for b in bodies.get(name, ()):
+            todo |= _calls(b)
+    return set().union(*(owner.get(n, set()) for n in seen))
+
+
 def _reaching(spec: Spec, name: str) -> tuple[set[str], bool]:
     """The actions whose guards or updates use definition ``name`` (through other
     definitions too), and whether a property or the score does."""

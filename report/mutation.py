@@ -90,7 +90,24 @@ def _operator_table(rows: list[dict], notes: dict) -> list[str]:
                    "stillborn", "score"], lines)
 
 
-def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | None = None) -> str:
+def _searched(row: dict | None) -> str:
+    """What ``bench/pin_mutants.py``'s pair search found for a survivor."""
+    if row is None:
+        return "not searched"
+    if row["outcome"] == "pinned":
+        return f"told apart at {row['at']}: scenarios/pinned/{row['file']}"
+    if row["outcome"] in ("same", "inert"):
+        tables = len(row["same"])
+        pairs = sum(n for _, n in row["same"])
+        end = f"stopped at {row['limit']}" if row.get("limit") else "every table tried"
+        if not tables:
+            return f"changes no elaborated spec at the tables tried ({end})"
+        return f"not told apart: {tables} tables exhausted, {pairs:,} state pairs ({end})"
+    return row["outcome"]
+
+
+def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | None = None,
+           search: dict | None = None) -> str:
     run = header.get("run", {})
     s = summary(rows, notes)
     out = [BEGIN, "", f"Command: `{run.get('command', 'python bench/mutate_spec.py')}`"]
@@ -129,7 +146,16 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
     # survivors
     surv = [r for r in rows if _status(r, notes) in ("survived", "timeout")]
     out += ["", f"### Survivors without a note ({len(surv)})", ""]
-    if surv:
+    if surv and search is not None:
+        out += ["The last column: what the search for a round that tells the mutant from the "
+                "spec (`bench/pin_mutants.py`, `checks/distinguish.py`) found. \"Not told "
+                "apart\" is evidence that the mutant is equivalent, not a proof: it holds at "
+                "the tables and readings searched.", ""]
+        out += _table(["mutant", "status", "checks that compile it differently", "pair search"],
+                      [[f"`{r['id']}`", r["status"] + (f" ({r['detail']})" if r["detail"] else ""),
+                        len(r["reached"]) or "none", _searched(search.get(r["id"]))]
+                       for r in surv])
+    elif surv:
         out += _table(["mutant", "status", "checks that compile it differently"],
                       [[f"`{r['id']}`", r["status"] + (f" ({r['detail']})" if r["detail"] else ""),
                         len(r["reached"]) or "none"] for r in surv])

@@ -184,6 +184,11 @@ def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp
     assert (s["equivalent"], s["survived"], s["score"], s["unexplained"]) == (1, 0, 1.0, 0)
     text = render({"run": {}}, rows, load_notes(notes))
     assert "Equivalent mutants (1)" in text and "no table reads it" in text
+    # without the note, the survivor's row says what the pair search found
+    search = {m.id: {"id": m.id, "outcome": "same", "same": [["2p ...", 40], ["3p ...", 2]],
+                     "limit": None}}
+    text = render({"run": {}}, rows, {}, search=search)
+    assert "not told apart: 2 tables exhausted, 42 state pairs (every table tried)" in text
 
 
 def test_a_check_that_never_takes_the_changed_action_is_skipped():
@@ -213,3 +218,11 @@ def test_bad_notes_name_the_file(tmp_path):
     with pytest.raises(InputError) as e:
         load_notes(bad)
     assert str(bad) in str(e.value) and "why" in str(e.value)
+
+
+def test_choices_read_follow_the_definitions_a_fragment_calls():
+    from itcp.checks.mutants import choices_read
+    rs = build_ruleset(_config(options=(("justice", 1),)))
+    # play_or_extra's guard on the discard asks whether the answer is the discard
+    read = choices_read(rs, Mutant("drop_guard", "justice.duty.play_or_extra", "guard[discard]"))
+    assert "justice.answer" in read and "pass.when" not in read
