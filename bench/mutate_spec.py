@@ -135,15 +135,17 @@ def report(a) -> int:
     notes = load_notes(Path(a.notes))
     before = None
     if a.update:
-        # a run of the first run's survivors (--survivors-of) after the library grew:
-        # its rows replace theirs, and the report lists what became of each
-        later_header, later = read_results(Path(a.update))
-        # only its kills replace: a mutant it does not kill keeps the first run's row
-        # (the later run may run only the checks added since: --scenario, --no-tables)
-        newer = {r["id"]: r for r in later if r["status"] == "killed"}
+        # runs of the first run's survivors (--survivors-of) after the library grew:
+        # their kills replace the first run's rows (a mutant a later run does not
+        # kill keeps its row: a later run may run only the checks added since,
+        # --scenario and --no-tables), and the report lists what became of each
+        newer, commands = {}, []
+        for later_path in a.update:
+            later_header, later = read_results(Path(later_path))
+            newer.update({r["id"]: r for r in later if r["status"] == "killed"})
+            commands.append(later_header.get("run", {}).get("command", later_path))
         before, rows = rows, [newer.get(r["id"], r) for r in rows]
-        header = {"run": {**header.get("run", {}),
-                          "update": later_header.get("run", {}).get("command", a.update)}}
+        header = {"run": {**header.get("run", {}), "update": "; ".join(commands)}}
     search = None
     if a.search:  # bench/pin_mutants.py --record: the last search per mutant
         search = {}
@@ -185,8 +187,9 @@ def main(argv=None) -> int:
     ap.add_argument("--report", metavar="RESULTS", help="report on a results file, run nothing")
     ap.add_argument("--notes", default=str(NOTES), help="the equivalence notes (TOML)")
     ap.add_argument("--docs", metavar="FILE", help="with --report: write into FILE's generated part")
-    ap.add_argument("--update", metavar="RESULTS",
-                    help="with --report: rows of a later --survivors-of run replace the first's")
+    ap.add_argument("--update", metavar="RESULTS", action="append",
+                    help="with --report: kills of a later --survivors-of run replace the "
+                         "first run's rows (repeatable)")
     ap.add_argument("--search", metavar="RECORD",
                     help="with --report: bench/pin_mutants.py --record's file, shown per survivor")
     a = ap.parse_args(argv)

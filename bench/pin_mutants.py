@@ -64,24 +64,43 @@ CARD_OF = {"mercy": "mercy", "justice": "justice", "repentance": "repentance",
 BASES = ("official", "clarified", "published")
 
 
-def tables(rule_id: str, small_only: bool = False):
-    """Small tables, smallest first, holding the card the rule is about with each
-    other card, then alone (a rule of no card: each card alone, then none)."""
+SMALL = ((2, (2, 2), 1), (3, (2, 2), 1))
+LARGER = ((2, (2, 3), 2), (4, (2, 2), 1), (3, (2, 3), 1))
+
+
+def _table(size, opts, suits=1):
+    players, ranks, hand = size
+    return {"players": players, "suits": suits, "ranks": ranks, "hand": hand, "options": opts}
+
+
+def tables(rule_id: str, stage: str):
+    """Small tables, smallest first, holding the card the rule is about (a rule of
+    no card: each card alone, then none).  ``stage``: "small" (the card with each
+    other card, then alone), "triples" (the card with two others: a rule that
+    acts between two other cards, e.g. a Justice answered by a Mercy whose race
+    winner forms a team) or "larger" (more ranks, hands or players)."""
     card = CARD_OF.get(rule_id.split(".")[0])
     if card:
         sets = [(card, o) for o in OPTIONS if o != card] + [(card,)]
     else:
         sets = [(o,) for o in OPTIONS] + [()]
-    sizes = ((2, (2, 2), 1), (3, (2, 2), 1))
-    if not small_only:
-        sizes += ((2, (2, 3), 2), (4, (2, 2), 1), (3, (2, 3), 1))
-    for players, ranks, hand in sizes:
-        for opts in sets:
-            yield {"players": players, "suits": 1, "ranks": ranks, "hand": hand,
-                   "options": opts}
-    if not small_only:
+    if stage == "small":
+        for size in SMALL:
+            for opts in sets:
+                yield _table(size, opts)
+    elif stage == "triples":
+        others = [o for o in OPTIONS if o != card]
+        triples = ([(card, a, b) for i, a in enumerate(others) for b in others[i + 1:]]
+                   if card else [(a, b) for i, a in enumerate(OPTIONS) for b in OPTIONS[i + 1:]])
+        for size in SMALL:
+            for opts in triples:
+                yield _table(size, opts)
+    else:
+        for size in LARGER:
+            for opts in sets:
+                yield _table(size, opts)
         for opts in ((), (card,) if card else ()):
-            yield {"players": 2, "suits": 2, "ranks": (2, 2), "hand": 1, "options": opts}
+            yield _table(SMALL[0], opts, suits=2)
 
 
 def reading_sets(choices: dict, rule, read: set[str]) -> tuple[list, list, list]:
@@ -108,20 +127,16 @@ def reading_sets(choices: dict, rule, read: set[str]) -> tuple[list, list, list]
 
 
 def combos(rule_id: str, bases, near, far):
-    """(table, readings) in the order they are tried: the smallest tables under
-    the shipped and the near readings, then the larger ones, then the far
-    readings at the smallest tables."""
-    small = list(tables(rule_id, small_only=True))
-    for table in small:
-        for r in bases + near:
-            yield table, r
-    for table in tables(rule_id):
-        if table not in small:
-            for r in bases + near:
+    """(table, readings) in the order they are tried: the shipped readings at the
+    small tables and with two other cards, then the near readings at the small
+    tables, the shipped ones at the larger tables, the near ones with two other
+    cards, and last the far readings at the small tables."""
+    order = (("small", bases), ("triples", bases), ("small", near), ("larger", bases),
+             ("triples", near), ("small", far))
+    for stage, readings in order:
+        for table in tables(rule_id, stage):
+            for r in readings:
                 yield table, r
-    for table in small:
-        for r in far:
-            yield table, r
 
 
 def table_text(table: dict, readings: dict, base: dict) -> str:
@@ -181,8 +196,8 @@ def tell_apart(mid: str, known: Tables, choices: dict, seconds: float, max_pairs
     official = dict(load_variant("official").readings)
     same, tried = [], 0
     rule_id = mid.split()[1]
-    got = next((x for x in map(known.get, tables(rule_id)) if x is not None and mid in x[2]),
-               None)
+    got = next((x for x in map(known.get, tables(rule_id, "small"))
+                if x is not None and mid in x[2]), None)
     if got is None:
         return None, {"same": same, "tried": tried, "limit": None}
     rule = next(r for r in got[1].rules if r.id == got[2][mid].rule)

@@ -106,6 +106,14 @@ def _searched(row: dict | None) -> str:
     return row["outcome"]
 
 
+def _search_kind(row: dict | None) -> str:
+    if row is None:
+        return "none"
+    if row["outcome"] == "pinned":
+        return "pinned"
+    return "inert" if row["outcome"] in ("same", "inert") and not row["same"] else "same"
+
+
 def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | None = None,
            search: dict | None = None) -> str:
     run = header.get("run", {})
@@ -147,6 +155,11 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
     surv = [r for r in rows if _status(r, notes) in ("survived", "timeout")]
     out += ["", f"### Survivors without a note ({len(surv)})", ""]
     if surv and search is not None:
+        kinds = Counter(_search_kind(search.get(r["id"])) for r in surv)
+        out += [f"Of these, the pair search told {kinds['pinned']} apart (a pinned round not "
+                f"yet run against them), did not tell {kinds['same']} apart at any table and "
+                f"readings it exhausted, found {kinds['inert']} changing no elaborated spec "
+                f"at the tables it tried, and did not search {kinds['none']}.", ""]
         out += ["The last column: what the search for a round that tells the mutant from the "
                 "spec (`bench/pin_mutants.py`, `checks/distinguish.py`) found. \"Not told "
                 "apart\" is evidence that the mutant is equivalent, not a proof: it holds at "
