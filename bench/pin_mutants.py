@@ -103,10 +103,11 @@ def tables(rule_id: str, stage: str):
             yield _table(SMALL[0], opts, suits=2)
 
 
-def reading_sets(choices: dict, rule, read: set[str]) -> tuple[list, list, list]:
+def reading_sets(choices: dict, rule, read: list[str]) -> tuple[list, list, list]:
     """The readings to try, the rule's own reading forced: the three shipped
     variants'; ``official``'s with one reading changed, of a choice point the
-    mutated fragment reads (``read``); the same of every other choice point."""
+    mutated fragment reads (``read``, in its order); the same of every other
+    choice point."""
     seen: set = set()
 
     def fresh(rs):
@@ -122,16 +123,18 @@ def reading_sets(choices: dict, rule, read: set[str]) -> tuple[list, list, list]
     bases = [dict(load_variant(n).readings) for n in BASES]
     swaps = [(cp, {**bases[0], cp: r}) for cp, readings in sorted(choices.items())
              for r in sorted(readings) if bases[0].get(cp) != r]
-    return (fresh(bases), fresh([r for cp, r in swaps if cp in read]),
-            fresh([r for cp, r in swaps if cp not in read]))
+    rank = {cp: i for i, cp in enumerate(read)}
+    near = sorted((x for x in swaps if x[0] in rank), key=lambda x: rank[x[0]])
+    return (fresh(bases), fresh([r for _, r in near]),
+            fresh([r for cp, r in swaps if cp not in rank]))
 
 
 def combos(rule_id: str, bases, near, far):
-    """(table, readings) in the order they are tried: the shipped readings at the
-    small tables and with two other cards, then the near readings at the small
-    tables, the shipped ones at the larger tables, the near ones with two other
-    cards, and last the far readings at the small tables."""
-    order = (("small", bases), ("triples", bases), ("small", near), ("larger", bases),
+    """(table, readings) in the order they are tried: the shipped and the near
+    readings at the small tables, the shipped ones with two other cards and at
+    the larger tables, the near ones with two other cards, and last the far
+    readings at the small tables."""
+    order = (("small", bases + near), ("triples", bases), ("larger", bases),
              ("triples", near), ("small", far))
     for stage, readings in order:
         for table in tables(rule_id, stage):

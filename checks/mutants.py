@@ -318,9 +318,10 @@ def _calls(expr: A.Node) -> set[str]:
     return {n.name for n in A.walk(expr) if isinstance(n, A.Call)}
 
 
-def choices_read(rs: RuleSet, m: Mutant) -> set[str]:
+def choices_read(rs: RuleSet, m: Mutant) -> list[str]:
     """The choice points whose readings define what mutant ``m``'s fragment reads
-    (through definitions that call others): the readings under which the
+    (through definitions that call others), and for an update those whose rules
+    read the variable it writes (those first): the readings under which the
     fragment's change is most likely to show."""
     _, rule = _find(rs, m.rule)
     _, frag = _fragment(rule, m.fragment)
@@ -341,7 +342,16 @@ def choices_read(rs: RuleSet, m: Mutant) -> set[str]:
         seen.add(name)
         for b in bodies.get(name, ()):
             todo |= _calls(b)
-    return set().union(*(owner.get(n, set()) for n in seen))
+    called = set().union(*(owner.get(n, set()) for n in seen))
+    readers: set[str] = set()
+    if isinstance(frag, Update):
+        # an update shows where its variable is read: the readings whose rules read it
+        for r in rs.rules:
+            if r.choice and any(isinstance(n, (A.Var, A.Primed)) and n.name == frag.var
+                                for f in r.fragments for _, e in _parts(f)
+                                for n in A.walk(e)):
+                readers.add(r.choice)
+    return sorted(readers) + sorted(called - readers)
 
 
 def _reaching(spec: Spec, name: str) -> tuple[set[str], bool]:
