@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
 import os
 import random
 import sys
@@ -38,7 +39,7 @@ import time
 from pathlib import Path
 
 from itcp.checks import mutation as M
-from itcp.checks.mutants import OPERATORS
+from itcp.checks.mutants import OPERATORS, pinned_stem
 from itcp.report.mutation import load_notes, render, summary, write_docs
 
 REPO = Path(__file__).resolve().parent.parent
@@ -70,6 +71,42 @@ def read_results(path: Path) -> tuple[dict, list[dict]]:
         else:
             rows.append(obj)
     return header, rows
+
+
+def _own(job):
+    """One survivor against the round pinned for it (``--own-pinned``)."""
+    mid, path, seconds = job
+    base = M.baseline([path], ())
+    m = next((x for x in M.all_mutants(base) if x.id == mid), None)
+    if m is None:
+        raise SystemExit(f"error: {path}: its table has no mutant {mid!r}")
+    return M.run_mutant(base, m, seconds)
+
+
+def run_own_pinned(a) -> int:
+    """Each survivor of ``--survivors-of`` against the round pinned for it alone:
+    the quick way to count what ``bench/pin_mutants.py`` killed."""
+    out = Path(a.out)
+    if out.exists() and not a.force:
+        print(f"error: {out} exists; --force starts it again", file=sys.stderr)
+        return 2
+    _, earlier = read_results(Path(a.survivors_of))
+    again = sorted(r["id"] for r in earlier if r["status"] in ("survived", "timeout"))
+    jobs = [(mid, PINNED / f"{pinned_stem(mid)}.toml", a.seconds) for mid in again
+            if (PINNED / f"{pinned_stem(mid)}.toml").exists()]
+    header = {"run": {"command": " ".join(["python", "bench/mutate_spec.py"] + sys.argv[1:]),
+                      "mutants": len(jobs), "scenarios": len(jobs), "tables": {},
+                      "seconds_per_mutant": a.seconds, "workers": a.workers}}
+    print(f"{len(jobs)} of {len(again)} survivors have a pinned round", file=sys.stderr)
+    tmp = out.with_name(out.name + ".part")
+    with tmp.open("w") as f:
+        f.write(json.dumps(header) + "\n")
+        with mp.get_context("fork").Pool(a.workers) as pool:
+            for n, o in enumerate(pool.imap_unordered(_own, jobs), 1):
+                f.write(json.dumps(o.as_json()) + "\n")
+                _progress(o, n, len(jobs))
+    tmp.replace(out)
+    return 0
 
 
 def run(a) -> int:
@@ -178,6 +215,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", action="append", metavar="TEXT")
     ap.add_argument("--survivors-of", metavar="RESULTS",
                     help="only the mutants that survived (or timed out) in RESULTS")
+    ap.add_argument("--own-pinned", action="store_true",
+                    help="with --survivors-of: each survivor against its own pinned round only")
     ap.add_argument("--scenario", action="append", metavar="FILE",
                     help="only these scenario files (default: the whole library)")
     ap.add_argument("--no-tables", action="store_true",
@@ -195,6 +234,10 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.workers < 1 or a.seconds <= 0 or a.sample < 0:
         ap.error("--workers must be at least 1, --seconds positive, --sample not negative")
+    if a.own_pinned:
+        if not a.survivors_of:
+            ap.error("--own-pinned needs --survivors-of")
+        return run_own_pinned(a)
     return report(a) if a.report else run(a)
 
 

@@ -38,13 +38,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from pathlib import Path
 
 from itcp.checks.distinguish import Difference, Same, first_difference
-from itcp.checks.mutants import choices_read, mutant_spec, mutants_of
+from itcp.checks.mutants import choices_read, mutant_spec, mutants_of, pinned_stem
 from itcp.model.engine import Game, build_spec
 from itcp.report.mutation import load_notes
 from itcp.scenarios.format import from_trace, to_toml
@@ -170,10 +169,6 @@ def scenario(config, g: Game, mutant_id: str, d: Difference) -> str:
     return to_toml(sc)
 
 
-def slug(mutant_id: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", mutant_id.lower()).strip("-")[:120]
-
-
 class Tables:
     """Rule sets and mutants per table, built once."""
 
@@ -271,7 +266,7 @@ def main(argv=None) -> int:
         row = {"id": mid, "seconds": round(time.monotonic() - t0, 1), **evidence}
         if found is not None:
             d, config, g = found
-            path = out / f"{slug(mid)}.toml"
+            path = out / f"{pinned_stem(mid)}.toml"
             row["outcome"] = "pinned"
             if path.exists():
                 row["file"] = f"{path.name} (kept: it exists)"

@@ -61,10 +61,20 @@ class Undecided:
 
 
 def _observer(g: Game):
+    """What a scenario can state of a state, as a tuple; None where it can state
+    nothing (the turn and actor between the rounds of a game: no seat)."""
     names = OBSERVED + (OBSERVED_GAME if g.spec.scope == "game" else ())
     idx = [g.index[n] for n in names]
+    seats = {g.index["turn"], g.index["actor"]}
+    n = g.config.players
     scores = g.impl.scores
-    return lambda s: (tuple(s[i] for i in idx), scores(s))
+    return lambda s: tuple(None if i in seats and not 0 <= s[i] < n else s[i]
+                           for i in idx) + (scores(s),)
+
+
+def _differ(mine: tuple, theirs: tuple) -> bool:
+    """Would a scenario expecting ``mine`` fail on ``theirs``?"""
+    return any(x is not None and x != y for x, y in zip(mine, theirs))
 
 
 def first_difference(g: Game, gm: Game, max_pairs: int = 200_000
@@ -91,7 +101,7 @@ def first_difference(g: Game, gm: Game, max_pairs: int = 200_000
     while queue:
         pair = queue.popleft()
         s, sm = pair
-        if seen(s) != see_m(sm):
+        if _differ(seen(s), see_m(sm)):
             return Difference("facts", *path(pair))
         if g.is_terminal(s):
             continue

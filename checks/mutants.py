@@ -318,6 +318,12 @@ def _calls(expr: A.Node) -> set[str]:
     return {n.name for n in A.walk(expr) if isinstance(n, A.Call)}
 
 
+def pinned_stem(mutant_id: str) -> str:
+    """The file name (without ``.toml``) of the round pinned for a mutant
+    (``scenarios/pinned/``, written by ``bench/pin_mutants.py``)."""
+    return re.sub(r"[^a-z0-9]+", "-", mutant_id.lower()).strip("-")[:120]
+
+
 def choices_read(rs: RuleSet, m: Mutant) -> list[str]:
     """The choice points whose readings define what mutant ``m``'s fragment reads
     (through definitions that call others), and for an update those whose rules
