@@ -243,7 +243,9 @@ def main(argv=None) -> int:
     ap.add_argument("--survivors-of", required=True, action="append", metavar="RESULTS",
                     help="a results file of bench/mutate_spec.py (later ones remove their kills)")
     ap.add_argument("--out", default=str(REPO / "scenarios" / "pinned"))
-    ap.add_argument("--record", metavar="FILE", help="one JSON line per mutant: what was found")
+    ap.add_argument("--record", metavar="FILE",
+                    help="one JSON line per mutant: what was found (appended to; the "
+                         "mutants it has already are not searched again)")
     ap.add_argument("--seconds", type=float, default=20.0, help="time per mutant")
     ap.add_argument("--max-pairs", type=int, default=200_000, help="pairs per table at most")
     ap.add_argument("--only", action="append", metavar="TEXT")
@@ -251,6 +253,10 @@ def main(argv=None) -> int:
     want = survivors(a.survivors_of, load_notes(NOTES))
     if a.only:
         want = [m for m in want if any(s in m for s in a.only)]
+    if a.record and Path(a.record).exists():  # go on with a search cut short
+        done = {json.loads(x)["id"] for x in Path(a.record).read_text().splitlines()
+                if x.strip()}
+        want = [m for m in want if m not in done]
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     rs0 = build_ruleset(load_variant("official").config)
