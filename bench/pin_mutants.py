@@ -38,11 +38,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
 
-from itcp.checks.distinguish import Difference, Same, first_difference
+from itcp.checks.distinguish import Difference, Same, first_difference, unread_write
 from itcp.checks.mutants import choices_read, mutant_spec, mutants_of, pinned_stem
 from itcp.model.engine import Game, build_spec
 from itcp.report.mutation import load_notes
@@ -188,16 +189,28 @@ class Tables:
         return self._by_table[key]
 
 
+_UPDATE = re.compile(r"^update\[([a-z_,]+)\]\.([a-z_]+)@-?\d+$")
+
+
+def written(m) -> tuple[str, tuple] | None:
+    """(variable, actions) of a mutant that changes only the value an update
+    writes (the update dropped, its condition negated, a seat in it shifted)."""
+    hit = _UPDATE.match(m.fragment)
+    if hit is None or m.operator not in ("drop_update", "negate_when", "shift_seat"):
+        return None
+    return hit.group(2), tuple(hit.group(1).split(","))
+
+
 def tell_apart(mid: str, known: Tables, choices: dict, seconds: float, max_pairs: int):
     """(Difference, config, game) or (None, evidence) for one mutant."""
     start = time.monotonic()
     official = dict(load_variant("official").readings)
-    same, tried = [], 0
+    same, unread, tried = [], [], 0
     rule_id = mid.split()[1]
     got = next((x for x in map(known.get, tables(rule_id, "small"))
                 if x is not None and mid in x[2]), None)
     if got is None:
-        return None, {"same": same, "tried": tried, "limit": None}
+        return None, {"same": same, "unread": unread, "tried": tried, "limit": None}
     rule = next(r for r in got[1].rules if r.id == got[2][mid].rule)
     sets = reading_sets(choices, rule, choices_read(got[1], got[2][mid]))
     for table, readings in combos(rule_id, *sets):
@@ -209,7 +222,8 @@ def tell_apart(mid: str, known: Tables, choices: dict, seconds: float, max_pairs
         if m is None:
             continue
         if time.monotonic() - start > seconds:
-            return None, {"same": same, "tried": tried, "limit": f"{seconds:g} s"}
+            return None, {"same": same, "unread": unread, "tried": tried,
+                          "limit": f"{seconds:g} s"}
         # a rule of whole games (game.*) is told apart only over rounds
         base = build_spec(v.config, readings, scope=rule.scope)
         try:
@@ -219,13 +233,17 @@ def tell_apart(mid: str, known: Tables, choices: dict, seconds: float, max_pairs
         if ms is None:  # the mutant changes nothing the elaborated spec keeps here
             continue
         tried += 1
+        target = written(m)
+        if target is not None and unread_write(base, *target):
+            unread.append(table_text(table, readings, official))
+            continue
         g = Game(base)
         found = first_difference(g, Game(ms), max_pairs)
         if isinstance(found, Difference):
             return (found, v.config, g), {"at": table_text(table, readings, official)}
         if isinstance(found, Same):
             same.append([table_text(table, readings, official), found.pairs])
-    return None, {"same": same, "tried": tried, "limit": None}
+    return None, {"same": same, "unread": unread, "tried": tried, "limit": None}
 
 
 def survivors(files: list[str], notes: dict) -> list[str]:
@@ -284,10 +302,12 @@ def main(argv=None) -> int:
                 except InputError as e:
                     row["outcome"], row["error"] = "not saved", str(e)
         else:
-            row["outcome"] = "same" if evidence["same"] else "inert"
+            row["outcome"] = ("same" if evidence["same"] else
+                              "unread" if evidence["unread"] else "inert")
         print(f"[{n}/{len(want)}] {row['outcome']:<9} {row['seconds']:5.1f}s {mid}"
               + (f"  at {row['at']}" if "at" in row else f"  ({len(evidence['same'])} "
-                 "tables exhausted)"), file=sys.stderr, flush=True)
+                 f"tables exhausted, {len(evidence['unread'])} with the value unread)"),
+              file=sys.stderr, flush=True)
         if record:
             record.write(json.dumps(row) + "\n")
             record.flush()

@@ -26,6 +26,10 @@ from collections import deque
 from dataclasses import dataclass
 
 from itcp.model.engine import Game
+from itcp.model.liveness import _Action, liveness
+from itcp.spec import ast as A
+from itcp.spec.lang import Spec
+from itcp.spec.rules.table import score_of
 
 #: what a scenario's [expect] can state about a state (scenarios/replay.py's facts)
 OBSERVED = ("turn", "actor", "phase", "ended", "dir", "passers", "pile", "deck", "hands")
@@ -126,3 +130,49 @@ def first_difference(g: Game, gm: Game, max_pairs: int = 200_000
                 parent[nxt] = (pair, a)
                 queue.append(nxt)
     return Same(len(parent))
+
+
+def observed_formulas(spec: Spec) -> list:
+    """What a scenario can observe of any state, as formulas (``OBSERVED``, the
+    seats' scores; rounds and totals in a whole game)."""
+    types = {v.name: v.type for v in spec.variables}
+    names = OBSERVED + (OBSERVED_GAME if spec.scope == "game" else ())
+    return ([A.Var(n, types[n]) for n in names]
+            + [score_of(p) for p in range(spec.config.players)])
+
+
+def unread_write(spec: Spec, var: str, actions) -> bool:
+    """Is the value an update of ``var`` at ``actions`` writes never read?
+
+    True when ``var`` is dead (``model/liveness.py``) at every phase each of
+    these actions may lead to, with what a scenario observes, the properties
+    and the graph observations counted as reads, and no variable assumed
+    constant (a mutant may make a constant vary).  Then a mutant that changes
+    only that written value (the update dropped, its condition negated, a seat
+    in it shifted) plays every round alike, checks alike, and is told apart by
+    nothing: every later read of ``var`` comes after a write that does not
+    read it, in both games."""
+    extra = observed_formulas(spec) + _graph_observed(spec)
+    live = _liveness(spec, tuple(id(f) for f in extra), extra)
+    phases = [p.value for p in spec.phases]
+    for act in spec.actions:
+        if act.name not in actions:
+            continue
+        nxt = _Action(spec, act, {}, {}, spec.inliner(), []).next_phases
+        for q in (phases if nxt is None else nxt):
+            if var in live.get(q, ()):
+                return False
+    return True
+
+
+def _graph_observed(spec: Spec) -> list:
+    from itcp.model.liveness import observed_formulas as graph
+    return graph(spec)
+
+
+def _liveness(spec: Spec, key, extra) -> dict:
+    cache = spec.derived.setdefault("unread_write_liveness", {})
+    if key not in cache:
+        cache.clear()
+        cache[key] = liveness(spec, {}, extra, {})
+    return cache[key]

@@ -91,27 +91,34 @@ def _operator_table(rows: list[dict], notes: dict) -> list[str]:
 
 
 def _searched(row: dict | None) -> str:
-    """What ``bench/pin_mutants.py``'s pair search found for a survivor."""
+    """What ``bench/pin_mutants.py``'s search found for a survivor."""
     if row is None:
         return "not searched"
     if row["outcome"] == "pinned":
         return f"told apart at {row['at']}: scenarios/pinned/{row['file']}"
-    if row["outcome"] in ("same", "inert"):
-        tables = len(row["same"])
+    if row["outcome"] in ("same", "unread", "inert"):
+        tables, unread = len(row["same"]), len(row.get("unread", ()))
         pairs = sum(n for _, n in row["same"])
         end = f"stopped at {row['limit']}" if row.get("limit") else "every table tried"
-        if not tables:
+        parts = []
+        if unread:
+            parts.append(f"the value it writes is never read at {unread} tables and readings")
+        if tables:
+            parts.append(f"not told apart at {tables} tables exhausted ({pairs:,} state pairs)")
+        if not parts:
             return f"changes no elaborated spec at the tables tried ({end})"
-        return f"not told apart: {tables} tables exhausted, {pairs:,} state pairs ({end})"
+        return "; ".join(parts) + f" ({end})"
     return row["outcome"]
 
 
 def _search_kind(row: dict | None) -> str:
     if row is None:
         return "none"
-    if row["outcome"] == "pinned":
-        return "pinned"
-    return "inert" if row["outcome"] in ("same", "inert") and not row["same"] else "same"
+    if row["outcome"] in ("pinned", "not saved"):
+        return "pinned" if row["outcome"] == "pinned" else "none"
+    if row["same"]:
+        return "same"
+    return "unread" if row.get("unread") else "inert"
 
 
 def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | None = None,
@@ -156,10 +163,12 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
     out += ["", f"### Survivors without a note ({len(surv)})", ""]
     if surv and search is not None:
         kinds = Counter(_search_kind(search.get(r["id"])) for r in surv)
-        out += [f"Of these, the pair search told {kinds['pinned']} apart (a pinned round not "
-                f"yet run against them), did not tell {kinds['same']} apart at any table and "
-                f"readings it exhausted, found {kinds['inert']} changing no elaborated spec "
-                f"at the tables it tried, and did not search {kinds['none']}.", ""]
+        out += [f"Of these, the search told {kinds['pinned']} apart (a pinned round not "
+                f"yet run against them); for {kinds['unread']} the value the mutated update "
+                f"writes is never read at any table and readings tried (liveness); "
+                f"{kinds['same']} were not told apart at any table and readings it exhausted "
+                f"(some also unread at others); {kinds['inert']} change no elaborated spec at "
+                f"the tables tried; {kinds['none']} were not searched.", ""]
         out += ["The last column: what the search for a round that tells the mutant from the "
                 "spec (`bench/pin_mutants.py`, `checks/distinguish.py`) found. \"Not told "
                 "apart\" is evidence that the mutant is equivalent, not a proof: it holds at "

@@ -75,3 +75,26 @@ def test_a_dropped_update_is_told_apart_by_what_a_scenario_observes():
     for a in got.actions[:-1]:
         s, sm = g.apply(s, a), gm.apply(sm, a)
         assert facts(g, s) == facts(gm, sm)
+
+
+def _spec(**readings):
+    v = load_variant("official", TABLE)
+    return build_spec(v.config, {**dict(v.readings), **readings})
+
+
+def test_a_value_nothing_reads_is_unread_and_the_pair_search_agrees():
+    from itcp.checks.distinguish import unread_write
+    # had_turn is read only by pass.when = after_first_circuit's guard
+    assert unread_write(_spec(), "had_turn", ("discard",))
+    assert not unread_write(_spec(**{"pass.when": "after_first_circuit"}), "had_turn",
+                            ("discard",))
+    # what a scenario observes is read at every phase
+    assert not unread_write(_spec(), "turn", ("discard",))
+    # the two methods agree on a mutant that changes only that value
+    g, gm = _games(Mutant("drop_update", "turn.advance", "update[discard].had_turn@0"))
+    assert isinstance(first_difference(g, gm), Same)
+    v = load_variant("official", TABLE)
+    rs = build_ruleset(v.config)
+    spec = _spec(**{"pass.when": "after_first_circuit"})
+    ms = mutant_spec(spec, rs, Mutant("drop_update", "turn.advance", "update[discard].had_turn@0"))
+    assert isinstance(first_difference(Game(spec), Game(ms)), Difference)

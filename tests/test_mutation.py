@@ -188,7 +188,10 @@ def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp
     search = {m.id: {"id": m.id, "outcome": "same", "same": [["2p ...", 40], ["3p ...", 2]],
                      "limit": None}}
     text = render({"run": {}}, rows, {}, search=search)
-    assert "not told apart: 2 tables exhausted, 42 state pairs (every table tried)" in text
+    assert "not told apart at 2 tables exhausted (42 state pairs) (every table tried)" in text
+    search[m.id].update(outcome="unread", same=[], unread=["2p ...", "3p ..."], limit="5 s")
+    text = render({"run": {}}, rows, {}, search=search)
+    assert "never read at 2 tables and readings (stopped at 5 s)" in text
 
 
 def test_a_check_that_never_takes_the_changed_action_is_skipped():
