@@ -26,7 +26,8 @@ from collections import deque
 from dataclasses import dataclass
 
 from itcp.model.engine import Game
-from itcp.model.liveness import _Action, liveness
+from itcp.model.liveness import liveness, next_phases
+from itcp.model.liveness import observed_formulas as graph_observed
 from itcp.spec import ast as A
 from itcp.spec.lang import Spec
 from itcp.spec.rules.table import score_of
@@ -152,22 +153,17 @@ def unread_write(spec: Spec, var: str, actions) -> bool:
     in it shifted) plays every round alike, checks alike, and is told apart by
     nothing: every later read of ``var`` comes after a write that does not
     read it, in both games."""
-    extra = observed_formulas(spec) + _graph_observed(spec)
+    extra = observed_formulas(spec) + graph_observed(spec)
     live = _liveness(spec, tuple(id(f) for f in extra), extra)
     phases = [p.value for p in spec.phases]
     for act in spec.actions:
         if act.name not in actions:
             continue
-        nxt = _Action(spec, act, {}, {}, spec.inliner(), []).next_phases
+        nxt = next_phases(spec, act)
         for q in (phases if nxt is None else nxt):
             if var in live.get(q, ()):
                 return False
     return True
-
-
-def _graph_observed(spec: Spec) -> list:
-    from itcp.model.liveness import observed_formulas as graph
-    return graph(spec)
 
 
 def _liveness(spec: Spec, key, extra) -> dict:

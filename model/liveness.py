@@ -129,6 +129,12 @@ class _Action:
         self.next_phases = phases  # None: any phase
 
 
+def next_phases(spec: Spec, act) -> set | None:
+    """The phases a move of action ``act`` may lead to, read off its updates of
+    the phase with nothing assumed constant (None: any phase)."""
+    return _Action(spec, act, {}, {}, spec.inliner(), []).next_phases
+
+
 def liveness(spec: Spec, constants: dict, extra=(), invariant: dict | None = None) -> dict:
     """Phase value -> the variables live there (see the module's docstring),
     with ``constants`` known in every stored state (``invariant``: those
