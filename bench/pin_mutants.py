@@ -25,12 +25,15 @@ the spec itself: it *pins* the rule as the spec states it (a later change of
 that rule fails it), it does not judge whether the rule reads the rulebook
 right; that is what the library's hand-written scenarios do.
 
-A mutant for which no round is found is *not shown to be equivalent*: the
-search exhausted every pair at each table and readings it tried (``same``)
-within ``--seconds``, but a larger table or other readings may still tell it
-apart.  ``--record FILE`` writes one JSON line per mutant: what was found, and
-for the others every table and readings exhausted (the evidence an equivalence
-note in docs/mutation-notes.toml starts from).  Later files of
+Where the mutant changes only the value an update writes and that variable is
+dead after the move (``checks/distinguish.unread_write``: liveness), the table
+and readings are recorded as such without a search (``unread``).  A mutant for
+which no round is found is *not shown to be equivalent*: the search exhausted
+every pair at each table and readings it tried (``same``) within ``--seconds``,
+but a larger table or other readings may still tell it apart.  ``--record
+FILE`` writes one JSON line per mutant: what was found, and for the others
+every table and readings exhausted or unread (the evidence an equivalence note
+in docs/mutation-notes.toml starts from).  Later files of
 ``--survivors-of`` remove the mutants they killed (a ``--survivors-of`` run of
 bench/mutate_spec.py); mutants with an equivalence note are skipped.
 """

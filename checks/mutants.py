@@ -31,6 +31,7 @@ reaches are elaborated again; the others are the base spec's own.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, replace
 from typing import Any
@@ -321,7 +322,12 @@ def _calls(expr: A.Node) -> set[str]:
 def pinned_stem(mutant_id: str) -> str:
     """The file name (without ``.toml``) of the round pinned for a mutant
     (``scenarios/pinned/``, written by ``bench/pin_mutants.py``)."""
-    return re.sub(r"[^a-z0-9]+", "-", mutant_id.lower()).strip("-")[:120]
+    slug = re.sub(r"[^a-z0-9]+", "-", mutant_id.lower()).strip("-")
+    if len(slug) <= 120:
+        return slug
+    # a long id keeps its start and a hash of the whole: two ids alike in their
+    # first 120 characters must not share a file
+    return slug[:111] + "-" + hashlib.sha1(mutant_id.encode()).hexdigest()[:8]
 
 
 def choices_read(rs: RuleSet, m: Mutant) -> list[str]:

@@ -229,3 +229,11 @@ def test_choices_read_follow_the_definitions_a_fragment_calls():
     # play_or_extra's guard on the discard asks whether the answer is the discard
     read = choices_read(rs, Mutant("drop_guard", "justice.duty.play_or_extra", "guard[discard]"))
     assert "justice.answer" in read and "pass.when" not in read
+
+
+def test_pinned_stems_of_long_ids_alike_in_their_start_differ():
+    from itcp.checks.mutants import pinned_stem
+    head = "shift_seat zero.when.every_change update[" + "reveal," * 20 + "keep].ended@50 when:"
+    a, b = pinned_stem(head + "get.1>P"), pinned_stem(head + "get.1>z")
+    assert a != b and len(a) == len(b) == 120
+    assert pinned_stem("drop_guard pass.say guard[pass]") == "drop-guard-pass-say-guard-pass"
