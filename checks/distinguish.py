@@ -29,12 +29,12 @@ from itcp.model.engine import Game
 from itcp.model.liveness import liveness, next_phases
 from itcp.model.liveness import observed_formulas as graph_observed
 from itcp.spec import ast as A
+from itcp.spec.ast import PLAYER
 from itcp.spec.lang import Spec
-from itcp.spec.rules.table import score_of
+from itcp.spec.rules.table import SCENARIO_FACTS, SCENARIO_FACTS_GAME, score_of
 
 #: what a scenario's [expect] can state about a state (scenarios/replay.py's facts)
-OBSERVED = ("turn", "actor", "phase", "ended", "dir", "passers", "pile", "deck", "hands")
-OBSERVED_GAME = ("round_no", "totals")
+OBSERVED, OBSERVED_GAME = SCENARIO_FACTS, SCENARIO_FACTS_GAME
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,8 @@ def _observer(g: Game):
     nothing (the turn and actor between the rounds of a game: no seat)."""
     names = OBSERVED + (OBSERVED_GAME if g.spec.scope == "game" else ())
     idx = [g.index[n] for n in names]
-    seats = {g.index["turn"], g.index["actor"]}
+    types = {v.name: v.type for v in g.spec.variables}
+    seats = {g.index[n] for n in names if types[n] == PLAYER}
     n = g.config.players
     scores = g.impl.scores
     return lambda s: tuple(None if i in seats and not 0 <= s[i] < n else s[i]

@@ -98,3 +98,10 @@ def test_a_value_nothing_reads_is_unread_and_the_pair_search_agrees():
     spec = _spec(**{"pass.when": "after_first_circuit"})
     ms = mutant_spec(spec, rs, Mutant("drop_update", "turn.advance", "update[discard].had_turn@0"))
     assert isinstance(first_difference(Game(spec), Game(ms)), Difference)
+
+
+def test_what_the_search_observes_is_what_a_scenario_states():
+    from itcp.spec.rules.table import SCENARIO_FACTS
+    g = Game.make(load_variant("official", TABLE).config)
+    keys = {k.split(".")[0] for k in facts(g, g.deal(__import__("random").Random(1)))}
+    assert keys == {"hand" if n == "hands" else n for n in SCENARIO_FACTS} | {"top", "scores"}

@@ -95,6 +95,14 @@ SCORE_INPUTS = SCORE.names[:-1]
 assert all(n in V for n in SCORE_INPUTS)
 
 
+#: what a scenario's [expect] states about a state besides the scores
+#: (scenarios/replay.py's facts): what a round observably does
+SCENARIO_FACTS = ("turn", "actor", "phase", "ended", "dir", "passers", "pile", "deck", "hands")
+#: and in a whole game, the rounds completed and the running totals
+SCENARIO_FACTS_GAME = ("round_no", "totals")
+assert all(n in V for n in SCENARIO_FACTS)
+
+
 def score_of(p, primed=False):
     """Player ``p``'s score in the current state (the next one with ``primed``),
     as an expression: the ``score`` definition applied to the state variables
