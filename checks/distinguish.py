@@ -4,7 +4,9 @@ A mutant of the spec (``checks/mutants.py``) that no check kills either
 describes the same game as the spec, or plays some round differently that no
 scenario happens to play.  This tells the two apart at one table: a
 breadth-first search of the *pairs* of states the two games reach by the same
-moves from the same deals, until one of them
+moves from the same deals (``checks/divergence.py``'s one side-by-side search,
+with its ``Observable`` lens narrowed to what a scenario can state), until one
+of them
 
 * allows a move the other refuses, or
 * shows a state that differs in what a scenario can observe of it (turn,
@@ -22,9 +24,10 @@ mutation runner's property tables still run).
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
+from itcp.checks.divergence import Observable
+from itcp.checks.divergence import first_difference as search
 from itcp.model.engine import Game
 from itcp.model.liveness import liveness, next_phases
 from itcp.model.liveness import observed_formulas as graph_observed
@@ -83,55 +86,36 @@ def _differ(mine: tuple, theirs: tuple) -> bool:
     return any(x is not None and x != y for x, y in zip(mine, theirs))
 
 
+class _Pinnable(Observable):
+    """``divergence.Observable``, seeing what a scenario can state (``_observer``)."""
+
+    def __init__(self, g: Game, gm: Game):
+        super().__init__(g, gm)
+        self.see, self.see_m = _observer(g), _observer(gm)
+
+    def reached(self, node):
+        return ("facts", None) if _differ(self.see(node[0]), self.see_m(node[1])) else None
+
+
 def first_difference(g: Game, gm: Game, max_pairs: int = 200_000
                      ) -> Difference | Same | Undecided:
     """The shortest round ``g`` and ``gm`` (the same table, variables and
     actions) play differently, or ``Same`` when no pair of states they reach
-    by the same moves differs, or ``Undecided`` past ``max_pairs`` pairs."""
-    seen, see_m = _observer(g), _observer(gm)
-    start = (g.initial_state(), gm.initial_state())
-    parent: dict = {start: None}
-    queue = deque([start])
-
-    def path(pair):
-        states, acts = [], []
-        while pair is not None:
-            states.append(pair[0])
-            step = parent[pair]
-            if step is None:
-                break
-            pair, a = step
-            acts.append(a)
-        return tuple(reversed(states)), tuple(reversed(acts))
-
-    while queue:
-        pair = queue.popleft()
-        s, sm = pair
-        if _differ(seen(s), see_m(sm)):
-            return Difference("facts", *path(pair))
-        if g.is_terminal(s):
-            continue
-        legal, theirs = g.legal_actions(s), gm.legal_actions(sm)
-        if legal != theirs:
-            mine = set(legal)
-            extra = [a for a in theirs if a not in mine]
-            if extra:
-                states, acts = path(pair)
-                return Difference("illegal", states, acts + (extra[0],))
-            missing = [a for a in legal if a not in set(theirs)]
-            if missing:
-                a = missing[0]
-                states, acts = path(pair)
-                return Difference("refused", states + (g.apply(s, a, validate=False),),
-                                  acts + (a,))
-        for a in legal:
-            nxt = (g.apply(s, a, validate=False), gm.apply(sm, a, validate=False))
-            if nxt not in parent:
-                if len(parent) >= max_pairs:
-                    return Undecided(len(parent), max_pairs)
-                parent[nxt] = (pair, a)
-                queue.append(nxt)
-    return Same(len(parent))
+    by the same moves differs, or ``Undecided`` past ``max_pairs`` pairs
+    (``checks/divergence.py``'s search, seeing what a scenario states)."""
+    got = search(_Pinnable(g, gm), max_pairs)
+    if got.found is None:
+        return Undecided(got.nodes, max_pairs) if got.limit else Same(got.nodes)
+    f = got.found
+    states = tuple(node[0] for node, _ in f.path) + (f.node[0],)
+    actions = tuple(a for _, a in f.path)
+    kind, what = f.what
+    if kind == "facts":
+        return Difference("facts", states, actions)
+    if kind == "illegal_under_a":  # the mutant allows a move the spec refuses
+        return Difference("illegal", states, actions + (what,))
+    return Difference("refused", states + (g.apply(f.node[0], what, validate=False),),
+                      actions + (what,))
 
 
 def observed_formulas(spec: Spec) -> list:
