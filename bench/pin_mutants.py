@@ -41,13 +41,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from pathlib import Path
 
 from itcp.checks.distinguish import Difference, Same, first_difference, unread_write
-from itcp.checks.mutants import choices_read, mutant_spec, mutants_of, pinned_stem
+from itcp.checks.mutants import (
+    choices_read,
+    mutant_spec,
+    mutants_of,
+    pinned_stem,
+    written_value,
+)
 from itcp.model.engine import Game, build_spec
 from itcp.report.mutation import load_notes
 from itcp.scenarios.format import from_trace, to_toml
@@ -192,18 +197,6 @@ class Tables:
         return self._by_table[key]
 
 
-_UPDATE = re.compile(r"^update\[([a-z_,]+)\]\.([a-z_]+)@-?\d+$")
-
-
-def written(m) -> tuple[str, tuple] | None:
-    """(variable, actions) of a mutant that changes only the value an update
-    writes (the update dropped, its condition negated, a seat in it shifted)."""
-    hit = _UPDATE.match(m.fragment)
-    if hit is None or m.operator not in ("drop_update", "negate_when", "shift_seat"):
-        return None
-    return hit.group(2), tuple(hit.group(1).split(","))
-
-
 def tell_apart(mid: str, known: Tables, choices: dict, seconds: float, max_pairs: int):
     """(Difference, config, game) or (None, evidence) for one mutant."""
     start = time.monotonic()
@@ -236,7 +229,7 @@ def tell_apart(mid: str, known: Tables, choices: dict, seconds: float, max_pairs
         if ms is None:  # the mutant changes nothing the elaborated spec keeps here
             continue
         tried += 1
-        target = written(m)
+        target = written_value(rs, m)
         if target is not None and unread_write(base, *target):
             unread.append(table_text(table, readings, official))
             continue

@@ -36,9 +36,6 @@ from itcp.spec.ast import PLAYER
 from itcp.spec.lang import Spec
 from itcp.spec.rules.table import SCENARIO_FACTS, SCENARIO_FACTS_GAME, score_of
 
-#: what a scenario's [expect] can state about a state (scenarios/replay.py's facts)
-OBSERVED, OBSERVED_GAME = SCENARIO_FACTS, SCENARIO_FACTS_GAME
-
 
 @dataclass(frozen=True)
 class Difference:
@@ -71,7 +68,7 @@ class Undecided:
 def _observer(g: Game):
     """What a scenario can state of a state, as a tuple; None where it can state
     nothing (the turn and actor between the rounds of a game: no seat)."""
-    names = OBSERVED + (OBSERVED_GAME if g.spec.scope == "game" else ())
+    names = SCENARIO_FACTS + (SCENARIO_FACTS_GAME if g.spec.scope == "game" else ())
     idx = [g.index[n] for n in names]
     types = {v.name: v.type for v in g.spec.variables}
     seats = {g.index[n] for n in names if types[n] == PLAYER}
@@ -119,10 +116,10 @@ def first_difference(g: Game, gm: Game, max_pairs: int = 200_000
 
 
 def observed_formulas(spec: Spec) -> list:
-    """What a scenario can observe of any state, as formulas (``OBSERVED``, the
+    """What a scenario can observe of any state, as formulas (``SCENARIO_FACTS``, the
     seats' scores; rounds and totals in a whole game)."""
     types = {v.name: v.type for v in spec.variables}
-    names = OBSERVED + (OBSERVED_GAME if spec.scope == "game" else ())
+    names = SCENARIO_FACTS + (SCENARIO_FACTS_GAME if spec.scope == "game" else ())
     return ([A.Var(n, types[n]) for n in names]
             + [score_of(p) for p in range(spec.config.players)])
 
@@ -138,8 +135,7 @@ def unread_write(spec: Spec, var: str, actions) -> bool:
     in it shifted) plays every round alike, checks alike, and is told apart by
     nothing: every later read of ``var`` comes after a write that does not
     read it, in both games."""
-    extra = observed_formulas(spec) + graph_observed(spec)
-    live = _liveness(spec, tuple(id(f) for f in extra), extra)
+    live = _liveness(spec)
     phases = [p.value for p in spec.phases]
     for act in spec.actions:
         if act.name not in actions:
@@ -151,9 +147,12 @@ def unread_write(spec: Spec, var: str, actions) -> bool:
     return True
 
 
-def _liveness(spec: Spec, key, extra) -> dict:
+def _liveness(spec: Spec) -> dict:
+    """The liveness ``unread_write`` reads, once per spec: ``Spec.derived`` is
+    shared by specs of the same rules, so it is keyed by their properties."""
     cache = spec.derived.setdefault("unread_write_liveness", {})
+    key = tuple(id(p) for p in spec.properties)
     if key not in cache:
-        cache.clear()
-        cache[key] = liveness(spec, {}, extra, {})
-    return cache[key]
+        extra = observed_formulas(spec) + graph_observed(spec)
+        cache[key] = (list(spec.properties), liveness(spec, {}, extra, {}))
+    return cache[key][1]

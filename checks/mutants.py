@@ -330,6 +330,16 @@ def pinned_stem(mutant_id: str) -> str:
     return slug[:111] + "-" + hashlib.sha1(mutant_id.encode()).hexdigest()[:8]
 
 
+def written_value(rs: RuleSet, m: Mutant) -> tuple[str, tuple] | None:
+    """(variable, actions) of a mutant that changes only the value an update
+    writes (the update dropped, its condition negated, a seat in it shifted),
+    or None for any other mutant."""
+    if m.operator not in ("drop_update", "negate_when", "shift_seat"):
+        return None
+    _, frag = _fragment(_find(rs, m.rule)[1], m.fragment)
+    return (frag.var, tuple(frag.actions)) if isinstance(frag, Update) else None
+
+
 def choices_read(rs: RuleSet, m: Mutant) -> list[str]:
     """The choice points whose readings define what mutant ``m``'s fragment reads
     (through definitions that call others), and for an update those whose rules
