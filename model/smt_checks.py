@@ -337,6 +337,25 @@ class Symbolic:
         smt = self.smt
         return z3.Not(z3.And(*[smt.eq(s[v], t[v], smt.var_types[v]) for v in smt.var_names]))
 
+    def step_mismatch(self, other: Spec, action: str) -> tuple:
+        """Where ``other`` (a spec over the same variables, e.g. a mutant) and this
+        one disagree on ``action`` from A0, with the same arguments and chance
+        outcome: (its legality differs, both allow it and the states it leads to
+        differ), two formulas on A0 and the parameters.
+
+        The two specs' states are the same z3 constants (the same names and
+        sorts), and their terms are functions of them: nothing else is shared."""
+        theirs = SmtSpec(other, self.smt.iw)
+        params = self.smt.params(action, "MM")
+        mine_ok = z3.And(*[e for _, e in self.smt.enabled(self.A0, action, params)])
+        their_ok = z3.And(*[e for _, e in theirs.enabled(self.A0, action, params)])
+        b, c = self.smt.state("MB"), self.smt.state("MC")
+        _, mine = self.smt.next_parts(self.A0, action, params, b)
+        _, their = theirs.next_parts(self.A0, action, params, c)
+        results = z3.And(mine_ok, *[e for _, e in mine.values()],
+                         *[e for _, e in their.values()], self.differ(b, c))
+        return mine_ok != their_ok, results
+
     def can_move(self, action: str):
         """(formula on A0: some arguments make ``action`` legal, rule ids of its guards),
         or (None, ids) when its arguments cannot be enumerated (a set-valued chance
