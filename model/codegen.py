@@ -497,9 +497,15 @@ class EngineSource:
         em = self.emitter()
         self.unpack(em)
         self.bind_params(em, act.decl.params)
+        done: set = set()
         for var in act.order:
             for _, when, _, _ in act.updates.get(var, ()):
-                em.atom(when)  # every condition once, at the top level, for all to share
+                # every condition once, at the top level, for all to share; not one
+                # reading a new value not yet computed (a condition the value folded
+                # away, e.g. below an update that always applies, is not in the order)
+                if {n.name for n in A.walk(when) if isinstance(n, A.Primed)} <= done:
+                    em.atom(when)
+            done.add(var)
             code = em.expr(act.values[var])
             em.line(f"n_{var} = {code}")
             em.scopes[0][A.Primed(var, act.values[var].type)] = f"n_{var}"

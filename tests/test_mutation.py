@@ -24,6 +24,7 @@ from itcp.checks.mutants import (
     mutants_of,
     mutated_rule,
 )
+from itcp.model.engine import Game, build_spec
 from itcp.report.mutation import load_notes, render, summary
 from itcp.spec import ast as A
 from itcp.spec.config import Config
@@ -237,3 +238,31 @@ def test_pinned_stems_of_long_ids_alike_in_their_start_differ():
     a, b = pinned_stem(head + "get.1>P"), pinned_stem(head + "get.1>z")
     assert a != b and len(a) == len(b) == 120
     assert pinned_stem("drop_guard pass.say guard[pass]") == "drop-guard-pass-say-guard-pass"
+
+
+def test_a_mutant_whose_value_folds_a_condition_away_still_plays():
+    """Negating the condition of Pride Cycle's actor update at a discard makes it
+    apply whenever the one above it does not, so the lower updates' conditions
+    (which read the new hands) fold out of the actor's value, and the actor comes
+    first in the order of new values.  The engine once computed every condition
+    up front and read the new hands before they existed (UnboundLocalError)."""
+    from_table = {"players": 2, "suits": 1, "ranks": (2, 2), "hand": 1,
+                  "options": ("mercy", "justice")}
+    v = load_variant("official", from_table)
+    base = build_spec(v.config, dict(v.readings))
+    m = _by_id(mutants_of(build_ruleset(v.config)),
+               "negate_when pride.open update[discard].actor@11")
+    ms = mutant_spec(base, build_ruleset(v.config), m)
+    g = Game(ms)
+    assert g.spec.action("discard").order[0] == "actor"
+    s = g.initial_state()
+    seen = 0
+    todo = [s]
+    while todo and seen < 500:   # every move of the first states, through discards
+        s = todo.pop()
+        seen += 1
+        if g.is_terminal(s):
+            continue
+        for a in g.legal_actions(s):
+            todo.append(g.apply(s, a))
+    assert seen == 500 or not todo
