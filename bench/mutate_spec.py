@@ -190,13 +190,21 @@ def report(a) -> int:
             if x.strip():
                 r = json.loads(x)
                 search[r["id"]] = r
-    text = render(header, rows, notes, before, search)
+    proofs = None
+    if a.proofs:  # bench/prove_mutants.py --record files: the proofs per mutant
+        proofs = {}
+        for path in a.proofs:
+            for x in Path(path).read_text().splitlines():
+                if x.strip():
+                    r = json.loads(x)
+                    proofs[r["id"]] = r
+    text = render(header, rows, notes, before, search, proofs)
     if a.docs:
         write_docs(Path(a.docs), text)
         print(f"wrote {a.docs}", file=sys.stderr)
     else:
         print(text)
-    s = summary(rows, notes)
+    s = summary(rows, notes, proofs)
     print(f"score {s['killed']}/{s['scored']} = {s['score']:.1%}; survivors without a note: "
           f"{s['unexplained']}", file=sys.stderr)
     return 0
@@ -231,6 +239,9 @@ def main(argv=None) -> int:
                          "first run's rows (repeatable)")
     ap.add_argument("--search", metavar="RECORD",
                     help="with --report: bench/pin_mutants.py --record's file, shown per survivor")
+    ap.add_argument("--proofs", metavar="RECORD", action="append",
+                    help="with --report: bench/prove_mutants.py --record's file (repeatable); "
+                         "a survivor proved there counts as equivalent")
     a = ap.parse_args(argv)
     if a.workers < 1 or a.seconds <= 0 or a.sample < 0:
         ap.error("--workers must be at least 1, --seconds positive, --sample not negative")

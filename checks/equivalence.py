@@ -8,10 +8,12 @@ deck) the states are far too many, and this module decides the question by
 induction instead, as ``checks/induction.py`` proves a property:
 
 1. **Invariants of the spec.**  The candidates of ``spec/invariants.py`` that
-   random rounds do not refute and that are not arithmetic on card sets, cut to
-   the largest subset that holds after every deal and that every action
-   preserves given the others (Houdini, ``Inductor.houdini``).  Every state a
-   round reaches is the state before the deal or satisfies all of them.
+   random rounds do not refute and that are not arithmetic on card sets, with
+   its per-phase ones ("in phase P, v has its initial value": a reset a mutant
+   drops is harmless exactly where the value is reset already), cut to the
+   largest subset that holds after every deal and that every action preserves
+   given the others (Houdini, ``Inductor.houdini``).  Every state a round
+   reaches is the state before the deal or satisfies all of them.
 2. **One step, per action the mutant changes.**  From a well-formed state that
    is the pre-deal state or satisfies the invariants, with the same arguments
    and chance outcome: is the move legal in one and not the other, or legal in
@@ -33,10 +35,12 @@ from dataclasses import dataclass
 
 from itcp.model.engine import Game
 from itcp.model.smt_checks import SAT, UNSAT, Query
+from itcp.spec.invariants import per_phase_candidates
 from itcp.spec.lang import Spec
 
 from .deadline import OutOfTime
 from .induction import Undecided
+from .sampled import refuted_by_playouts
 from .symbolic import SymbolicChecker
 
 
@@ -70,6 +74,10 @@ class StepProver:
         self.checker = SymbolicChecker(game, timeout=seconds)
         ind = self.checker.inductor
         self.sym = self.checker.sym
+        extra = {n: x for n, x in per_phase_candidates(game.spec).items()
+                 if only is None or n in only}
+        refuted = refuted_by_playouts(game, extra)
+        ind.pool.update({n: x for n, x in extra.items() if n not in refuted})
         try:
             ind.houdini([n for n in ind.pool if not ind.heavy(n) and not ind.refuted(n)
                          and (only is None or n in only)])

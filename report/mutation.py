@@ -50,19 +50,25 @@ def load_notes(path: Path) -> dict:
     return out
 
 
-def _status(row: dict, notes: dict) -> str:
-    if row["status"] in ("survived", "timeout") and row["id"] in notes:
-        return "equivalent"
+def _status(row: dict, notes: dict, proofs: dict | None = None) -> str:
+    """killed, survived, timeout, stillborn; "equivalent" for a survivor with a note;
+    "proved" for one ``bench/prove_mutants.py`` proved to play the same game."""
+    if row["status"] in ("survived", "timeout"):
+        if row["id"] in notes:
+            return "equivalent"
+        if proofs and proofs.get(row["id"], {}).get("outcome") == "proved":
+            return "proved"
     return row["status"]
 
 
-def summary(rows: list[dict], notes: dict) -> dict:
-    st = Counter(_status(r, notes) for r in rows)
-    scored = len(rows) - st["stillborn"] - st["equivalent"]
+def summary(rows: list[dict], notes: dict, proofs: dict | None = None) -> dict:
+    """The counts and the score: killed / (mutants - stillborn - equivalent - proved)."""
+    st = Counter(_status(r, notes, proofs) for r in rows)
+    scored = len(rows) - st["stillborn"] - st["equivalent"] - st["proved"]
     unexplained = st["survived"] + st["timeout"]
     return {"mutants": len(rows), "killed": st["killed"], "survived": st["survived"],
-            "equivalent": st["equivalent"], "stillborn": st["stillborn"],
-            "timeout": st["timeout"], "scored": scored,
+            "equivalent": st["equivalent"], "proved": st["proved"],
+            "stillborn": st["stillborn"], "timeout": st["timeout"], "scored": scored,
             "score": st["killed"] / scored if scored else 1.0, "unexplained": unexplained}
 
 
@@ -74,18 +80,19 @@ def _table(head, rows) -> list[str]:
     return [_row(head), _row(["---"] * len(head))] + [_row(r) for r in rows]
 
 
-def _operator_table(rows: list[dict], notes: dict) -> list[str]:
+def _operator_table(rows: list[dict], notes: dict, proofs: dict | None = None) -> list[str]:
     """Per mutation operator: how many mutants, and how each ended."""
     by_op: dict[str, Counter] = {}
     for r in rows:
-        by_op.setdefault(r["operator"], Counter())[_status(r, notes)] += 1
+        by_op.setdefault(r["operator"], Counter())[_status(r, notes, proofs)] += 1
     lines = []
     for op in OPERATOR_ORDER:
         c = by_op.get(op, Counter())
         n = sum(c.values())
-        scored = n - c["stillborn"] - c["equivalent"]
-        lines.append([f"`{op}`", n, c["killed"], c["survived"], c["timeout"], c["equivalent"],
-                      c["stillborn"], f"{c['killed'] / scored:.1%}" if scored else "-"])
+        scored = n - c["stillborn"] - c["equivalent"] - c["proved"]
+        lines.append([f"`{op}`", n, c["killed"], c["survived"], c["timeout"],
+                      c["equivalent"] + c["proved"], c["stillborn"],
+                      f"{c['killed'] / scored:.1%}" if scored else "-"])
     return _table(["operator", "mutants", "killed", "survived", "timeout", "equivalent",
                    "stillborn", "score"], lines)
 
@@ -111,6 +118,21 @@ def _searched(row: dict | None) -> str:
     return row["outcome"]
 
 
+def _proof(row: dict | None) -> str:
+    """What ``bench/prove_mutants.py`` found for a survivor, in a few words."""
+    if row is None:
+        return "not tried"
+    got = Counter(p["result"] for p in row["proofs"])
+    if row["outcome"] == "proved":
+        return f"proved at {got['proved']} (same at {got['same']})"
+    if row["outcome"] == "inert":
+        return "changes nothing at the proof tables"
+    bad = next(p for p in row["proofs"] if p["result"] not in ("proved", "same"))
+    why = bad.get("why", bad["result"])
+    return (f"not proved at {got['not proved'] + got['stillborn']} of {len(row['proofs'])} "
+            f"(first: {bad['at']}: {bad.get('action', '')}: {why})")
+
+
 def _search_kind(row: dict | None) -> str:
     if row is None:
         return "none"
@@ -122,9 +144,9 @@ def _search_kind(row: dict | None) -> str:
 
 
 def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | None = None,
-           search: dict | None = None) -> str:
+           search: dict | None = None, proofs: dict | None = None) -> str:
     run = header.get("run", {})
-    s = summary(rows, notes)
+    s = summary(rows, notes, proofs)
     out = [BEGIN, "", f"Command: `{run.get('command', 'python bench/mutate_spec.py')}`"]
     if run.get("update"):
         out += ["", f"Its survivors and time-outs run again, with the scenarios added since "
@@ -135,10 +157,15 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
                 f"tables; {run.get('scenarios', '?')} library scenarios in the first run.", ""]
     out.append(f"**Mutation score: {s['killed']} / {s['scored']} = {s['score']:.1%}** "
                f"({s['mutants']} mutants: {s['killed']} killed, {s['survived']} survived, "
-               f"{s['timeout']} timed out, {s['equivalent']} equivalent, "
-               f"{s['stillborn']} stillborn).")
+               f"{s['timeout']} timed out, {s['equivalent']} equivalent by a note, "
+               + (f"{s['proved']} proved equivalent beyond the small tables, " if proofs else "")
+               + f"{s['stillborn']} stillborn).")
+    if proofs:
+        plain = summary(rows, notes)
+        out += ["", f"Counting the mutants proved equivalent as survivors: {plain['killed']} / "
+                f"{plain['scored']} = {plain['score']:.1%}."]
     out.append("")
-    out += _operator_table(rows, notes)
+    out += _operator_table(rows, notes, proofs)
     out.append("")
     killers = Counter(r["kills"][0][0] for r in rows if r["status"] == "killed" and r["kills"])
     kinds = Counter("scenarios" if k.endswith(".toml") else "property verdicts"
@@ -159,7 +186,7 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
     out += ["", "Most first kills: " + ", ".join(f"{k} ({n})" for k, n in
                                                  killers.most_common(8)) + "."]
     # survivors
-    surv = [r for r in rows if _status(r, notes) in ("survived", "timeout")]
+    surv = [r for r in rows if _status(r, notes, proofs) in ("survived", "timeout")]
     out += ["", f"### Survivors without a note ({len(surv)})", ""]
     if surv and search is not None:
         kinds = Counter(_search_kind(search.get(r["id"])) for r in surv)
@@ -173,16 +200,34 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
                 "spec (`bench/pin_mutants.py`, `checks/distinguish.py`) found. \"Not told "
                 "apart\" is evidence that the mutant is equivalent, not a proof: it holds at "
                 "the tables and readings searched.", ""]
-        out += _table(["mutant", "status", "checks that compile it differently", "pair search"],
-                      [[f"`{r['id']}`", r["status"] + (f" ({r['detail']})" if r["detail"] else ""),
-                        len(r["reached"]) or "none", _searched(search.get(r["id"]))]
-                       for r in surv])
+        head = ["mutant", "status", "checks that compile it differently", "pair search"]
+        if proofs is not None:
+            head.append("proof beyond the small tables")
+        out += _table(head, [[f"`{r['id']}`", r["status"] + (f" ({r['detail']})" if r["detail"]
+                                                            else ""),
+                              len(r["reached"]) or "none", _searched(search.get(r["id"]))]
+                             + ([_proof(proofs.get(r["id"]))] if proofs is not None else [])
+                             for r in surv])
     elif surv:
         out += _table(["mutant", "status", "checks that compile it differently"],
                       [[f"`{r['id']}`", r["status"] + (f" ({r['detail']})" if r["detail"] else ""),
                         len(r["reached"]) or "none"] for r in surv])
     else:
         out.append("None: every mutant is killed, stillborn, or has an equivalence note.")
+    if proofs is not None:
+        pr = [r for r in rows if _status(r, notes, proofs) == "proved"]
+        out += ["", f"### Proved equivalent beyond the small tables ({len(pr)})", "",
+                "Each proved by `bench/prove_mutants.py` (`checks/equivalence.py`): at every "
+                "table and readings below where it compiles differently from the spec, from "
+                "every state the spec's proved invariants allow, each move it changes is legal "
+                "exactly when the spec's and leads to the same state; so it reaches the "
+                "spec's states by the spec's moves there, and no scenario or verdict can tell "
+                "it apart. Where it was proved:", ""]
+        if pr:
+            out += _table(["mutant", "proved at (same elsewhere)"],
+                          [[f"`{r['id']}`", "; ".join(p["at"] for p in proofs[r["id"]]["proofs"]
+                                                      if p["result"] == "proved")]
+                           for r in pr])
     eq = [r for r in rows if _status(r, notes) == "equivalent"]
     out += ["", f"### Equivalent mutants ({len(eq)})", "",
             "Each with the argument of `docs/mutation-notes.toml` (note number)."]

@@ -194,3 +194,25 @@ def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidate
         if p.kind == "state" and p.formula is not None:
             c.setdefault(p.id, (p.statement, p.formula))
     return c
+
+
+def per_phase_candidates(spec) -> dict:
+    """name -> (statement, formula): "in phase P, v has its initial value", for
+    every phase a player or an effect acts in and every other variable.
+
+    Not part of ``candidates``: they are many (phases times variables) and a
+    property's proof rarely needs them.  They are what a proof that two specs
+    play the same game needs most (``checks/equivalence.py``): a reset that a
+    mutant drops changes nothing exactly where the value is already reset."""
+    t = Table(spec.config)
+    out = {}
+    for ph in spec.phases:
+        if ph.name in ("DEAL", "OVER"):
+            continue
+        for v in spec.variables:
+            if v.name != "phase":
+                out[f"AT_{ph.name}_{v.name.upper()}_INITIAL"] = (
+                    f"in the {ph.name} phase, {v.name} has its initial value",
+                    Implies(t.phase.eq(ph.value), A.Var(v.name, v.type).eq(spec.initial[v.name])))
+    return out
+

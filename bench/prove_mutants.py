@@ -1,0 +1,184 @@
+"""For each surviving mutant of the spec, a proof that it plays the same game, beyond small tables.
+
+    python bench/prove_mutants.py --survivors-of RESULTS [--survivors-of LATER]
+                                  --record FILE [--shard I/N] [--only TEXT]
+
+A mutant survives when no check sees it (``bench/mutate_spec.py``), and
+``bench/pin_mutants.py`` found no round telling it apart at the small tables it
+could exhaust.  This tries to prove it equivalent at tables too big to exhaust
+(``checks/equivalence.py``: invariants of the spec proved by induction, then one
+step per changed action: the same moves are legal and lead to the same states):
+
+* **M**: 3 players, 1 suit, ranks 2..3, hands of 2, all six option cards (the
+  2-player version of this table has 166 million states; this one, more);
+  under the three shipped variants' readings and ``official``'s with one
+  reading changed (``--near N``: N choice points the mutated fragment reads),
+  the mutated rule's own reading always in force;
+* **the full deck** at 2 players (two copies of each option card): under the
+  three shipped variants as they are.
+
+Per table and readings the mutant is "same" (it compiles to the spec there),
+"proved", or "not proved" (why: a state the proved invariants allow where the
+two differ, which may be unreachable, or no answer in time).  A mutant proved
+at least once and never "not proved" is recorded as ``proved``; one that is
+"same" everywhere as ``inert`` (it changes nothing at these tables and
+readings); the others as ``not proved``.  The invariant proofs are the costly
+part (seconds at M, minutes at the full deck) and are shared by every mutant;
+``--cache FILE`` keeps the names of the invariants proved per table and
+readings, so a later run proves only those again (still a proof: an invariant
+that no longer holds is dropped by the same induction).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from pin_mutants import NOTES, OPTIONS, reading_sets, survivors, table_text
+
+from itcp.checks.equivalence import Proved, StepProver
+from itcp.checks.mutants import choices_read, mutant_change, mutants_of
+from itcp.model.engine import Game, build_spec
+from itcp.report.mutation import load_notes
+from itcp.spec.lang import SpecError
+from itcp.spec.rules import build_ruleset
+from itcp.spec.variants import FULL_DECK_OVERRIDES, load_variant
+
+BASES = ("official", "clarified", "published")
+M = {"players": 3, "suits": 1, "ranks": (2, 3), "hand": 2, "options": OPTIONS}
+FULL = {**FULL_DECK_OVERRIDES, "players": 2}  # hands as official deals them
+
+
+class Tables:
+    """Per table: the variant, the rule set, its mutants by id; per table and
+    readings: the prover (its invariants proved once)."""
+
+    def __init__(self, cache: Path | None):
+        self.tables: dict = {}
+        self.provers: dict = {}
+        self.cache_file = cache
+        self.cache = json.loads(cache.read_text()) if cache and cache.exists() else {}
+
+    def table(self, name: str, overrides: dict):
+        if name not in self.tables:
+            v = load_variant("official", overrides)
+            rs = build_ruleset(v.config)
+            self.tables[name] = (v, rs, {m.id: m for m in mutants_of(rs)})
+        return self.tables[name]
+
+    def prover(self, name: str, base, readings: dict) -> StepProver:
+        key = json.dumps([name, base.scope, sorted(readings.items())])
+        if key not in self.provers:
+            t0 = time.monotonic()
+            names = self.cache.get(key)
+            p = StepProver(Game(base), only=names)
+            self.provers[key] = p
+            print(f"  invariants at {name} ({len(p.invariants)}) proved in "
+                  f"{time.monotonic() - t0:.1f} s", file=sys.stderr, flush=True)
+            if self.cache_file is not None:
+                self.cache[key] = sorted(p.invariants)
+                self.cache_file.write_text(json.dumps(self.cache, indent=0, sort_keys=True))
+        return self.provers[key]
+
+
+def attempts(mid: str, known: Tables, choices: dict, full: bool = True, near: int = 0):
+    """(table name, readings, label) to try for one mutant, in order."""
+    _, rs, by_id = known.table("M", M)
+    m = by_id.get(mid)
+    if m is not None:
+        rule = next(r for r in rs.rules if r.id == m.rule)
+        bases, near_sets, _ = reading_sets(choices, rule, choices_read(rs, m))
+        for r in bases + near_sets[:near]:
+            yield "M", r
+    for b in BASES if full else ():
+        yield "full", dict(load_variant(b).readings)
+
+
+def prove(mid: str, known: Tables, choices: dict, seconds: float, full: bool = True,
+          near: int = 0) -> dict:
+    official = dict(load_variant("official").readings)
+    rows, proved, failed = [], 0, 0
+    for name, readings in attempts(mid, known, choices, full, near):
+        v, rs, by_id = known.table(name, M if name == "M" else FULL)
+        m = by_id.get(mid)
+        if m is None:
+            continue
+        rule = next(r for r in rs.rules if r.id == m.rule)
+        at = (table_text(M, readings, official) if name == "M" else
+              f"full deck, 2p, {next(b for b in BASES if dict(load_variant(b).readings) == readings)}")
+        base = build_spec(v.config, readings, scope=rule.scope)
+        try:
+            got = mutant_change(base, rs, m)
+        except SpecError:
+            rows.append({"at": at, "result": "stillborn"})
+            continue
+        if got is None:
+            rows.append({"at": at, "result": "same"})
+            continue
+        ms, change = got
+        out = known.prover(name, base, readings).same_game(ms, change.actions,
+                                                            change.elsewhere, seconds)
+        if isinstance(out, Proved):
+            proved += 1
+            rows.append({"at": at, "result": "proved", "invariants": out.invariants,
+                         "seconds": out.seconds})
+        else:
+            failed += 1
+            rows.append({"at": at, "result": "not proved", "action": out.action,
+                         "why": out.why})
+            break  # one table short of a proof: no proof; the rest would cost time only
+    outcome = ("not proved" if failed else "proved" if proved else "inert")
+    return {"id": mid, "outcome": outcome, "proofs": rows}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--survivors-of", required=True, action="append", metavar="RESULTS",
+                    help="a results file of bench/mutate_spec.py (later ones remove their kills)")
+    ap.add_argument("--record", required=True, metavar="FILE",
+                    help="one JSON line per mutant (appended to; mutants it has are skipped)")
+    ap.add_argument("--cache", metavar="FILE", help="the invariants proved per table and readings")
+    ap.add_argument("--seconds", type=float, default=60.0, help="per step query at most")
+    ap.add_argument("--shard", default="1/1", metavar="I/N",
+                    help="take every N-th survivor from the I-th (run N of these side by side)")
+    ap.add_argument("--only", action="append", metavar="TEXT")
+    ap.add_argument("--no-full-deck", action="store_true", help="table M only")
+    ap.add_argument("--near", type=int, default=0, metavar="N",
+                    help="also official's readings with one changed, N choice points the "
+                         "fragment reads (each readings' invariants cost ~30 s at M)")
+    a = ap.parse_args(argv)
+    want = survivors(a.survivors_of, load_notes(NOTES))
+    if a.only:
+        want = [m for m in want if any(s in m for s in a.only)]
+    i, n = (int(x) for x in a.shard.split("/"))
+    # contiguous blocks by rule: the mutants of one rule share their readings, so
+    # each shard proves the invariants of the readings it needs, rarely another's
+    want.sort(key=lambda m: (m.split()[1], m))
+    size = -(-len(want) // n)
+    want = want[(i - 1) * size:i * size]
+    record = Path(a.record)
+    if record.exists():
+        done = {json.loads(x)["id"] for x in record.read_text().splitlines() if x.strip()}
+        want = [m for m in want if m not in done]
+    rs0 = build_ruleset(load_variant("official").config)
+    choices: dict = {}
+    for r in rs0.rules:
+        if r.choice:
+            choices.setdefault(r.choice, set()).add(r.reading)
+    known = Tables(Path(a.cache) if a.cache else None)
+    with open(record, "a") as out:
+        for k, mid in enumerate(want, 1):
+            t0 = time.monotonic()
+            row = prove(mid, known, choices, a.seconds, not a.no_full_deck, a.near)
+            row["seconds"] = round(time.monotonic() - t0, 1)
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            print(f"[{k}/{len(want)}] {row['outcome']:<10} {row['seconds']:5.1f}s {mid}",
+                  file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
