@@ -193,6 +193,21 @@ def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp
     search[m.id].update(outcome="unread", same=[], unread=["2p ...", "3p ..."], limit="5 s")
     text = render({"run": {}}, rows, {}, search=search)
     assert "never read at 2 tables and readings (stopped at 5 s)" in text
+    # a proof of bench/prove_mutants.py takes it out of the denominator, and the
+    # report gives the score both ways; a failed proof leaves it a survivor
+    at = "3p 1s 2..3 h2 [every card] official"
+    proofs = {m.id: {"id": m.id, "outcome": "proved",
+                     "proofs": [{"at": at, "result": "proved"}, {"at": "x", "result": "same"}]}}
+    s = summary(rows, {}, proofs)
+    assert (s["proved"], s["survived"], s["scored"], s["score"]) == (1, 0, 1, 1.0)
+    text = render({"run": {}}, rows, {}, search=search, proofs=proofs)
+    assert "Proved equivalent beyond the small tables (1)" in text and at in text
+    assert "Counting the mutants proved equivalent as survivors: 1 / 2 = 50.0%" in text
+    proofs[m.id].update(outcome="not proved", proofs=[
+        {"at": at, "result": "not proved", "action": "discard", "why": "it differs"}])
+    assert summary(rows, {}, proofs)["survived"] == 1
+    text = render({"run": {}}, rows, {}, search=search, proofs=proofs)
+    assert f"not proved at 1 of 1 (first: {at}: discard: it differs)" in text
 
 
 def test_a_check_that_never_takes_the_changed_action_is_skipped():
