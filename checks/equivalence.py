@@ -135,10 +135,13 @@ class StepProver:
             except (OutOfTime, Undecided) as e:
                 return NotProved(action, f"undecided ({type(e).__name__})")
             if ans.result == SAT:
-                what = ("its legality" if sym.evaluate(ans.model, legality)
-                        else "the state it leads to")
-                return NotProved(action, f"{what} differs in a state the proved invariants "
-                                         "allow (perhaps one no round reaches)")
+                phase, changed = sym.mismatch_seen(ans.model)
+                if sym.evaluate(ans.model, legality):
+                    what = "its legality differs"
+                else:
+                    what = f"the state it leads to differs ({', '.join(changed)})"
+                return NotProved(action, f"{what} from a state the proved invariants allow "
+                                         f"(phase {phase}; perhaps one no round reaches)")
             if ans.result != UNSAT:
                 return NotProved(action, f"undecided within {seconds:g} s ({ans.note})")
         return Proved(tuple(sorted(actions)), len(self.invariants),

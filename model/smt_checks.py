@@ -183,6 +183,7 @@ class Symbolic:
         self._abstract: dict = {}      # (formula id, kind) -> (formula, its abstraction)
         self._wf: dict = {}            # id(state) -> (state, its well-formedness)
         self._sum_functions: dict = {}  # kind of sum -> its uninterpreted function
+        self._mismatch: tuple = ({}, {})  # the two next states of the last step_mismatch
 
     # -- building blocks ----------------------------------------------------
     def state(self, prefix: str) -> dict:
@@ -354,7 +355,19 @@ class Symbolic:
         _, their = theirs.next_parts(self.A0, action, params, c)
         results = z3.And(mine_ok, *[e for _, e in mine.values()],
                          *[e for _, e in their.values()], self.differ(b, c))
+        self._mismatch = (b, c)
         return mine_ok != their_ok, results
+
+    def mismatch_seen(self, model) -> tuple[str, list]:
+        """For a model of ``step_mismatch``'s formulas (the last ones built): the
+        phase of the state before the step, and the variables whose new values
+        differ between the two specs (none when only the legality differs)."""
+        b, c = self._mismatch
+        smt = self.smt
+        before = dict(zip(smt.var_names, smt.decode(model, self.A0)))
+        phase = next((p.name for p in self.spec.phases if p.value == before["phase"]), "?")
+        after_b, after_c = smt.decode(model, b), smt.decode(model, c)
+        return phase, [v for v, x, y in zip(smt.var_names, after_b, after_c) if x != y]
 
     def can_move(self, action: str):
         """(formula on A0: some arguments make ``action`` legal, rule ids of its guards),
