@@ -145,6 +145,9 @@ def main(argv=None) -> int:
                     help="take every N-th survivor from the I-th (run N of these side by side)")
     ap.add_argument("--only", action="append", metavar="TEXT")
     ap.add_argument("--no-full-deck", action="store_true", help="table M only")
+    ap.add_argument("--again", action="store_true",
+                    help="try the mutants --record has as not proved again (after the "
+                         "candidates grew; use another --cache); the last row counts")
     ap.add_argument("--near", type=int, default=0, metavar="N",
                     help="also official's readings with one changed, N choice points the "
                          "fragment reads (each readings' invariants cost ~30 s at M)")
@@ -159,9 +162,14 @@ def main(argv=None) -> int:
     size = -(-len(want) // n)
     want = want[(i - 1) * size:i * size]
     record = Path(a.record)
-    if record.exists():
-        done = {json.loads(x)["id"] for x in record.read_text().splitlines() if x.strip()}
-        want = [m for m in want if m not in done]
+    if record.exists():  # the last row of a mutant is its result
+        last = {}
+        for x in record.read_text().splitlines():
+            if x.strip():
+                r = json.loads(x)
+                last[r["id"]] = r["outcome"]
+        want = [m for m in want if m not in last
+                or (a.again and last[m] == "not proved")]
     rs0 = build_ruleset(load_variant("official").config)
     choices: dict = {}
     for r in rs0.rules:

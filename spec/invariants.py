@@ -198,7 +198,8 @@ def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidate
 
 def per_phase_candidates(spec) -> dict:
     """name -> (statement, formula): "in phase P, v has its initial value", for
-    every phase a player or an effect acts in and every other variable.
+    every phase after the deal (the end of a round too: a whole game's next round
+    starts from it) and every other variable.
 
     Not part of ``candidates``: they are many (phases times variables) and a
     property's proof rarely needs them.  They are what a proof that two specs
@@ -207,7 +208,7 @@ def per_phase_candidates(spec) -> dict:
     t = Table(spec.config)
     out = {}
     for ph in spec.phases:
-        if ph.name in ("DEAL", "OVER"):
+        if ph.name == "DEAL":  # DEAL_IS_INITIAL says it of every variable at once
             continue
         for v in spec.variables:
             if v.name != "phase":
