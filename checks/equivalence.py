@@ -22,7 +22,12 @@ induction instead, as ``checks/induction.py`` proves a property:
 
 By induction on the moves the mutant then reaches exactly the spec's states by
 exactly its moves, so every scenario's facts and moves and every property's
-verdict come out the same, at this table and these readings.  A mutant that
+verdict come out the same, at this table and these readings.  The states after
+the step are compared on the variables live at their phase (``live_in_both``:
+liveness over both games' actions, everything a check observes counted as a
+read): states that differ only in dead ones are one game position, as the
+explorer stores them, and the induction relates each mutant state to the spec
+state that agrees with it on the live variables.  A mutant that
 changes a property's formula or a seat's score is not taken (the graph is the
 same, what is read of it is not).  A sat answer names a state the invariants
 allow where the two differ; it may be a state no round reaches (the invariants
@@ -31,14 +36,17 @@ are too weak to exclude it): no conclusion either way.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from itcp.model.engine import Game
+from itcp.model.liveness import liveness
+from itcp.model.liveness import observed_formulas as graph_observed
 from itcp.model.smt_checks import SAT, UNSAT, Query
 from itcp.spec.invariants import per_phase_candidates
 from itcp.spec.lang import Spec
 
 from .deadline import OutOfTime
+from .distinguish import observed_formulas
 from .induction import Undecided
 from .sampled import refuted_by_playouts
 from .symbolic import SymbolicChecker
@@ -122,8 +130,9 @@ class StepProver:
             return NotProved(self.moves_before_deal[0], "the spec allows it before the deal: "
                                                          "the invariants do not cover its result")
         sym = self.sym
+        live = live_in_both(sym.spec, mutant, actions)
         for action in sorted(actions):
-            legality, results = sym.step_mismatch(mutant, action)
+            legality, results = sym.step_mismatch(mutant, action, live)
             q = Query(f"does the mutant differ from the spec at {action}?",
                       "unsat: from every state a round reaches, the same moves of this "
                       "action are legal and lead to the same states")
@@ -148,4 +157,24 @@ class StepProver:
                       round(time.monotonic() - start, 3))
 
 
-__all__ = ["NotProved", "Proved", "StepProver"]
+def live_in_both(spec: Spec, mutant: Spec, actions) -> dict:
+    """Phase value -> the variables that the future of a state at that phase may
+    read, in the spec or in the mutant (``model/liveness.py``'s analysis over both
+    games' actions at once, ``actions`` the mutant's changed ones, with what a
+    scenario observes, the properties and the graph observations counted as
+    reads, nothing assumed constant).  Actions hold their definitions inlined,
+    and a mutant that changes a property or a score is never compared, so the
+    spec's properties are the mutant's.
+
+    Why: two states that differ only in variables dead at their phase play the
+    same from there on, in both games (every read of such a variable comes after
+    a write that does not read it), and look the same to every check.  So a step
+    may lead the two games to states that differ in dead variables only: that is
+    still the same game (the explorer stores such states as one)."""
+    theirs = tuple(replace(a, decl=replace(a.decl, name=f"{a.name}~mutant"))
+                   for a in mutant.actions if a.name in actions)
+    both = replace(spec, actions=spec.actions + theirs)
+    return liveness(both, {}, observed_formulas(spec) + graph_observed(spec), {})
+
+
+__all__ = ["NotProved", "Proved", "StepProver", "live_in_both"]

@@ -338,11 +338,13 @@ class Symbolic:
         smt = self.smt
         return z3.Not(z3.And(*[smt.eq(s[v], t[v], smt.var_types[v]) for v in smt.var_names]))
 
-    def step_mismatch(self, other: Spec, action: str) -> tuple:
+    def step_mismatch(self, other: Spec, action: str, live: dict | None = None) -> tuple:
         """Where ``other`` (a spec over the same variables, e.g. a mutant) and this
         one disagree on ``action`` from A0, with the same arguments and chance
         outcome: (its legality differs, both allow it and the states it leads to
-        differ), two formulas on A0 and the parameters.
+        differ), two formulas on A0 and the parameters.  With ``live`` (phase
+        value -> variable names), the states differ when their phases do or, at
+        the phase they lead to, a variable live there does.
 
         The two specs' states are the same z3 constants (the same names and
         sorts), and their terms are functions of them: nothing else is shared."""
@@ -353,8 +355,17 @@ class Symbolic:
         b, c = self.smt.state("MB"), self.smt.state("MC")
         _, mine = self.smt.next_parts(self.A0, action, params, b)
         _, their = theirs.next_parts(self.A0, action, params, c)
+        if live is None:
+            differ = self.differ(b, c)
+        else:
+            smt = self.smt
+            differ = z3.Or(b["phase"] != c["phase"], *[
+                z3.And(b["phase"] == smt.const(ph, "int"),
+                       z3.Or(*[z3.Not(smt.eq(b[v], c[v], smt.var_types[v]))
+                               for v in sorted(vs)]))
+                for ph, vs in live.items() if vs])
         results = z3.And(mine_ok, *[e for _, e in mine.values()],
-                         *[e for _, e in their.values()], self.differ(b, c))
+                         *[e for _, e in their.values()], differ)
         self._mismatch = (b, c)
         return mine_ok != their_ok, results
 
