@@ -145,6 +145,9 @@ def main(argv=None) -> int:
                     help="take every N-th survivor from the I-th (run N of these side by side)")
     ap.add_argument("--only", action="append", metavar="TEXT")
     ap.add_argument("--no-full-deck", action="store_true", help="table M only")
+    ap.add_argument("--reverse", action="store_true",
+                    help="the shard's mutants last first (a second process on the same shard, "
+                         "with its own --record, meets the first in the middle)")
     ap.add_argument("--again", action="store_true",
                     help="try the mutants --record has as not proved again (after the "
                          "candidates grew; use another --cache); the last row counts")
@@ -161,6 +164,8 @@ def main(argv=None) -> int:
     want.sort(key=lambda m: (m.split()[1], m))
     size = -(-len(want) // n)
     want = want[(i - 1) * size:i * size]
+    if a.reverse:
+        want.reverse()
     record = Path(a.record)
     if record.exists():  # the last row of a mutant is its result
         last = {}
