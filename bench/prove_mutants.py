@@ -10,7 +10,9 @@ could exhaust.  This tries to prove it equivalent at tables too big to exhaust
 step per changed action: the same moves are legal and lead to the same states):
 
 * **M**: 3 players, 1 suit, ranks 2..3, hands of 2, all six option cards (the
-  2-player version of this table has 166 million states; this one, more);
+  2-player version of this table has 166 million states; this one, more), and
+  **M2**, that 2-player version (a seat shifted by one is the other player
+  there: some mutants differ only at two players);
   under the three shipped variants' readings and ``official``'s with one
   reading changed (``--near N``: N choice points the mutated fragment reads),
   the mutated rule's own reading always in force;
@@ -48,7 +50,9 @@ from itcp.spec.variants import FULL_DECK_OVERRIDES, load_variant
 
 BASES = ("official", "clarified", "published")
 M = {"players": 3, "suits": 1, "ranks": (2, 3), "hand": 2, "options": OPTIONS}
+M2 = {**M, "players": 2}   # a seat shifted by one is the other player: other mutants differ
 FULL = {**FULL_DECK_OVERRIDES, "players": 2}  # hands as official deals them
+TABLES = {"M": M, "M2": M2, "full": FULL}
 
 
 class Tables:
@@ -84,14 +88,15 @@ class Tables:
 
 
 def attempts(mid: str, known: Tables, choices: dict, full: bool = True, near: int = 0):
-    """(table name, readings, label) to try for one mutant, in order."""
-    _, rs, by_id = known.table("M", M)
-    m = by_id.get(mid)
-    if m is not None:
-        rule = next(r for r in rs.rules if r.id == m.rule)
-        bases, near_sets, _ = reading_sets(choices, rule, choices_read(rs, m))
-        for r in bases + near_sets[:near]:
-            yield "M", r
+    """(table name, readings) to try for one mutant, in order."""
+    for name in ("M", "M2"):
+        _, rs, by_id = known.table(name, TABLES[name])
+        m = by_id.get(mid)
+        if m is not None:
+            rule = next(r for r in rs.rules if r.id == m.rule)
+            bases, near_sets, _ = reading_sets(choices, rule, choices_read(rs, m))
+            for r in bases + near_sets[:near]:
+                yield name, r
     for b in BASES if full else ():
         yield "full", dict(load_variant(b).readings)
 
@@ -101,12 +106,12 @@ def prove(mid: str, known: Tables, choices: dict, seconds: float, full: bool = T
     official = dict(load_variant("official").readings)
     rows, proved, failed = [], 0, 0
     for name, readings in attempts(mid, known, choices, full, near):
-        v, rs, by_id = known.table(name, M if name == "M" else FULL)
+        v, rs, by_id = known.table(name, TABLES[name])
         m = by_id.get(mid)
         if m is None:
             continue
         rule = next(r for r in rs.rules if r.id == m.rule)
-        at = (table_text(M, readings, official) if name == "M" else
+        at = (table_text(TABLES[name], readings, official) if name != "full" else
               f"full deck, 2p, {next(b for b in BASES if dict(load_variant(b).readings) == readings)}")
         base = build_spec(v.config, readings, scope=rule.scope)
         try:
@@ -148,9 +153,11 @@ def main(argv=None) -> int:
     ap.add_argument("--reverse", action="store_true",
                     help="the shard's mutants last first (a second process on the same shard, "
                          "with its own --record, meets the first in the middle)")
-    ap.add_argument("--again", action="store_true",
-                    help="try the mutants --record has as not proved again (after the "
-                         "candidates grew; use another --cache); the last row counts")
+    ap.add_argument("--again", action="append", default=[], metavar="OUTCOME",
+                    choices=("not proved", "inert"),
+                    help="try the mutants --record has with this outcome again (after the "
+                         "candidates or tables grew; use another --cache); the last row "
+                         "counts (repeatable)")
     ap.add_argument("--near", type=int, default=0, metavar="N",
                     help="also official's readings with one changed, N choice points the "
                          "fragment reads (each readings' invariants cost ~30 s at M)")
@@ -174,7 +181,7 @@ def main(argv=None) -> int:
                 r = json.loads(x)
                 last[r["id"]] = r["outcome"]
         want = [m for m in want if m not in last
-                or (a.again and last[m] == "not proved")]
+                or last[m] in a.again]
     rs0 = build_ruleset(load_variant("official").config)
     choices: dict = {}
     for r in rs0.rules:
