@@ -132,7 +132,7 @@ class StepProver:
         sym = self.sym
         live = live_in_both(sym.spec, mutant, actions)
         for action in sorted(actions):
-            legality, results = sym.step_mismatch(mutant, action, live)
+            legality, results, after = sym.step_mismatch(mutant, action, live)
             q = Query(f"does the mutant differ from the spec at {action}?",
                       "unsat: from every state a round reaches, the same moves of this "
                       "action are legal and lead to the same states")
@@ -144,7 +144,7 @@ class StepProver:
             except (OutOfTime, Undecided) as e:
                 return NotProved(action, f"undecided ({type(e).__name__})")
             if ans.result == SAT:
-                phase, changed = sym.mismatch_seen(ans.model)
+                phase, changed = sym.mismatch_seen(ans.model, after)
                 if sym.evaluate(ans.model, legality):
                     what = "its legality differs"
                 else:

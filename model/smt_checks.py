@@ -183,7 +183,6 @@ class Symbolic:
         self._abstract: dict = {}      # (formula id, kind) -> (formula, its abstraction)
         self._wf: dict = {}            # id(state) -> (state, its well-formedness)
         self._sum_functions: dict = {}  # kind of sum -> its uninterpreted function
-        self._mismatch: tuple = ({}, {})  # the two next states of the last step_mismatch
 
     # -- building blocks ----------------------------------------------------
     def state(self, prefix: str) -> dict:
@@ -342,7 +341,8 @@ class Symbolic:
         """Where ``other`` (a spec over the same variables, e.g. a mutant) and this
         one disagree on ``action`` from A0, with the same arguments and chance
         outcome: (its legality differs, both allow it and the states it leads to
-        differ), two formulas on A0 and the parameters.  With ``live`` (phase
+        differ), two formulas on A0 and the parameters, and the two next states
+        (for ``mismatch_seen``).  With ``live`` (phase
         value -> variable names), the states differ when their phases do or, at
         the phase they lead to, a variable live there does.
 
@@ -366,14 +366,13 @@ class Symbolic:
                 for ph, vs in live.items() if vs])
         results = z3.And(mine_ok, *[e for _, e in mine.values()],
                          *[e for _, e in their.values()], differ)
-        self._mismatch = (b, c)
-        return mine_ok != their_ok, results
+        return mine_ok != their_ok, results, (b, c)
 
-    def mismatch_seen(self, model) -> tuple[str, list]:
-        """For a model of ``step_mismatch``'s formulas (the last ones built): the
-        phase of the state before the step, and the variables whose new values
-        differ between the two specs (none when only the legality differs)."""
-        b, c = self._mismatch
+    def mismatch_seen(self, model, after: tuple) -> tuple[str, list]:
+        """For a model of ``step_mismatch``'s formulas and its two next states
+        ``after``: the phase of the state before the step, and the variables whose
+        new values differ between the two specs (none when only the legality differs)."""
+        b, c = after
         smt = self.smt
         before = dict(zip(smt.var_names, smt.decode(model, self.A0)))
         phase = next((p.name for p in self.spec.phases if p.value == before["phase"]), "?")

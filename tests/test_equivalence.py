@@ -65,7 +65,7 @@ def test_a_difference_in_a_dead_variable_only_is_the_same_game(table):
     sym = prover.sym
     live = live_in_both(base, ms, change.actions)
     assert all("since_pass" not in vs for vs in live.values())
-    _, results = sym.step_mismatch(ms, "discard", None)   # every variable compared
+    _, results, _ = sym.step_mismatch(ms, "discard", None)   # every variable compared
     q = Query("differ", "sat: some variable differs")
     q.add("wf", sym.wf(sym.A0))
     q.add("reached", prover.reached)
