@@ -41,7 +41,7 @@ from pathlib import Path
 from pin_mutants import NOTES, OPTIONS, reading_sets, survivors, table_text
 
 from itcp.checks.equivalence import Proved, StepProver
-from itcp.checks.mutants import choices_read, mutant_change, mutants_of
+from itcp.checks.mutants import choices_read, equivalent_by_form, mutant_change, mutants_of
 from itcp.model.engine import Game, build_spec
 from itcp.report.mutation import load_notes
 from itcp.spec.lang import SpecError
@@ -51,15 +51,20 @@ from itcp.spec.variants import FULL_DECK_OVERRIDES, load_variant
 BASES = ("official", "clarified", "published")
 M = {"players": 3, "suits": 1, "ranks": (2, 3), "hand": 2, "options": OPTIONS}
 M2 = {**M, "players": 2}   # a seat shifted by one is the other player: other mutants differ
+# hands of one: a discard empties the hand (rules about an empty hand, zero points)
+M1 = {**M, "hand": 1}
+M12 = {**M1, "players": 2}
 FULL = {**FULL_DECK_OVERRIDES, "players": 2}  # hands as official deals them
-TABLES = {"M": M, "M2": M2, "full": FULL}
+TABLES = {"M": M, "M2": M2, "M1": M1, "M12": M12, "full": FULL}
+SMALL = ("M", "M2", "M1", "M12")
 
 
 class Tables:
     """Per table: the variant, the rule set, its mutants by id; per table and
     readings: the prover (its invariants proved once)."""
 
-    def __init__(self, cache: Path | None):
+    def __init__(self, cache: Path | None, heavy: bool = False):
+        self.heavy = heavy
         self.tables: dict = {}
         self.provers: dict = {}
         self.cache_file = cache
@@ -77,7 +82,7 @@ class Tables:
         if key not in self.provers:
             t0 = time.monotonic()
             names = self.cache.get(key)
-            p = StepProver(Game(base), only=names)
+            p = StepProver(Game(base), only=names, heavy=self.heavy)
             self.provers[key] = p
             print(f"  invariants at {name} ({len(p.invariants)}) proved in "
                   f"{time.monotonic() - t0:.1f} s", file=sys.stderr, flush=True)
@@ -87,9 +92,10 @@ class Tables:
         return self.provers[key]
 
 
-def attempts(mid: str, known: Tables, choices: dict, full: bool = True, near: int = 0):
+def attempts(mid: str, known: Tables, choices: dict, full: bool = True, near: int = 0,
+             tables=("M", "M2")):
     """(table name, readings) to try for one mutant, in order."""
-    for name in ("M", "M2"):
+    for name in tables:
         _, rs, by_id = known.table(name, TABLES[name])
         m = by_id.get(mid)
         if m is not None:
@@ -101,11 +107,34 @@ def attempts(mid: str, known: Tables, choices: dict, full: bool = True, near: in
         yield "full", dict(load_variant(b).readings)
 
 
+#: where a mutant equivalent by the rules' form is checked to be so: every player
+#: count, with M's deck (hands of one: eight players can be dealt) and with the
+#: full deck (a rule's body may depend on both)
+FORM_TABLES = {f"{deck}-{n}p": {**base, "players": n} for n in range(2, 9)
+               for deck, base in (("M1", M1), ("full", FULL_DECK_OVERRIDES))}
+
+
+def by_form(mid: str, known: Tables) -> str | None:
+    """``equivalent_by_form``'s reason, given at every one of ``FORM_TABLES``
+    whose rule set has the mutant, or None."""
+    whys = set()
+    for name, overrides in FORM_TABLES.items():
+        _, rs, by_id = known.table(name, overrides)
+        if mid in by_id:
+            whys.add(equivalent_by_form(rs, by_id[mid]))
+    if len(whys) != 1 or None in whys:
+        return None
+    return whys.pop() + " (at every player count, 2 to 8, with table M's deck and the full deck)"
+
+
 def prove(mid: str, known: Tables, choices: dict, seconds: float, full: bool = True,
-          near: int = 0) -> dict:
+          near: int = 0, history: int = 0, tables=("M", "M2")) -> dict:
     official = dict(load_variant("official").readings)
+    form = by_form(mid, known)
+    if form is not None:  # the spec itself at every table and readings: nothing to prove
+        return {"id": mid, "outcome": "proved", "form": form, "proofs": []}
     rows, proved, failed = [], 0, 0
-    for name, readings in attempts(mid, known, choices, full, near):
+    for name, readings in attempts(mid, known, choices, full, near, tables):
         v, rs, by_id = known.table(name, TABLES[name])
         m = by_id.get(mid)
         if m is None:
@@ -124,7 +153,8 @@ def prove(mid: str, known: Tables, choices: dict, seconds: float, full: bool = T
             continue
         ms, change = got
         out = known.prover(name, base, readings).same_game(ms, change.actions,
-                                                            change.elsewhere, seconds)
+                                                            change.elsewhere, seconds,
+                                                            history)
         if isinstance(out, Proved):
             proved += 1
             rows.append({"at": at, "result": "proved", "invariants": out.invariants,
@@ -161,7 +191,19 @@ def main(argv=None) -> int:
     ap.add_argument("--near", type=int, default=0, metavar="N",
                     help="also official's readings with one changed, N choice points the "
                          "fragment reads (each readings' invariants cost ~30 s at M)")
+    ap.add_argument("--history", type=int, default=0, metavar="K",
+                    help="the state before a compared step is reached by K moves from states "
+                         "the invariants allow (drops allowed states no move leads to)")
+    ap.add_argument("--heavy", action="store_true",
+                    help="also the invariants that do arithmetic on card sets (CONSERVATION: "
+                         "every card in one place); slower to prove")
+    ap.add_argument("--tables", default="M,M2", metavar="NAMES",
+                    help="the tables to prove at, in order, from " + ", ".join(SMALL)
+                         + " (M1, M12: M and M2 with hands of one)")
     a = ap.parse_args(argv)
+    tables = tuple(x.strip() for x in a.tables.split(",") if x.strip())
+    if not tables or any(x not in SMALL for x in tables):
+        ap.error(f"--tables takes names from {', '.join(SMALL)}, e.g. M,M2")
     want = survivors(a.survivors_of, load_notes(NOTES))
     if a.only:
         want = [m for m in want if any(s in m for s in a.only)]
@@ -187,11 +229,12 @@ def main(argv=None) -> int:
     for r in rs0.rules:
         if r.choice:
             choices.setdefault(r.choice, set()).add(r.reading)
-    known = Tables(Path(a.cache) if a.cache else None)
+    known = Tables(Path(a.cache) if a.cache else None, a.heavy)
     with open(record, "a") as out:
         for k, mid in enumerate(want, 1):
             t0 = time.monotonic()
-            row = prove(mid, known, choices, a.seconds, not a.no_full_deck, a.near)
+            row = prove(mid, known, choices, a.seconds, not a.no_full_deck, a.near, a.history,
+                        tables)
             row["seconds"] = round(time.monotonic() - t0, 1)
             out.write(json.dumps(row) + "\n")
             out.flush()

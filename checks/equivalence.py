@@ -20,6 +20,16 @@ induction instead, as ``checks/induction.py`` proves a property:
    both and leading to different states?  Unsat for every changed action
    (``Symbolic.step_mismatch``) proves it.
 
+Two strengthenings, both sound because every state a round reaches has them:
+``history=K`` asks that the state before the step was reached by K moves from
+states the invariants allow (or is the pre-deal state): an allowed state that
+no move leads to is dropped (k-induction's stronger hypothesis); ``heavy``
+proves the candidates that count cards too (CONSERVATION: a state where two
+hands share a card is dropped), at several times the cost.  A mutant that
+changes a seat's score or a state property's formula is compared on those as
+well: every score and every state property takes the same value in both, in
+every state a round reaches (a scenario may state scores anywhere).
+
 By induction on the moves the mutant then reaches exactly the spec's states by
 exactly its moves, so every scenario's facts and moves and every property's
 verdict come out the same, at this table and these readings.  The states after
@@ -28,8 +38,7 @@ liveness over both games' actions, everything a check observes counted as a
 read): states that differ only in dead ones are one game position, as the
 explorer stores them, and the induction relates each mutant state to the spec
 state that agrees with it on the live variables.  A mutant that
-changes a property's formula or a seat's score is not taken (the graph is the
-same, what is read of it is not).  A sat answer names a state the invariants
+changes a step property's formula is not taken.  A sat answer names a state the invariants
 allow where the two differ; it may be a state no round reaches (the invariants
 are too weak to exclude it): no conclusion either way.
 """
@@ -42,8 +51,10 @@ from itcp.model.engine import Game
 from itcp.model.liveness import liveness
 from itcp.model.liveness import observed_formulas as graph_observed
 from itcp.model.smt_checks import SAT, UNSAT, Query
+from itcp.spec import ast as A
 from itcp.spec.invariants import per_phase_candidates
 from itcp.spec.lang import Spec
+from itcp.spec.rules.table import SCORE_INPUTS, score_of
 
 from .deadline import OutOfTime
 from .distinguish import observed_formulas
@@ -77,7 +88,8 @@ class StepProver:
     to try (e.g. those proved by an earlier run at this table and readings:
     proving them again costs a fraction of finding them; still a proof)."""
 
-    def __init__(self, game: Game, seconds: float | None = None, only=None):
+    def __init__(self, game: Game, seconds: float | None = None, only=None,
+                 heavy: bool = False):
         start = time.monotonic()
         self.checker = SymbolicChecker(game, timeout=seconds)
         ind = self.checker.inductor
@@ -87,7 +99,7 @@ class StepProver:
         refuted = refuted_by_playouts(game, extra)
         ind.pool.update({n: x for n, x in extra.items() if n not in refuted})
         try:
-            ind.houdini([n for n in ind.pool if not ind.heavy(n) and not ind.refuted(n)
+            ind.houdini([n for n in ind.pool if (heavy or not ind.heavy(n)) and not ind.refuted(n)
                          and (only is None or n in only)])
         except OutOfTime:
             ind.proven.clear()
@@ -100,7 +112,43 @@ class StepProver:
         #: may start there, which ``moves_before_deal`` checks)
         self.reached = sym.Or(sym.init(s), proved)
         self.moves_before_deal = self._moves_before_deal()
+        self._histories: dict = {}
         self.seconds = time.monotonic() - start
+
+    def history(self, k: int) -> list:
+        """Labelled fragments saying that A0 is reached by the last of ``k`` moves
+        from states the invariants allow (or is the pre-deal state before that).
+
+        Why: an invariant that holds of every reached state still allows states
+        no round reaches; a state with no predecessor among the allowed states is
+        one of them.  Every reached state other than the pre-deal one is the
+        successor of a reached state by some action (the deal's from the pre-deal
+        state), so demanding ``k`` such predecessors keeps every reached state and
+        drops the states the invariants allow only without a history (k-induction's
+        strengthening of the hypothesis)."""
+        if k <= 0:
+            return []
+        if k in self._histories:
+            return self._histories[k]
+        sym = self.sym
+        proved = [f for _, f in self.invariants.values()]
+        parts, later, steps = [], sym.A0, []
+        for i in range(1, k + 1):
+            pre = sym.state(f"H{i}")
+            choices, moves = sym.step_any(pre, later, f"h{i}")
+            allowed = sym.Or(sym.init(pre), sym.And(*[sym.formula(f, pre) for f in proved]))
+            # the state at this point of the history is the pre-deal one (no move
+            # before it), or it was reached by a move from an allowed state
+            step = sym.And(*[e for _, e in moves])
+            steps.append((sym.init(later), sym.And(sym.wf(pre), allowed, step)))
+            later = pre
+        # nest from the oldest: "init(later) or (pre allowed, a move to later, and so on)"
+        tail = sym.And()
+        for at_start, moved in reversed(steps):
+            tail = sym.Or(at_start, sym.And(moved, tail))
+        parts.append(("history", tail))
+        self._histories[k] = parts
+        return parts
 
     def _moves_before_deal(self) -> list:
         """The actions other than the deal that the pre-deal state allows (none in a
@@ -117,19 +165,56 @@ class StepProver:
                 out.append(action)
         return out
 
+    def _same_observed(self, mutant: Spec, history: int, seconds: float) -> NotProved | None:
+        """For a mutant that changes a property's formula or a seat's score: None
+        when every state property and every seat's score has the same value in
+        both, in every state a round reaches (a step property changed: not
+        proved).  Scores are compared in every state, not only at a round's end:
+        a scenario may state them anywhere."""
+        spec, sym = self.sym.spec, self.sym
+        if any(p.kind == "step" and p.formula is not None
+               and not _inlined_alike(spec, mutant, p.formula) for p in spec.properties):
+            return NotProved("", "it changes a step property's formula")
+        exprs = [p.formula for p in spec.properties if p.kind == "state" and p.formula is not None]
+        if all(v in spec.var_index for v in SCORE_INPUTS):
+            exprs += [score_of(A.Const(p, A.PLAYER)) for p in range(spec.config.players)]
+        exprs = [e for e in exprs if not _inlined_alike(spec, mutant, e)]
+        q = Query("does the mutant score or judge a state otherwise than the spec?",
+                  "unsat: in every state a round reaches, every seat's score and every "
+                  "state property has the same value in both")
+        q.add("wf", sym.wf(sym.A0))
+        q.add("reached", self.reached)
+        q.add("differ", sym.observed_mismatch(mutant, exprs))
+        q.extend(self.history(history))
+        try:
+            ans = sym.ask(q, "same-observed", seconds, self.solver)
+        except (OutOfTime, Undecided) as e:
+            return NotProved("", f"scores or properties undecided ({type(e).__name__})")
+        if ans.result == SAT:
+            phase = sym.mismatch_phase(ans.model)
+            return NotProved("", "a seat's score or a state property differs in a state the "
+                                 f"proved invariants allow (phase {phase}; perhaps one no "
+                                 "round reaches)")
+        if ans.result != UNSAT:
+            return NotProved("", f"scores or properties undecided within {seconds:g} s "
+                                 f"({ans.note})")
+        return None
+
     def same_game(self, mutant: Spec, actions, elsewhere: bool = False,
-                  seconds: float = 60.0) -> Proved | NotProved:
+                  seconds: float = 60.0, history: int = 0) -> Proved | NotProved:
         """Does ``mutant`` (at this prover's table and readings, the same variables)
         make exactly the moves of the spec, to the same states?  ``actions``: the
         actions whose guards or new values it changes (``mutants.Change``);
         ``elsewhere``: it changes a property's formula or a seat's score."""
         start = time.monotonic()
-        if elsewhere:
-            return NotProved("", "it changes a property's formula or a seat's score")
         if self.moves_before_deal:
             return NotProved(self.moves_before_deal[0], "the spec allows it before the deal: "
                                                          "the invariants do not cover its result")
         sym = self.sym
+        if elsewhere:
+            seen = self._same_observed(mutant, history, seconds)
+            if seen is not None:
+                return seen
         live = live_in_both(sym.spec, mutant, actions)
         for action in sorted(actions):
             legality, results, after = sym.step_mismatch(mutant, action, live)
@@ -139,6 +224,7 @@ class StepProver:
             q.add("wf", sym.wf(sym.A0))
             q.add("reached", self.reached)
             q.add("differ", sym.Or(legality, results))
+            q.extend(self.history(history))
             try:
                 ans = sym.ask(q, f"same-{action}", seconds, self.solver)
             except (OutOfTime, Undecided) as e:
@@ -155,6 +241,10 @@ class StepProver:
                 return NotProved(action, f"undecided within {seconds:g} s ({ans.note})")
         return Proved(tuple(sorted(actions)), len(self.invariants),
                       round(time.monotonic() - start, 3))
+
+
+def _inlined_alike(spec: Spec, mutant: Spec, expr) -> bool:
+    return spec.inliner()(expr) == mutant.inliner()(expr)
 
 
 def live_in_both(spec: Spec, mutant: Spec, actions) -> dict:

@@ -313,6 +313,34 @@ def apply(rs: RuleSet, m: Mutant) -> RuleSet:
     return replace(rs, rules=rs.rules[:ri] + (rule,) + rs.rules[ri + 1:])
 
 
+# -- equivalent by form: at every table and readings ---------------------------------
+
+def equivalent_by_form(rs: RuleSet, m: Mutant) -> str | None:
+    """Why mutant ``m`` is the spec under every readings at ``rs``'s table, from
+    the form of the rules alone, or None: a reading swap whose two readings
+    give the definition the same body (the readings differ elsewhere).
+
+    Why: such a mutant survives every check by construction (the elaborated
+    rules are the same under every readings, not only those a search or a proof
+    tried).  The rule set is built per table and a body may depend on it (a
+    reading that acts only at two players): ask at every table the claim is
+    for.  Any other mutant: None (it may still be equivalent, by search or
+    proof)."""
+    if m.operator != "swap_reading":
+        return None
+    try:
+        _, rule = _find(rs, m.rule)
+        _, f = _fragment(rule, m.fragment)
+        _, other = _find(rs, m.spot)
+        _, src = _fragment(other, m.fragment)
+    except NotApplicable:
+        return None
+    if not _same(f.body, _renamed_body(f, src)):
+        return None
+    return (f"the readings {rule.reading} and {other.reading} of {rule.choice} give "
+            f"{f.name} the same body")
+
+
 # -- elaborating at one table --------------------------------------------------------
 
 def _calls(expr: A.Node) -> set[str]:
@@ -550,6 +578,7 @@ def _same_guards(a, b) -> bool:
                                                   in zip(a.guards, b.guards))
 
 
-__all__ = ["Change", "Mutant", "NotApplicable", "mutant_change", "OPERATORS", "OPERATOR_DOCS",
+__all__ = ["Change", "Mutant", "NotApplicable", "equivalent_by_form", "mutant_change", "OPERATORS",
+           "OPERATOR_DOCS",
            "apply", "fragment_key",
            "mutant_spec", "mutants", "mutants_of", "mutated_rule"]

@@ -368,14 +368,26 @@ class Symbolic:
                          *[e for _, e in their.values()], differ)
         return mine_ok != their_ok, results, (b, c)
 
+    def observed_mismatch(self, other: Spec, exprs) -> z3.BoolRef:
+        """On A0: some expression of ``exprs`` (state formulas, scores: spec
+        expressions over the current state) has another value in ``other`` (a
+        spec over the same variables, its definitions its own) than in this one."""
+        theirs = SmtSpec(other, self.smt.iw)
+        return z3.Or(*[self.smt.formula(e, self.A0) != theirs.formula(e, self.A0)
+                       for e in exprs]) if exprs else z3.BoolVal(False)
+
+    def mismatch_phase(self, model) -> str:
+        """The name of A0's phase in ``model``."""
+        before = dict(zip(self.smt.var_names, self.smt.decode(model, self.A0)))
+        return next((p.name for p in self.spec.phases if p.value == before["phase"]), "?")
+
     def mismatch_seen(self, model, after: tuple) -> tuple[str, list]:
         """For a model of ``step_mismatch``'s formulas and its two next states
         ``after``: the phase of the state before the step, and the variables whose
         new values differ between the two specs (none when only the legality differs)."""
         b, c = after
         smt = self.smt
-        before = dict(zip(smt.var_names, smt.decode(model, self.A0)))
-        phase = next((p.name for p in self.spec.phases if p.value == before["phase"]), "?")
+        phase = self.mismatch_phase(model)
         after_b, after_c = smt.decode(model, b), smt.decode(model, c)
         return phase, [v for v, x, y in zip(smt.var_names, after_b, after_c) if x != y]
 

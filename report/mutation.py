@@ -122,6 +122,8 @@ def _proof(row: dict | None) -> str:
     """What ``bench/prove_mutants.py`` found for a survivor, in a few words."""
     if row is None:
         return "not tried"
+    if row.get("form"):
+        return f"equivalent at every table and readings, by the rules' form: {row['form']}"
     got = Counter(p["result"] for p in row["proofs"])
     if row["outcome"] == "proved":
         return f"proved at {got['proved']} (same at {got['same']})"

@@ -16,6 +16,7 @@ from itcp.checks import mutation as M
 from itcp.checks.mutants import (
     OPERATORS,
     Mutant,
+    equivalent_by_form,
     NotApplicable,
     apply,
     mutant_change,
@@ -113,6 +114,28 @@ def test_swap_reading_takes_the_other_readings_body():
                                                                          new.params)})
     assert new.params == next(f for f in _rule(rs, "pass.fail.total").fragments
                               if isinstance(f, Define)).params
+
+
+def test_a_swap_between_readings_of_the_same_body_is_equivalent_by_form():
+    """Two readings of justice.answer define answer_by_discard alike: swapping the
+    body is the spec itself.  Repentance's two readings agree on repentance_skips
+    only where more than two play (the body is built per table): equivalent at
+    three players, not at two.  A swap that changes the body: no reason."""
+    three = build_ruleset(_config(players=3, options=("justice", "repentance")))
+    two = build_ruleset(_config(options=("justice", "repentance")))
+    same = "swap_reading justice.answer.draw_only define.answer_by_discard from justice.answer.whole_turn"
+    why = equivalent_by_form(three, _by_id(mutants_of(three), same))
+    assert why and "the same body" in why and "answer_by_discard" in why
+    assert mutant_spec(build_spec(three.config, {"justice.answer": "draw_only"}), three,
+                       _by_id(mutants_of(three), same)) is None
+    rep = "swap_reading repentance.two.no_effect define.repentance_skips from repentance.two.skip"
+    assert equivalent_by_form(three, _by_id(mutants_of(three), rep))
+    assert equivalent_by_form(two, _by_id(mutants_of(two), rep)) is None
+    other = [m for m in mutants_of(two) if m.operator == "swap_reading"
+             and m.rule.startswith("justice.answer.is_discard")
+             and m.fragment == "define.answer_by_discard"]
+    assert other and all(equivalent_by_form(two, m) is None for m in other)
+    assert equivalent_by_form(two, Mutant("drop_guard", "play.discard", "guard[discard]")) is None
 
 
 def test_a_mutant_without_its_spot_is_not_applicable():
