@@ -2,6 +2,7 @@
 
     python bench/prove_mutants.py --survivors-of RESULTS [--survivors-of LATER]
                                   --record FILE [--shard I/N] [--only TEXT]
+                                  [--heavy] [--history K] [--tables M,M2,M1,M12]
 
 A mutant survives when no check sees it (``bench/mutate_spec.py``), and
 ``bench/pin_mutants.py`` found no round telling it apart at the small tables it
@@ -18,6 +19,11 @@ step per changed action: the same moves are legal and lead to the same states):
   the mutated rule's own reading always in force;
 * **the full deck** at 2 players (two copies of each option card): under the
   three shipped variants as they are.
+
+``--heavy`` and ``--history K`` strengthen the proof (``checks/equivalence.py``);
+a reading swap whose readings give the definition the same body is recorded as
+proved by its form (``checks/mutants.equivalent_by_form``), checked at every
+player count with M's deck and the full deck.
 
 Per table and readings the mutant is "same" (it compiles to the spec there),
 "proved", or "not proved" (why: a state the proved invariants allow where the
