@@ -39,6 +39,7 @@ that no longer holds is dropped by the same induction).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
@@ -99,8 +100,10 @@ class Tables:
 
 
 def attempts(mid: str, known: Tables, choices: dict, full: bool = True, near: int = 0,
-             tables=("M", "M2")):
-    """(table name, readings) to try for one mutant, in order."""
+             tables=("M", "M2"), combos: int = 0):
+    """(table name, readings, a combination?) to try for one mutant, in order.
+    ``combos``: then, under each shipped variant, every combination of the
+    readings of the first ``combos`` choice points the fragment reads."""
     for name in tables:
         _, rs, by_id = known.table(name, TABLES[name])
         m = by_id.get(mid)
@@ -108,9 +111,21 @@ def attempts(mid: str, known: Tables, choices: dict, full: bool = True, near: in
             rule = next(r for r in rs.rules if r.id == m.rule)
             bases, near_sets, _ = reading_sets(choices, rule, choices_read(rs, m))
             for r in bases + near_sets[:near]:
-                yield name, r
+                yield name, r, False
     for b in BASES if full else ():
-        yield "full", dict(load_variant(b).readings)
+        yield "full", dict(load_variant(b).readings), False
+    for name in tables if combos else ():
+        _, rs, by_id = known.table(name, TABLES[name])
+        m = by_id.get(mid)
+        if m is None:
+            continue
+        rule = next(r for r in rs.rules if r.id == m.rule)
+        read = [c for c in choices_read(rs, m) if c != rule.choice][:combos]
+        for b in BASES:
+            base = {**dict(load_variant(b).readings),
+                    **({rule.choice: rule.reading} if rule.choice else {})}
+            for combo in itertools.product(*[sorted(choices[c]) for c in read]):
+                yield name, {**base, **dict(zip(read, combo))}, True
 
 
 #: where a mutant equivalent by the rules' form is checked to be so: every player
@@ -134,13 +149,17 @@ def by_form(mid: str, known: Tables) -> str | None:
 
 
 def prove(mid: str, known: Tables, choices: dict, seconds: float, full: bool = True,
-          near: int = 0, history: int = 0, tables=("M", "M2")) -> dict:
+          near: int = 0, history: int = 0, tables=("M", "M2"), combos: int = 0,
+          combo_proofs: int = 2) -> dict:
     official = dict(load_variant("official").readings)
     form = by_form(mid, known)
     if form is not None:  # the spec itself at every table and readings: nothing to prove
         return {"id": mid, "outcome": "proved", "form": form, "proofs": []}
     rows, proved, failed = [], 0, 0
-    for name, readings in attempts(mid, known, choices, full, near, tables):
+    alike, at_combos = 0, 0  # combinations that compile to the spec; proofs among them
+    for name, readings, combo in attempts(mid, known, choices, full, near, tables, combos):
+        if combo and at_combos >= combo_proofs:
+            break
         v, rs, by_id = known.table(name, TABLES[name])
         m = by_id.get(mid)
         if m is None:
@@ -155,9 +174,13 @@ def prove(mid: str, known: Tables, choices: dict, seconds: float, full: bool = T
             rows.append({"at": at, "result": "stillborn"})
             continue
         if got is None:
-            rows.append({"at": at, "result": "same"})
+            if combo:  # many: counted in one row at the end
+                alike += 1
+            else:
+                rows.append({"at": at, "result": "same"})
             continue
         ms, change = got
+        at_combos += combo
         out = known.prover(name, base, readings).same_game(ms, change.actions,
                                                             change.elsewhere, seconds,
                                                             history)
@@ -170,6 +193,9 @@ def prove(mid: str, known: Tables, choices: dict, seconds: float, full: bool = T
             rows.append({"at": at, "result": "not proved", "action": out.action,
                          "why": out.why})
             break  # one table short of a proof: no proof; the rest would cost time only
+    if alike:
+        rows.append({"at": f"{alike} combinations of the readings it reads (M tables)",
+                     "result": "same"})
     outcome = ("not proved" if failed else "proved" if proved else "inert")
     return {"id": mid, "outcome": outcome, "proofs": rows}
 
@@ -206,6 +232,10 @@ def main(argv=None) -> int:
     ap.add_argument("--tables", default="M,M2", metavar="NAMES",
                     help="the tables to prove at, in order, from " + ", ".join(SMALL)
                          + " (M1, M12: M and M2 with hands of one)")
+    ap.add_argument("--combos", type=int, default=0, metavar="N",
+                    help="then every combination of the readings of the first N choice points "
+                         "the fragment reads, under each shipped variant (proved at the first "
+                         "two that compile differently)")
     a = ap.parse_args(argv)
     tables = tuple(x.strip() for x in a.tables.split(",") if x.strip())
     if not tables or any(x not in SMALL for x in tables):
@@ -240,7 +270,7 @@ def main(argv=None) -> int:
         for k, mid in enumerate(want, 1):
             t0 = time.monotonic()
             row = prove(mid, known, choices, a.seconds, not a.no_full_deck, a.near, a.history,
-                        tables)
+                        tables, a.combos)
             row["seconds"] = round(time.monotonic() - t0, 1)
             out.write(json.dumps(row) + "\n")
             out.flush()
