@@ -165,6 +165,17 @@ class StepProver:
                 out.append(action)
         return out
 
+    def _from_reached(self, title: str, expect: str, differ, history: int) -> Query:
+        """A query: a well-formed state a round may reach (with ``history`` moves
+        before it) where ``differ`` holds."""
+        sym = self.sym
+        q = Query(title, expect)
+        q.add("wf", sym.wf(sym.A0))
+        q.add("reached", self.reached)
+        q.add("differ", differ)
+        q.extend(self.history(history))
+        return q
+
     def _same_observed(self, mutant: Spec, history: int, seconds: float) -> NotProved | None:
         """For a mutant that changes a property's formula or a seat's score: None
         when every state property and every seat's score has the same value in
@@ -179,13 +190,10 @@ class StepProver:
         if all(v in spec.var_index for v in SCORE_INPUTS):
             exprs += [score_of(A.Const(p, A.PLAYER)) for p in range(spec.config.players)]
         exprs = [e for e in exprs if not _inlined_alike(spec, mutant, e)]
-        q = Query("does the mutant score or judge a state otherwise than the spec?",
-                  "unsat: in every state a round reaches, every seat's score and every "
-                  "state property has the same value in both")
-        q.add("wf", sym.wf(sym.A0))
-        q.add("reached", self.reached)
-        q.add("differ", sym.observed_mismatch(mutant, exprs))
-        q.extend(self.history(history))
+        q = self._from_reached("does the mutant score or judge a state otherwise than the "
+                               "spec?", "unsat: in every state a round reaches, every seat's "
+                               "score and every state property has the same value in both",
+                               sym.observed_mismatch(mutant, exprs), history)
         try:
             ans = sym.ask(q, "same-observed", seconds, self.solver)
         except (OutOfTime, Undecided) as e:
@@ -218,13 +226,10 @@ class StepProver:
         live = live_in_both(sym.spec, mutant, actions)
         for action in sorted(actions):
             legality, results, after = sym.step_mismatch(mutant, action, live)
-            q = Query(f"does the mutant differ from the spec at {action}?",
-                      "unsat: from every state a round reaches, the same moves of this "
-                      "action are legal and lead to the same states")
-            q.add("wf", sym.wf(sym.A0))
-            q.add("reached", self.reached)
-            q.add("differ", sym.Or(legality, results))
-            q.extend(self.history(history))
+            q = self._from_reached(f"does the mutant differ from the spec at {action}?",
+                                   "unsat: from every state a round reaches, the same moves "
+                                   "of this action are legal and lead to the same states",
+                                   sym.Or(legality, results), history)
             try:
                 ans = sym.ask(q, f"same-{action}", seconds, self.solver)
             except (OutOfTime, Undecided) as e:
