@@ -16,9 +16,9 @@ from itcp.checks import mutation as M
 from itcp.checks.mutants import (
     OPERATORS,
     Mutant,
-    equivalent_by_form,
     NotApplicable,
     apply,
+    equivalent_by_form,
     mutant_change,
     mutant_spec,
     mutants,
