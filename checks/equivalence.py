@@ -51,14 +51,13 @@ from itcp.model.engine import Game
 from itcp.model.liveness import liveness
 from itcp.model.liveness import observed_formulas as graph_observed
 from itcp.model.smt_checks import SAT, UNSAT, Query
-from itcp.spec import ast as A
 from itcp.spec.invariants import per_phase_candidates
 from itcp.spec.lang import Spec
-from itcp.spec.rules.table import SCORE_INPUTS, score_of
 
 from .deadline import OutOfTime
 from .distinguish import observed_formulas
 from .induction import Undecided
+from .mutants import compiled_elsewhere
 from .sampled import refuted_by_playouts
 from .symbolic import SymbolicChecker
 
@@ -132,10 +131,10 @@ class StepProver:
             return self._histories[k]
         sym = self.sym
         proved = [f for _, f in self.invariants.values()]
-        parts, later, steps = [], sym.A0, []
+        later, steps = sym.A0, []
         for i in range(1, k + 1):
             pre = sym.state(f"H{i}")
-            choices, moves = sym.step_any(pre, later, f"h{i}")
+            _, moves = sym.step_any(pre, later, f"h{i}")
             allowed = sym.Or(sym.init(pre), sym.And(*[sym.formula(f, pre) for f in proved]))
             # the state at this point of the history is the pre-deal one (no move
             # before it), or it was reached by a move from an allowed state
@@ -146,9 +145,8 @@ class StepProver:
         tail = sym.And()
         for at_start, moved in reversed(steps):
             tail = sym.Or(at_start, sym.And(moved, tail))
-        parts.append(("history", tail))
-        self._histories[k] = parts
-        return parts
+        self._histories[k] = [("history", tail)]
+        return self._histories[k]
 
     def _moves_before_deal(self) -> list:
         """The actions other than the deal that the pre-deal state allows (none in a
@@ -186,10 +184,9 @@ class StepProver:
         if any(p.kind == "step" and p.formula is not None
                and not _inlined_alike(spec, mutant, p.formula) for p in spec.properties):
             return NotProved("", "it changes a step property's formula")
-        exprs = [p.formula for p in spec.properties if p.kind == "state" and p.formula is not None]
-        if all(v in spec.var_index for v in SCORE_INPUTS):
-            exprs += [score_of(A.Const(p, A.PLAYER)) for p in range(spec.config.players)]
-        exprs = [e for e in exprs if not _inlined_alike(spec, mutant, e)]
+        steps = {id(p.formula) for p in spec.properties if p.kind == "step"}
+        exprs = [e for e in compiled_elsewhere(spec)
+                 if id(e) not in steps and not _inlined_alike(spec, mutant, e)]
         q = self._from_reached("does the mutant score or judge a state otherwise than the "
                                "spec?", "unsat: in every state a round reaches, every seat's "
                                "score and every state property has the same value in both",

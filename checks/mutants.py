@@ -425,10 +425,10 @@ def _reaching(spec: Spec, name: str) -> tuple[set[str], bool]:
         for f in r.fragments:
             if isinstance(f, (Guard, Update)) and any_reach(e for _, e in _parts(f)):
                 acts.update(f.actions)
-    return acts, any_reach(_other_exprs(spec))
+    return acts, any_reach(compiled_elsewhere(spec))
 
 
-def _other_exprs(spec: Spec) -> list:
+def compiled_elsewhere(spec: Spec) -> list:
     """What the backends compile besides the actions: the properties' formulas
     and every seat's score."""
     out = [p.formula for p in spec.properties if p.formula is not None]
@@ -562,7 +562,7 @@ def mutant_change(base: Spec, rs: RuleSet, m: Mutant) -> tuple[Spec, Change] | N
             and not _same_action(a, base.action(a.name))}
     if elsewhere:
         old_in, new_in = base.inliner(), part.inliner()
-        elsewhere = any(not _same(old_in(e), new_in(e)) for e in _other_exprs(base))
+        elsewhere = any(not _same(old_in(e), new_in(e)) for e in compiled_elsewhere(base))
     if not diff and not elsewhere:
         return None
     actions = tuple(replace(diff[a.name], phase=a.phase) if a.name in diff else a
@@ -578,7 +578,8 @@ def _same_guards(a, b) -> bool:
                                                   in zip(a.guards, b.guards))
 
 
-__all__ = ["Change", "Mutant", "NotApplicable", "equivalent_by_form", "mutant_change", "OPERATORS",
+__all__ = ["Change", "Mutant", "NotApplicable", "compiled_elsewhere", "equivalent_by_form",
+           "mutant_change", "OPERATORS",
            "OPERATOR_DOCS",
            "apply", "fragment_key",
            "mutant_spec", "mutants", "mutants_of", "mutated_rule"]
