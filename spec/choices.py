@@ -235,7 +235,12 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
         ("stuck", "the text says nothing: no move, the game is stuck"),
         ("any_card", "then any card may be discarded"),
         ("skip_discard", "the turn ends without a discard"),
-    ], why=(
+        ("any_untaken", "then any card may be discarded but one taken from the pile this turn "
+                        "(unless the hand holds nothing else)"),
+    ], note=(
+        "any_untaken lifts the Desolation and \"to lower their points\" tests only: under "
+        "turn.take_back = not_allowed the card just taken still stays in the hand, so a turn "
+        "still changes the hand; under turn.take_back = allowed it is any_card."), why=(
         'play.2 requires a discard and no sentence says what a player does who has no '
         'legal one, so the text leaves no move.')),
     _cp("mercy.race", "Who may win Mercy's race?", ["mercy.1", "pass.2"], [
@@ -339,6 +344,17 @@ CHOICE_POINTS: dict[str, ChoicePoint] = {cp.id: cp for cp in [
     ], why=(
         'repentance.1: "reverses the direction of play"; with two players either '
         'direction leads to the same player, so nothing changes.')),
+    _cp("repentance.pass", "Repentance after a Pass.", ["repentance.1", "pass.3"], [
+        ("reverses", "as written: it reverses the direction after a Pass too"),
+        ("no_effect", "after a Pass the direction holds: play goes on round to the passer"),
+    ], origin="found", note=(
+        "no_effect covers Repentance as a skip with two players (repentance.two = skip) "
+        "too. Under reverses, three Repentances let two players send play back and forth "
+        "between them after a Pass, each taking the other's Repentance and playing one held "
+        "from before, so the round never again reaches the passer."), why=(
+        'repentance.1: "reverses the direction of play", with no exception; pass.3 says '
+        'only that the round goes on until it reaches the passer, which play reversed '
+        'still does from the other side.')),
     _cp("unbelief.pass", "Unbelief is played just before the passer.", ["unbelief.1", "unbelief.2"], [
         ("go_around", "as written: the passer is skipped and play goes round again"),
         ("round_ends", "a skip cannot pass over a passer: the round ends"),

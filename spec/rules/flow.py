@@ -80,7 +80,8 @@ def opens(t, e):
 def skip(t, e):
     """Does this card skip the next player (Unbelief; Repentance with two)?"""
     return And(e.on, Or(And(t.is_kind(e.card, "unbelief"), t.d("unbelief_skips")),
-                        And(t.is_kind(e.card, "repentance"), t.d("repentance_skips"))))
+                        And(t.is_kind(e.card, "repentance"), t.d("repentance_skips"),
+                            t.d("repentance_acts", t.first_passer))))
 
 
 def race_on(t: Table):

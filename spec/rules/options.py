@@ -397,7 +397,8 @@ def _back_to_discard(t: Table):
 
 def repentance_unbelief_rules(t: Table):
     frags = [Update((e.action,), "dir", num(0) - t.dir,
-                    when=And(e.on, t.is_kind(e.card, "repentance")))
+                    when=And(e.on, t.is_kind(e.card, "repentance"),
+                             t.d("repentance_acts", t.first_passer)))
              for e in flow.effect_contexts(t)]
     two = t.n == 2
     return [
@@ -411,6 +412,15 @@ def repentance_unbelief_rules(t: Table):
              "With two players, Repentance acts as a skip.",
              define(t, "repentance_skips", lambda: TRUE if two else FALSE),
              choice="repentance.two", reading="skip"),
+        rule("repentance.pass.reverses", ["repentance.1"],
+             "Repentance acts after a Pass as before it.",
+             define(t, "repentance_acts", lambda first_passer: TRUE),
+             choice="repentance.pass", reading="reverses"),
+        rule("repentance.pass.no_effect", ["repentance.1", "pass.3"],
+             "After a Pass, Repentance neither reverses nor skips: play goes on round to "
+             "the passer.",
+             define(t, "repentance_acts", lambda first_passer: first_passer.eq(t.NOBODY)),
+             choice="repentance.pass", reading="no_effect"),
         rule("unbelief.two.again", ["unbelief.1"],
              "Unbelief skips the next player; with two, the discarder plays again.",
              define(t, "unbelief_skips", lambda: TRUE),

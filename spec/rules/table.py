@@ -276,6 +276,7 @@ class Table:
             signature("secret_waits", BOOL),
             signature("unbelief_skips", BOOL),
             signature("repentance_skips", BOOL),
+            signature("repentance_acts", BOOL, first_passer=PLAYER),
             signature("skip_stops", BOOL, skipped=PLAYER, first_passer=PLAYER),
             signature("arrival_ends", BOOL, land=PLAYER, first_passer=PLAYER,
                       since_pass=PLAYERS, live=PLAYERS, passers=PLAYERS),

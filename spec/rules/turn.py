@@ -238,6 +238,18 @@ def discard_rules(t: Table):
                  "can_discard", card=card, hand=hand, pile=pile, taken=taken, limit=limit,
                  racing=racing)),
              choice="discard.none", reading="skip_discard"),
+        rule("discard.none.any_untaken", ["play.2"],
+             "With no legal discard, any card may be discarded but one taken from the pile "
+             "this turn (the take-back rule still holds), unless every card in the hand was.",
+             Guard(("skip_discard",), FALSE),
+             define(t, "discard_ok", lambda card, hand, pile, taken, limit, racing: Or(
+                 t.d("can_discard", card=card, hand=hand, pile=pile, taken=taken, limit=limit,
+                     racing=racing),
+                 And(Not(Exists(hand, lambda x: t.d("can_discard", card=x, hand=hand, pile=pile,
+                                                    taken=taken, limit=limit, racing=racing),
+                                hint="d")),
+                     Or(t.d("take_back_ok", card, taken), op("subset", hand, taken))))),
+             choice="discard.none", reading="any_untaken"),
     ]
     return out
 
