@@ -100,7 +100,7 @@ class Reproof:
         return members
 
     def support(self, pid: str) -> list | None:
-        """The invariants the scout table's NO_DEADLOCK proof (``pid``) rests on,
+        """The invariants the scout table's NO_DEADLOCK or ranking proof (``pid``) rests on,
         each proved here by the re-proof of its own scouted plan (so with the
         invariants it rests on); None when there is no such plan or one fails
         here (the caller then proves invariants its own way).
@@ -111,7 +111,7 @@ class Reproof:
         ind = self.ind
         if not ind.big:
             return None
-        names = self.scout().deadlock_support(pid)
+        names = self.scout().graph_support(pid)
         if names is None:
             return None
         for n in names:

@@ -35,6 +35,7 @@ from itcp.spec.errors import InputError
 from .deadline import OutOfTime
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, subset_query
+from .ranking import ranked
 from .verdicts import HOLDS
 
 #: random rounds of the engine at the scout table that filter the candidates (cheap
@@ -244,9 +245,10 @@ class Scout:
         hit = self.ind.pool.get(name)
         return None if hit is None else hit[1]
 
-    def deadlock_support(self, pid: str) -> list | None:
-        """The invariants the scout table's proof of NO_DEADLOCK (``pid``) rests
-        on, minimised; None when the scout table does not prove it.
+    def graph_support(self, pid: str) -> list | None:
+        """The invariants the scout table's proof of NO_DEADLOCK (``pid``), or of
+        a ranked property (ROUND_ENDS, ``ranking.py``), rests on; None when the
+        scout table does not prove it.
 
         Why: at the full deck the symbolic NO_DEADLOCK proves its invariants by
         the plain Houdini over every candidate, whole queries with every member
@@ -258,13 +260,15 @@ class Scout:
         if key not in _PLANS:
             self._checker()
             self.progress(f"{pid}: scouting at {self.table}")
+            prover = ranked if self.props[pid].ranking else no_deadlock
             try:
-                v = no_deadlock(self.ch, pid, reachability=False)
+                v = prover(self.ch, pid, reachability=False)
             except (TimeoutError, OutOfTime):
                 self.failed = True
                 return None
             _PLANS[key] = list(v.evidence.get("invariants", ())) \
-                if v.verdict == HOLDS and v.evidence.get("kind") == "inductive" else None
+                if v.verdict == HOLDS and v.evidence.get("kind") in ("inductive", "ranking") \
+                else None
         return _PLANS[key]
 
     @staticmethod

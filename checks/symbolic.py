@@ -31,6 +31,7 @@ from itcp.spec.properties import Violation
 from .deadline import OutOfTime, seconds_left
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
+from .ranking import ranked
 from .reproof import Reproof
 from .sampled import ROUNDS, refuted_by_playouts
 from .scout import MINIMISE_SECONDS, Scout
@@ -88,6 +89,10 @@ class SymbolicChecker:
         self._why: dict = {}
         self.graph_checks: dict = {"DETERMINED": self.determined,
                                    "NO_DEADLOCK": lambda pid: no_deadlock(self, pid)}
+        # a liveness property the spec gives a ranking function for (ROUND_ENDS)
+        for p in self.spec.properties:
+            if p.ranking:
+                self.graph_checks[p.id] = lambda pid: ranked(self, pid)
         self._dropped: dict = {}
         self._bmc_done: dict = {}  # pid -> depth checked without violation
         self.progress = progress or (lambda msg: None)

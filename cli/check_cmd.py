@@ -409,13 +409,18 @@ def _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves, html
             ev = x.evidence
             if x.verdict == HOLDS and ev.get("kind") == "proof":
                 note = f"proved for every state; rules: {', '.join(ev['rules'])}"
+            elif x.verdict == HOLDS and ev.get("kind") == "ranking":
+                note = (f"ranking function ({', '.join(ev['ranking'])}) decreases on every "
+                        f"step after a Pass; rules: {', '.join(ev['rules'])}"
+                        + (f"; invariants: {', '.join(ev['invariants'])}"
+                           if ev["invariants"] else ""))
             elif x.verdict == HOLDS:
                 note = (f"{ev['k']}-inductive; rules: {', '.join(ev['rules'])}"
                         + (f"; invariants: {', '.join(ev['invariants'])}"
                            if ev["invariants"] else ""))
             elif x.verdict == VIOLATED:
-                note = (f"BMC trace: {ev['length']} move{'s' if ev['length'] != 1 else ''}, "
-                        "replayed by the engine")
+                note = (f"BMC trace: {ev['length']} move{'s' if ev['length'] != 1 else ''}"
+                        + (" (a lasso)" if ev.get("lasso") else "") + ", replayed by the engine")
             else:
                 note = ev.get("note", "")
             lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")

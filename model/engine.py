@@ -257,15 +257,18 @@ class Game:
         return name + ("(" + ", ".join(parts) + ")" if parts else "")
 
     def describe(self, s) -> dict:
+        """The state as a player sees it; a value outside its names (a symbolic
+        counterexample's state need not be reachable) is shown as a number."""
         g = lambda v: s[self.index[v]]
+        named = lambda names, i: names[i] if 0 <= i < len(names) else str(i)
         return {
-            "phase": PHASE_NAMES[g("phase")],
+            "phase": named(PHASE_NAMES, g("phase")),
             "turn": g("turn"), "actor": g("actor"), "dir": g("dir"),
             "hands": [self.cards_str(h) for h in g("hands")],
             "deck": len(runtime.bits(g("deck"))),
             "pile": [self.card_name(c) for c in g("pile")],
             "passers": runtime.bits(g("passers")),
-            "ended": END_NAMES[g("ended")],
+            "ended": named(END_NAMES, g("ended")),
         }
 
 

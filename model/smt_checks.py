@@ -726,6 +726,31 @@ class Symbolic:
     def decode(self, model, s: dict) -> tuple:
         return self.smt.decode(model, s)
 
+    def values(self, exprs, s: dict) -> list:
+        """Integer spec expressions ``exprs`` on state ``s`` (z3 terms)."""
+        return [self.smt.formula(e, s) for e in exprs]
+
+    @staticmethod
+    def lex_less(xs, ys):
+        """The tuple ``xs`` is lexicographically smaller than ``ys`` (signed
+        integers, the first most significant)."""
+        out = z3.BoolVal(False)
+        for x, y in reversed(list(zip(xs, ys))):
+            out = z3.Or(x < y, z3.And(x == y, out))
+        return out
+
+    @staticmethod
+    def all_at_least(xs, low: int):
+        return z3.And(*[x >= low for x in xs]) if xs else z3.BoolVal(True)
+
+    def same(self, s: dict, t: dict):
+        """The two symbolic states are equal in every variable."""
+        return z3.Not(self.differ(s, t))
+
+    def evaluated(self, model, exprs) -> list:
+        """Integer terms' values in ``model``."""
+        return [model.eval(e, model_completion=True).as_signed_long() for e in exprs]
+
     def decode_step(self, model, choices) -> tuple:
         """The engine action (name, args) a model picks among ``choices``."""
         for a, sel, params in choices:

@@ -60,6 +60,9 @@ def verdict_note(v) -> str:
                     + (f", {len(inv)} invariant{'s' * (len(inv) != 1)}" if inv else ""))
         if kind == "proof":
             return f"proved for every state (Z3), {len(ev.get('rules', []))} rules"
+        if kind == "ranking":
+            return (f"ranking function of {len(ev.get('ranking', []))} components (Z3), "
+                    f"{len(ev.get('rules', []))} rules")
         return kind or ""
     return ev.get("note") or (f"stopped by {ev['limit']}" if ev.get("limit") else "no verdict")
 
@@ -121,14 +124,17 @@ def proof_html(game: Game, v) -> str:
                     "search, none is singled out.</p>")
         if ev.get("method"):
             body.append(f'<p class="note">{e(ev["method"])}</p>')
-    elif kind in ("inductive", "proof"):
+    elif kind in ("inductive", "proof", "ranking"):
         notes = [rule_note(game.spec, r) for r in ev.get("rules", [])
                  if _has_rule(game, r)]
-        what = ("<b>Induction (Z3).</b> Every state satisfying the invariants below "
-                "satisfies the property, and every action keeps it so"
-                if kind == "inductive" else
-                "<b>A per-action proof (Z3).</b> For every action, the same state and choice "
-                "give one successor")
+        what = {"inductive": "<b>Induction (Z3).</b> Every state satisfying the invariants "
+                             "below satisfies the property, and every action keeps it so",
+                "proof": "<b>A per-action proof (Z3).</b> For every action, the same state "
+                         "and choice give one successor",
+                "ranking": "<b>A ranking function (Z3).</b> Every step between two states "
+                           "after a Pass lowers the tuple ("
+                           + e(", ".join(ev.get("ranking", []))) + "), compared first "
+                           "component first, and no component is negative: no cycle"}[kind]
         body.append(f"<p>{what}; scope: {e(ev.get('scope', ''))}.</p>")
         if ev.get("note"):
             body.append(f'<p class="note">{e(ev["note"])}</p>')
@@ -201,7 +207,7 @@ def proofs_html(game: Game, vs, also=()) -> str:
         out += [proof_html(game, v) for v in held if v not in exhausted]
         shown = {v.id for v in held if v not in exhausted}
         extra = [v for v in also if v.verdict == HOLDS and v.id not in shown
-                 and v.evidence.get("kind") in ("inductive", "proof")]
+                 and v.evidence.get("kind") in ("inductive", "proof", "ranking")]
         if extra:
             out.append("<h3>The symbolic engine's proofs of the same properties</h3>")
             out += [proof_html(game, v).replace(f'id="proof-{v.id}"', f'id="z3-proof-{v.id}"')

@@ -167,6 +167,13 @@ def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidate
         "DISCARD_BY_TURN": ("outside a Mercy race, whoever must discard is the turn player",
                             Implies(And(t.phase.eq(DISCARD), Not(t.racing)),
                                     t.actor.eq(t.turn))),
+        "RESUME_ONLY_IN_EFFECTS": ("while a turn draws or discards (not in Mercy's race) "
+                                   "no seat to resume from is set",
+                                   Implies(Or(t.phase.eq(DRAW), t.phase.eq(DECK),
+                                              And(t.phase.eq(DISCARD), Not(t.racing))),
+                                           t.resume.eq(t.NOBODY))),
+        "RESUME_NOT_PASSER": ("play never resumes from a passer's seat",
+                              Not(t.resume.in_(t.passers))),
         "RESUME_SEATED": ("during Mercy's race, Pride Cycle's gifts or a team's choice, the "
                           "seat play resumes from is not set aside",
                           Implies(Or(*in_effects, And(t.phase.eq(DISCARD), t.racing)),

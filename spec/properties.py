@@ -20,8 +20,20 @@ from typing import Protocol
 
 from .ast import Node, op
 from .config import Config
-from .lang import And, ForAll, Implies, Not, Or
-from .rules.table import DEAL, DISCARD, DRAW, GAME_OVER, LIVE, OVER, PRIDE, REVEAL, SECRET
+from .lang import And, ForAll, If, Implies, Not, Or, num
+from .rules.table import (
+    DEAL,
+    DECK,
+    DISCARD,
+    DRAW,
+    GAME_OVER,
+    LIVE,
+    OVER,
+    PRIDE,
+    RACE,
+    REVEAL,
+    SECRET,
+)
 
 
 class Shown(Protocol):
@@ -62,6 +74,9 @@ class Property:
     #: how a violation is told: a function of a ``Violation`` to the story's
     #: last line (None: "<ID> violated", with the state for a state property)
     told: Callable[[Violation], str] | None = field(default=None, compare=False)
+    #: a liveness property's ranking function: (name, integer formula) pairs,
+    #: compared lexicographically, first most significant (see ``_round_ends_rank``)
+    ranking: tuple = ()
 
     def tell(self, v: Violation) -> str:
         if self.told is not None:
@@ -172,6 +187,51 @@ def _after_a_pass(t):
     return (("post_pass", Not(t.first_passer.eq(t.NOBODY))),)
 
 
+def _seats_to_passer(t):
+    """How many seats play still moves, in its direction, before it reaches the
+    first passer (1 to players - 1; 0 when nobody has passed), from the seat the
+    next turn is counted from: the turn's, or while an effect is resolved the
+    seat play resumes from."""
+    at = If(t.resume.eq(t.NOBODY), t.turn, t.resume)
+    total = num(0)
+    for k in range(1, t.n):
+        total = total + If(op("step", at, op("mul", num(k), t.dir)).eq(t.first_passer),
+                           num(k), num(0))
+    return total
+
+
+def _turn_stage(t):
+    """How far the turn has still to go: drawing, the deck's card, the discard,
+    Mercy's race to be won, the race's discard, then the other effects (Pride
+    Cycle's gifts, a team's choice), each with counters of its own."""
+    racing = And(t.phase.eq(DISCARD), t.racing)
+    return If(t.phase.eq(DRAW), num(5), If(t.phase.eq(DECK), num(4),
+              If(And(t.phase.eq(DISCARD), Not(t.racing)), num(3),
+                 If(t.phase.eq(RACE), num(2), If(racing, num(1), num(0))))))
+
+
+def _round_ends_rank(t):
+    """ROUND_ENDS's ranking function: a tuple over one state that every step
+    between two post-Pass states makes lexicographically smaller, so no such
+    cycle exists (the symbolic checker proves it, ``checks/ranking.py``).
+
+    Why these: a round that has ended has no further move in it; after a
+    Pass play goes round one way to the passer (under the
+    readings that make the round end: no reversal, no skip over the passer), so
+    the seats left to the passer fall with every turn; within a turn the draws
+    still owed fall with every draw (a Justice duty's first draw leaves one owed
+    but ends the duty), and the turn's stage with every move; in an effect the
+    racers, or the Pride Cycle givers, still to act fall."""
+    return (("round still going", If(t.ended.eq(LIVE), num(1), num(0))),
+            ("seats to the passer", _seats_to_passer(t)),
+            ("duty still on the turn", If(And(t.duty > 0, t.duty_on.eq(t.turn)), num(1),
+                                          num(0))),
+            ("draws owed", t.owed),
+            ("stage of the turn", _turn_stage(t)),
+            ("racers still to discard", t.racers.count()),
+            ("givers still to choose", t.pride_left.count()))
+
+
 def _live_hands(t):
     """HAND_BOUNDS reports the sizes of the live hands: per seat, whether it
     holds a hand in play (seated, playing its own hand) and that hand."""
@@ -190,11 +250,13 @@ class Declared:
     formula: Callable | None = None
     observes: Callable | None = None
     told: Callable[[Violation], str] | None = None
+    ranking: Callable | None = None
 
     def at(self, t) -> Property:
         return Property(self.id, self.kind, self.statement,
                         None if self.formula is None else self.formula(t),
-                        () if self.observes is None else self.observes(t), self.told)
+                        () if self.observes is None else self.observes(t), self.told,
+                        () if self.ranking is None else self.ranking(t))
 
 
 PROPERTIES: tuple[Declared, ...] = (
@@ -213,7 +275,7 @@ PROPERTIES: tuple[Declared, ...] = (
              told=_deadlock_told),
     Declared("ROUND_ENDS", "graph",
              "After a Pass the round ends on every path: no cycle among post-Pass states.",
-             observes=_after_a_pass, told=_round_ends_told),
+             observes=_after_a_pass, told=_round_ends_told, ranking=_round_ends_rank),
     Declared("DETERMINED", "graph",
              "Each player choice and chance outcome leads to exactly one next state."),
     Declared("HAND_BOUNDS", "graph", "The reachable range of hand sizes (reported).",

@@ -179,7 +179,7 @@ def test_no_deadlock_on_a_big_table_rests_on_the_invariants_the_scout_table_need
                          depth=1)
     ch.inductor.big = True   # this table counts as big (its solver stays the small one's)
     monkeypatch.setattr(ch.inductor, "houdini", no_houdini)   # the scout's may use it
-    support = S.Scout(ch.spec, lambda m: None, None, SymbolicChecker).deadlock_support("NO_DEADLOCK")
+    support = S.Scout(ch.spec, lambda m: None, None, SymbolicChecker).graph_support("NO_DEADLOCK")
     assert support
     v = ch.check("NO_DEADLOCK")
     assert v.verdict == HOLDS and v.evidence["kind"] == "inductive", v.evidence

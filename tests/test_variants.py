@@ -62,11 +62,13 @@ def test_published_extends_official():
 
 def test_clarified_names_valid_readings():
     v = load_variant("clarified")
-    assert len(v.explicit) == 17
+    assert len(v.explicit) == 18
     assert set(v.readings) == set(CHOICE_POINTS)
     for point, reading in v.readings.items():
         assert reading in CHOICE_POINTS[point].reading_ids
-    assert v.readings["justice.duty"] == "play_or_extra"
+    assert v.readings["justice.duty"] == "extra_lapses"
+    assert v.readings["discard.none"] == "any_untaken"
+    assert v.readings["repentance.pass"] == "no_effect"
 
 
 def test_variant_is_hashable_and_read_only():
