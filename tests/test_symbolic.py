@@ -122,7 +122,7 @@ def test_determined_is_proved_per_action_and_fresh_z3_agrees(tmp_path, dir_sink)
 
 def test_graph_properties_are_not_claimed_symbolically():
     ch = SymbolicChecker(game("official"), depth=0)
-    v = ch.check("ROUND_ENDS")
+    v = ch.check("HAND_BOUNDS")
     assert v.verdict == "UNKNOWN" and v.evidence["kind"] == "not_checked"
 
 

@@ -1,0 +1,85 @@
+"""ROUND_ENDS through Z3 (checks/ranking.py): the spec's ranking function proved to
+fall on every step after a Pass, or a lasso found by BMC and replayed by the engine.
+
+The two must agree with the explicit search: a variant whose post-Pass graph has a
+cycle is never proved (the ranking cannot fall round a cycle), and a lasso Z3 finds
+is a real loop of the engine's states."""
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from itcp.checks.explore import explore
+from itcp.checks.symbolic import SymbolicChecker
+from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, verdicts
+from itcp.cli.common import load_with
+from itcp.model.engine import Game
+from itcp.spec.properties import PROPERTIES
+from itcp.spec.tables import DEFAULT_TABLE
+
+
+@cache
+def game(variant: str, **table) -> Game:
+    return Game.from_variant(load_with(variant, dict(DEFAULT_TABLE, **table)))
+
+
+def test_round_ends_states_its_ranking_in_the_spec():
+    (decl,) = [d for d in PROPERTIES if d.id == "ROUND_ENDS"]
+    assert decl.ranking is not None
+    prop = {p.id: p for p in game("clarified").spec.properties}["ROUND_ENDS"]
+    names = [n for n, _ in prop.ranking]
+    assert names[0] == "round still going" and "seats to the passer" in names
+
+
+def test_clarified_round_ends_proved_by_its_ranking():
+    v = SymbolicChecker(game("clarified"), depth=2).check("ROUND_ENDS")
+    assert v.verdict == HOLDS, v.evidence
+    ev = v.evidence
+    assert ev["kind"] == "ranking"
+    assert ev["ranking"] == [n for n, _ in {p.id: p for p in game("clarified").spec.properties}[
+        "ROUND_ENDS"].ranking]
+    # the proof rests on the rules that move play round to the passer
+    assert "turn.advance" in ev["rules"] and ev["invariants"]
+
+
+def test_official_round_ends_lasso_is_replayed_by_the_engine():
+    g = game("official")
+    v = SymbolicChecker(g, depth=6).check("ROUND_ENDS")
+    assert v.verdict == VIOLATED, v.evidence
+    ev = v.evidence
+    assert ev["kind"] == "bmc" and ev["lasso"]
+    assert "the state after the last move is the one after move" in ev["replayed"]
+    entry = ev["loop_starts_at_step"] - 1
+    assert 1 <= entry < v.trace["length"] <= 6
+    assert "recurs" in v.trace["ending"]
+    # the explicit search agrees that the official text loops after a Pass
+    (explicit,) = verdicts(explore(g), ["ROUND_ENDS"])
+    assert explicit.verdict == VIOLATED
+
+
+def _three_repentances() -> Game:
+    v = load_with("clarified", dict(players=3, suits=1, ranks="2..3", hand=1,
+                                    options="repentance=3"))
+    return Game.make(v.config, dict(v.readings) | {"repentance.pass": "reverses"})
+
+
+def test_a_variant_with_a_cycle_is_never_proved():
+    # three Repentances after a Pass: the explicit search finds a 10-move lasso
+    # (scenarios/library/clarified-three-repentances-loop.toml); the ranking cannot
+    # fall round it, so the symbolic verdict is a lasso or UNKNOWN, never HOLDS
+    g = _three_repentances()
+    ex = explore(g)
+    (explicit,) = verdicts(ex, ["ROUND_ENDS"])
+    assert explicit.verdict == VIOLATED
+    v = SymbolicChecker(g, depth=3).check("ROUND_ENDS")
+    assert v.verdict == UNKNOWN, v.evidence
+    assert v.evidence["counterexample"]["ranking_before"]
+
+
+@pytest.mark.slow
+def test_a_longer_lasso_is_found_and_replayed():
+    g = _three_repentances()
+    v = SymbolicChecker(g, depth=10).check("ROUND_ENDS")
+    assert v.verdict == VIOLATED, v.evidence
+    assert v.evidence["lasso"] and v.trace["length"] <= 10
