@@ -28,6 +28,7 @@ from itcp.model.smt_checks import SAT, UNSAT, Query, Symbolic
 from itcp.spec.invariants import candidates
 from itcp.spec.properties import Violation
 
+from .bracket import hand_bounds
 from .deadline import OutOfTime, seconds_left
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
@@ -90,9 +91,12 @@ class SymbolicChecker:
         self.graph_checks: dict = {"DETERMINED": self.determined,
                                    "NO_DEADLOCK": lambda pid: no_deadlock(self, pid)}
         # a liveness property the spec gives a ranking function for (ROUND_ENDS)
+        # a reported range the spec gives a bracket for (HAND_BOUNDS)
         for p in self.spec.properties:
             if p.ranking:
                 self.graph_checks[p.id] = lambda pid: ranked(self, pid)
+            elif p.bracket is not None:
+                self.graph_checks[p.id] = lambda pid: hand_bounds(self, pid)
         self._dropped: dict = {}
         self._bmc_done: dict = {}  # pid -> depth checked without violation
         self.progress = progress or (lambda msg: None)

@@ -414,6 +414,11 @@ def _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves, html
                         f"step after a Pass; rules: {', '.join(ev['rules'])}"
                         + (f"; invariants: {', '.join(ev['invariants'])}"
                            if ev["invariants"] else ""))
+            elif x.verdict == HOLDS and "bracket" in ev:
+                lo, hi = ev["bracket"]
+                note = (f"hands hold {lo} to {hi} cards (a proved bracket: "
+                        + (f"1-inductive; rules: {', '.join(ev['rules'])}"
+                           if ev["kind"] == "inductive" else "by the card count alone") + ")")
             elif x.verdict == HOLDS:
                 note = (f"{ev['k']}-inductive; rules: {', '.join(ev['rules'])}"
                         + (f"; invariants: {', '.join(ev['invariants'])}"

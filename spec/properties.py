@@ -77,6 +77,9 @@ class Property:
     #: a liveness property's ranking function: (name, integer formula) pairs,
     #: compared lexicographically, first most significant (see ``_round_ends_rank``)
     ranking: tuple = ()
+    #: a reported range's bracket: (lo, hi) -> the state formula "the observed
+    #: value lies in lo..hi", for a prover to find the tightest it can prove
+    bracket: Callable | None = field(default=None, compare=False)
 
     def tell(self, v: Violation) -> str:
         if self.told is not None:
@@ -240,6 +243,30 @@ def _live_hands(t):
             ("hand", tuple(t.hands[s] for s in seats)))
 
 
+def _hand_size_bracket(t):
+    """HAND_BOUNDS as a state formula a prover can try: the bracket ``(lo, hi)`` to
+    "every live hand holds lo to hi cards" (live as ``_live_hands`` says), said so
+    that it can be inductive: a hand counts the draws still coming to it (the
+    turn's owed draws while it draws, none while it discards; after its discard,
+    and for every other seat, its next turn's draw;
+    one more for a Justice duty on its seat; none once the round has ended), so
+    a hand about to draw is already within ``hi``."""
+    (_, live), (_, hands) = _live_hands(t)
+    drawing = Or(t.phase.eq(DRAW), t.phase.eq(DECK))
+
+    def coming(seat):
+        own_discard = And(t.phase.eq(DISCARD), Not(t.racing))
+        return If(t.ended.eq(LIVE), If(seat.eq(t.turn), If(drawing, t.owed, If(
+            own_discard, num(0), num(1))), num(1))
+            + If(And(t.duty > 0, t.duty_on.eq(seat)), num(1), num(0)), num(0))
+
+    def bracket(lo: int, hi: int):
+        return And(*[Implies(alive, And(num(lo) <= h.count(),
+                                        h.count() + coming(t.player_const(p)) <= num(hi)))
+                     for p, (alive, h) in enumerate(zip(live, hands))])
+    return bracket
+
+
 @dataclass(frozen=True)
 class Declared:
     """A property as declared, before a table binds it: its formula and its
@@ -251,12 +278,14 @@ class Declared:
     observes: Callable | None = None
     told: Callable[[Violation], str] | None = None
     ranking: Callable | None = None
+    bracket: Callable | None = None
 
     def at(self, t) -> Property:
         return Property(self.id, self.kind, self.statement,
                         None if self.formula is None else self.formula(t),
                         () if self.observes is None else self.observes(t), self.told,
-                        () if self.ranking is None else self.ranking(t))
+                        () if self.ranking is None else self.ranking(t),
+                        None if self.bracket is None else self.bracket(t))
 
 
 PROPERTIES: tuple[Declared, ...] = (
@@ -279,7 +308,7 @@ PROPERTIES: tuple[Declared, ...] = (
     Declared("DETERMINED", "graph",
              "Each player choice and chance outcome leads to exactly one next state."),
     Declared("HAND_BOUNDS", "graph", "The reachable range of hand sizes (reported).",
-             observes=_live_hands),
+             observes=_live_hands, bracket=_hand_size_bracket),
     Declared("SCORE_DEFINED", "state",
              "At the end of a round every player has exactly one score.", _score_defined),
 )

@@ -120,10 +120,18 @@ def test_determined_is_proved_per_action_and_fresh_z3_agrees(tmp_path, dir_sink)
         assert fresh_z3(f) == "unsat", f.name
 
 
-def test_graph_properties_are_not_claimed_symbolically():
-    ch = SymbolicChecker(game("official"), depth=0)
-    v = ch.check("HAND_BOUNDS")
-    assert v.verdict == "UNKNOWN" and v.evidence["kind"] == "not_checked"
+def test_hand_bounds_bracket_contains_the_exhausted_range():
+    # the symbolic HAND_BOUNDS is a proved bracket: sound, so it holds the exact
+    # range the explicit search finds, and at this table tighter than the card count
+    from itcp.checks.explore import explore
+    from itcp.checks.verdicts import verdicts
+    g = game("clarified")
+    v = SymbolicChecker(g, depth=0).check("HAND_BOUNDS")
+    assert v.verdict == HOLDS and v.evidence["kind"] == "inductive", v.evidence
+    lo, hi = v.evidence["bracket"]
+    (exact,) = verdicts(explore(g), ["HAND_BOUNDS"])
+    assert lo <= exact.evidence["min_hand"] <= exact.evidence["max_hand"] <= hi
+    assert hi < g.config.n_cards
 
 
 @pytest.mark.slow
