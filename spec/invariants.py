@@ -143,6 +143,18 @@ def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidate
         "OWED_AT_MOST_ONE": ("at most one draw is owed", t.owed <= 1),
         "DRAWING_OWES": ("while drawing, a draw is owed",
                          Implies(Or(t.phase.eq(DRAW), t.phase.eq(DECK)), t.owed >= 1)),
+        "DUTY_MET_BY_A_DRAW": ("once the turn has drawn, no Justice duty is left on its "
+                               "player (the first draw under a duty meets it, or turns it "
+                               "into an extra draw)",
+                               Implies(t.drew, Not(And(t.duty > 0, t.duty_on.eq(t.turn))))),
+        "NOTHING_TAKEN_BEFORE_DRAWING": ("before the turn's first draw no card has been "
+                                         "taken from the pile this turn",
+                                         Implies(Not(t.drew), t.taken.is_empty())),
+        "SOMETHING_TO_DRAW": ("a turn that draws again after its first draw (a Justice "
+                              "duty's extra draw) has a card to draw, in the deck or the pile",
+                              Implies(And(t.phase.eq(DRAW), t.drew),
+                                      Or(Not(t.deck.is_empty()),
+                                         Not(t.top_card.eq(t.NOCARD))))),
         "NOTHING_TAKEN_WHILE_DRAWING": ("while drawing, no card has been taken from the pile "
                                         "this turn", Implies(t.phase.eq(DRAW),
                                                              t.taken.is_empty())),
