@@ -78,8 +78,19 @@ def test_a_variant_with_a_cycle_is_never_proved():
 
 
 @pytest.mark.slow
-def test_a_longer_lasso_is_found_and_replayed():
-    g = _three_repentances()
-    v = SymbolicChecker(g, depth=10).check("ROUND_ENDS")
-    assert v.verdict == VIOLATED, v.evidence
-    assert v.evidence["lasso"] and v.trace["length"] <= 10
+def test_the_lasso_at_three_players_agrees_with_the_explicit_search():
+    # official at 3 players with Unbelief: Z3's lasso closes on the whole state, the
+    # explicit search's on the variables the game still reads (a record such as
+    # who has had a turn is dropped there), so Z3's is as long or a turn longer;
+    # with repeated cards the explicit one closes up to a permutation of the copies
+    # too (three Repentances: 10 moves against 18, found by BMC in 401 s, too slow
+    # for the suite)
+    v = load_with("official", dict(players=3, suits=1, ranks="2..2", hand=1,
+                                   options="unbelief,pride_cycle"))
+    g = Game.from_variant(v)
+    (explicit,) = verdicts(explore(g), ["ROUND_ENDS"])
+    assert explicit.verdict == VIOLATED and explicit.evidence["lasso"]
+    n = explicit.evidence["length"]
+    z = SymbolicChecker(g, depth=n + 3).check("ROUND_ENDS")
+    assert z.verdict == VIOLATED, z.evidence
+    assert z.evidence["lasso"] and n <= z.trace["length"] <= n + 3
