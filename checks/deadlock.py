@@ -79,20 +79,7 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
             return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                 "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})"})
         witness = sym.decode(ans.model, sym.A0)
-        new = [n for n in ind.pool if n not in ind.proven
-               and not ind.refuted(n)
-               and not sym.evaluate(ans.model, ind._f(n, 0))]
-        if not new:
-            break
-        before = len(ind.proven)
-        # the ones the candidate breaks, with every other unproved candidate as possible
-        # support: an invariant that excludes the candidate may be preserved only given
-        # others the candidate satisfies (the pile holds a card at a turn's start only
-        # because no card is in two places)
-        support = [n for n in ind.pool if n not in ind.proven and n not in new
-                   and ind.dropped.get(n) != "fails after a deal"]
-        ind.houdini(new + support)
-        if not any(n in ind.proven for n in new) or len(ind.proven) == before:
+        if not ind.exclude(ans.model):
             break
     # a candidate no proved invariant excludes: is a deadlock reachable?
     v = _bmc(ch, pid, terminal, ch.depth) if reachability else None

@@ -272,6 +272,23 @@ class Inductor:
         for m in members:
             self.proven[m] = self.pool[m]
 
+    def exclude(self, model) -> bool:
+        """Prove the candidates false in ``model``'s state A0 (a counterexample a
+        graph property's query found), with every other unproved candidate as
+        possible support: an invariant that excludes the state may be preserved
+        only given others it satisfies (the pile holds a card at a turn's start only
+        because no card is in two places).  True when one of them got proved, so
+        the query is worth asking again."""
+        new = [n for n in self.pool if n not in self.proven and not self.refuted(n)
+               and not self.sym.evaluate(model, self._f(n, 0))]
+        if not new:
+            return False
+        before = len(self.proven)
+        support = [n for n in self.pool if n not in self.proven and n not in new
+                   and self.dropped.get(n) != "fails after a deal"]
+        self.houdini(new + support)
+        return any(n in self.proven for n in new) and len(self.proven) > before
+
     def refuted(self, name: str) -> bool:
         """Known false in some reachable state (not merely unproved so far)."""
         why = self.dropped.get(name, "")

@@ -108,7 +108,7 @@ def ranked(ch, pid: str, reachability: bool = True) -> Verdict:
     """A ranked property's verdict (ROUND_ENDS's) (see module doc); without ``reachability`` a
     counterexample no invariant excludes is not looked for as a lasso (a scout
     table wants a proof or nothing)."""
-    prop, sym, ind = ch.props[pid], ch.sym, ch.inductor
+    prop, ind = ch.props[pid], ch.inductor
     if not prop.ranking:
         return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
             "kind": "not_checked", "note": "the spec states no ranking function for it"})
@@ -135,15 +135,7 @@ def ranked(ch, pid: str, reachability: bool = True) -> Verdict:
                 "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note}) on {lab}"})
         lab, ans = sat[0]
         cti = _counterexample(rk, lab, ans.model)
-        new = [n for n in ind.pool if n not in ind.proven and not ind.refuted(n)
-               and not sym.evaluate(ans.model, ind._f(n, 0))]
-        if not new:
-            break
-        before = len(ind.proven)
-        support = [n for n in ind.pool if n not in ind.proven and n not in new
-                   and ind.dropped.get(n) != "fails after a deal"]
-        ind.houdini(new + support)
-        if not any(n in ind.proven for n in new) or len(ind.proven) == before:
+        if not ind.exclude(ans.model):
             break
     v = lasso(ch, pid, ch.depth) if reachability else None
     if v is not None:
