@@ -299,6 +299,17 @@ class Moves:
                      {p: b[sel] for p, b in self.bad.items()})
 
 
+def by_source(mv: Moves) -> Moves:
+    """The moves in the search's order: by source state, then as the backend
+    lists one state's moves (by action, then parameter).  A batch stored in this
+    order numbers its new states by the first move reaching each (the store
+    numbers by first row), so a state's number does not depend on how the
+    level was cut into chunks or spread over processes."""
+    if len(mv) < 2 or bool(np.all(mv.src[1:] >= mv.src[:-1])):
+        return mv
+    return mv.take(np.argsort(mv.src, kind="stable"))
+
+
 def _moves(parts, words: int) -> Moves:
     """Concatenate (src, aid, prm, words, bad) parts."""
     if not parts:
@@ -810,7 +821,7 @@ class _Search:
         ex.terminal += int(term.sum())
         if self.track_rules:
             self.cover(words)
-        mv = b.successors(words)
+        mv = by_source(b.successors(words))
         counts = np.bincount(mv.src, minlength=hi - lo) if len(mv) else np.zeros(hi - lo, int)
         stuck = (counts == 0) & ~term
         if stuck.any():
@@ -851,7 +862,7 @@ class _Search:
         foldable = np.ones(len(m), dtype=bool)
         for _, bad in b.state_bad(m.words):
             foldable &= ~bad
-        out = b.successors(m.words)
+        out = by_source(b.successors(m.words))
         counts = np.bincount(out.src, minlength=len(m)) if len(out) else np.zeros(len(m), int)
         foldable &= counts > 0
         for _, bad in out.bad.items():

@@ -15,13 +15,14 @@ Per state this keeps ``8 * words`` bytes of key and 4 bytes of table
 per slot (a slot holds the number and, in the bits the number does not use,
 up to 3 bits of the key's hash, so a probe meeting another key mostly tells
 it apart without reading that key) (the table is kept at most ``MAX_LOAD`` full, and doubles when it
-would fill past that).  A batch's new states are numbered round by round of
-the probing, in batch order within a round: deterministic, so the same batch
-always gets the same numbers; ``rollback(n)`` forgets every state
-numbered ``n`` or above (an interrupted batch).
+would fill past that).  A batch's new states are numbered in the order of
+their first rows in the batch, whatever the probing met on the way: the
+numbers depend on the batch's order alone (``checks/partitioned.py`` relies on
+it); ``rollback(n)`` forgets every state numbered ``n`` or above (an
+interrupted batch).
 
-The store is the unit a search partitioned over processes would own: a key's
-owner can be chosen by the same hash, each owner numbering its own states.
+The store is the unit a search partitioned over processes owns: a key's owner
+is chosen by the same hash (``owner_of``), each owner numbering its own states.
 """
 from __future__ import annotations
 
@@ -135,6 +136,7 @@ class StateStore:
         nb = self.num_bits
         n0 = self.n
         owner = np.empty(m, dtype=np.int64)  # new number - n0 -> its row in the batch
+        claimed = np.empty(m, dtype=np.int64)  # new number - n0 -> its slot in the table
         taken = 0
         h = hash_words(words)
         slot = (h & np.uint64(mask)).astype(np.int64)
@@ -168,6 +170,7 @@ class StateStore:
                 numbers = n0 + taken + np.arange(len(winners), dtype=np.int64)
                 table[wslots] = numbers | (fp[winners] << nb)
                 owner[taken:taken + len(winners)] = winners
+                claimed[taken:taken + len(winners)] = wslots
                 taken += len(winners)
                 nums[winners] = numbers
                 new[winners] = True
@@ -175,9 +178,27 @@ class StateStore:
             # the slot, or a slot just claimed by another row) go round again
             pending = pending[np.flatnonzero(nums[pending] < 0)]
         if taken:
-            rows = owner[:taken]
+            rows = self._in_row_order(nums, owner[:taken], claimed[:taken], n0, fp)
             self._append(np.stack([w[rows] for w in words], axis=1))
         return nums, new
+
+    def _in_row_order(self, nums, owner, claimed, n0: int, fp) -> np.ndarray:
+        """Number the batch's new keys in the order of their first rows (the
+        probing claimed them round by round): a key's number then depends on
+        the batch's order alone, not on where the hash put it, so a search
+        partitioned over processes can give every state the number one process
+        gives it.  Returns the new keys' rows in number order."""
+        if np.all(owner[1:] > owner[:-1]):
+            return owner
+        order = np.argsort(owner)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order), dtype=np.int64)
+        fresh = np.flatnonzero(nums >= n0)
+        nums[fresh] = n0 + rank[nums[fresh] - n0]
+        rows = owner[order]
+        self.table[claimed[order]] = (n0 + np.arange(len(order), dtype=np.int64)) \
+            | (fp[rows] << self.num_bits)
+        return rows
 
     def _equal(self, to: np.ndarray, words, rows: np.ndarray, n0: int,
                owner: np.ndarray | None) -> np.ndarray:
