@@ -299,6 +299,23 @@ class Moves:
                      {p: b[sel] for p, b in self.bad.items()})
 
 
+#: bits of a move key below the source's number: the move's place among its
+#: source's moves, and a folded outcome's place among its chance node's outcomes
+PLACE_BITS = 16
+
+
+def move_keys(src, place, outcome) -> np.ndarray:
+    """One int64 per move that orders moves as one search stores them: by source
+    number, then the move's place among the source's moves, then (a folded
+    chance node's outcome) its place among the outcomes (0 for a direct move).
+    The outcomes of moves from depth ``d - 1`` reach depth ``d + 1`` with the
+    direct moves from depth ``d``, whose sources all have larger numbers."""
+    if len(place) and (int(np.max(place)) >= 1 << PLACE_BITS
+                       or int(np.max(outcome)) >= 1 << PLACE_BITS):
+        raise OverflowError("more moves from one state than a move key can order")
+    return (src << 2 * PLACE_BITS) | (place << PLACE_BITS) | outcome
+
+
 def by_source(mv: Moves) -> Moves:
     """The moves in the search's order: by source state, then as the backend
     lists one state's moves (by action, then parameter).  A batch stored in this
@@ -637,6 +654,22 @@ def search_setup(game: Game, symmetry: bool, reduce: bool = True):
     return search_keys(game, symmetry, reduce)
 
 
+def search_backend(game: Game, red: Reduction, layout: KeyLayout, symmetry: bool,
+                   reduce: bool = True, fast: bool = True) -> _Backend:
+    """The successor backend of a search: the batch code (compiled once per game,
+    symmetry and reduction), or the generic engine path where that does not
+    apply (or ``fast`` is off)."""
+    if fast and game.backend == "generated":
+        cache = game.__dict__.setdefault("_batch", {})
+        try:
+            if (symmetry, reduce) not in cache:
+                cache[symmetry, reduce] = BatchBackend(game, red, layout, symmetry)
+            return cache[symmetry, reduce]
+        except Unsupported:
+            pass
+    return GenericBackend(game, red, layout, symmetry)
+
+
 def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
             progress=None, track_rules: bool = True, fast: bool = True,
             fold: bool = True, reduce: bool = True) -> Exploration:
@@ -655,19 +688,9 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     red, layout, key_of, nperms = search_setup(game, symmetry, reduce)
     ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
                      store=StateStore(layout.words))
-    backend = None
-    if fast and game.backend == "generated":
-        cache = game.__dict__.setdefault("_batch", {})
-        try:
-            if (symmetry, reduce) not in cache:
-                cache[symmetry, reduce] = BatchBackend(game, red, layout, symmetry)
-            backend = cache[symmetry, reduce]
-        except Unsupported:
-            backend = None
-    if backend is None:
-        backend = GenericBackend(game, red, layout, symmetry)
+    backend = search_backend(game, red, layout, symmetry, reduce, fast)
     ex.backend = backend.name
-    search = _Search(ex, game, limits, backend, progress, track_rules)
+    search = Search(ex, game, limits, backend, progress, track_rules)
     search.folding = fold
     start = time.monotonic()
     search.start = start
@@ -690,7 +713,7 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     return ex
 
 
-class _Search:
+class Search:
     """The state of one breadth-first search."""
 
     def __init__(self, ex: Exploration, game: Game, limits: Limits, backend, progress,
@@ -712,6 +735,8 @@ class _Search:
         self.quiet = {a.name: 0 for a in spec.actions}
         self.taken: set = set()
         self.folding = True
+        #: compute each move's key (a partitioned search orders its batches by it)
+        self.keyed = False
 
     # -- limits and interruptions -------------------------------------------------------
     def poll(self) -> bool:
@@ -741,7 +766,7 @@ class _Search:
         ex.violations = {p: w for p, w in ex.violations.items() if w[1] < n}
 
     # -- storing -----------------------------------------------------------------------
-    def store_batch(self, words, src, pp, depth: int, deal=None):
+    def store_batch(self, words, src, pp, depth: int, deal=None, keys=None):
         """Store a batch of successors found at ``depth`` from the states ``src``;
         check the new ones, record the post-Pass edges (``pp``)."""
         ex, b = self.ex, self.b
@@ -813,22 +838,32 @@ class _Search:
 
     def expand(self, lo: int, hi: int, d: int):
         """Expand the states ``lo`` .. ``hi - 1`` (all at depth ``d``)."""
-        ex, b, store = self.ex, self.b, self.store
-        rows = store.rows(lo, hi)
-        words = [np.ascontiguousarray(rows[:, j]) for j in range(store.words)]
-        nums = np.arange(lo, hi, dtype=np.int64)
+        rows = self.store.rows(lo, hi)
+        words = [np.ascontiguousarray(rows[:, j]) for j in range(self.store.words)]
+        self.expand_rows(words, np.arange(lo, hi, dtype=np.int64), d)
+
+    def expand_rows(self, words, nums, d: int):
+        """Expand the states ``words`` (numbered ``nums``, in increasing order, all
+        at depth ``d``): their moves stored at ``d + 1`` (``store_batch``), the
+        outcomes of the chance nodes folded into them kept for ``d + 2``
+        (``defer``), each in the search's order (by source, then move)."""
+        ex, b = self.ex, self.b
+        n = len(nums)
         term = b.terminal(words)
         ex.terminal += int(term.sum())
         if self.track_rules:
             self.cover(words)
         mv = by_source(b.successors(words))
-        counts = np.bincount(mv.src, minlength=hi - lo) if len(mv) else np.zeros(hi - lo, int)
+        counts = np.bincount(mv.src, minlength=n) if len(mv) else np.zeros(n, int)
         stuck = (counts == 0) & ~term
         if stuck.any():
             ex.deadlocks.extend(nums[stuck].tolist())
         self.step_violations(mv, nums)
         if not len(mv):
             return
+        # a move's place among its source's moves: with the source's number, the
+        # move's identity in the search's order (a partitioned search sorts by it)
+        place = np.arange(len(mv)) - np.searchsorted(mv.src, mv.src) if self.keyed else None
         pp_src = b.post_pass(words)
         chance = b.chance(mv.words) if self.folding else np.zeros(len(mv), dtype=bool)
         keep = ~chance
@@ -842,16 +877,28 @@ class _Search:
                 o_src = m.src[out.src]
                 pp2 = pp_src[o_src] & b.post_pass(m.words)[out.src] & b.post_pass(out.words)
                 ex.transitions += len(out)
-                ow = b.canon(out.words)
-                batch = (ow, nums[o_src], pp2)
-                self.waiting.setdefault(d + 2, []).append(batch)
-                size = sum(sum(w.nbytes for w in x[0]) + x[1].nbytes + x[2].nbytes
-                           for x in self.waiting[d + 2])
-                ex._waiting_peak = max(ex._waiting_peak, size)
-        w1 = mv.take(np.flatnonzero(keep)) if not keep.all() else mv
+                keys = None
+                if place is not None:
+                    # the outcome's place among its chance node's outcomes, after
+                    # every direct move of the source (1 + ...)
+                    opened = place[ci][out.src]
+                    o_place = np.arange(len(out)) - np.searchsorted(out.src, out.src)
+                    keys = move_keys(nums[o_src], opened, 1 + o_place)
+                self.defer(d + 2, b.canon(out.words), nums[o_src], pp2, keys)
+        sel = np.flatnonzero(keep)
+        w1 = mv.take(sel) if len(sel) < len(mv) else mv
         ex.transitions += len(w1)
         pp = pp_src[w1.src] & b.post_pass(w1.words)
-        self.store_batch(b.canon(w1.words), nums[w1.src], pp, d + 1)
+        keys = None if place is None else move_keys(nums[w1.src], place[sel], 0)
+        self.store_batch(b.canon(w1.words), nums[w1.src], pp, d + 1, keys=keys)
+
+    def defer(self, depth: int, words, src, pp, keys=None):
+        """Keep a batch of folded outcomes for level ``depth``."""
+        ex = self.ex
+        self.waiting.setdefault(depth, []).append((words, src, pp))
+        size = sum(sum(w.nbytes for w in x[0]) + x[1].nbytes + x[2].nbytes
+                   for x in self.waiting[depth])
+        ex._waiting_peak = max(ex._waiting_peak, size)
 
     def fold(self, m: Moves):
         """The outcomes of the chance nodes ``m`` (rows of the outcome moves'
@@ -905,11 +952,15 @@ class _Search:
         ex.coverage_sampled = any(q >= COVERAGE_PATIENCE and self.unseen_rules[a]
                                   for a, q in self.quiet.items())
         if ex.terminal and self.track_rules:
-            # scoring rules act at the end of a round, through scores()
-            inline = game.spec.inliner()
-            inline(score_of(0))
-            ex.fired |= inline.used
+            ex.fired |= fired_at_round_end(game)
         ex.depth = max(ex.depth, ex.depth_of.deepest())
+
+
+def fired_at_round_end(game: Game) -> set:
+    """The rules that act when a round has ended (scoring, through ``scores()``)."""
+    inline = game.spec.inliner()
+    inline(score_of(0))
+    return set(inline.used)
 
 
 # -- reading the results -----------------------------------------------------------------

@@ -49,6 +49,15 @@ def hash_words(words) -> np.ndarray:
     return h
 
 
+def owner_of(words, parts: int) -> np.ndarray:
+    """The part (0 .. ``parts - 1``) that owns each key in a search partitioned
+    over processes: from the hash's high bits, which the table's slots (its low
+    bits) do not use, so each part's table still spreads its keys evenly."""
+    if parts == 1:
+        return np.zeros(len(words[0]), dtype=np.int64)
+    return ((hash_words(words) >> np.uint64(40)) % np.uint64(parts)).astype(np.int64)
+
+
 #: Linux's MAP_NORESERVE: address space only, memory given page by page as written
 _NORESERVE = 0x4000 if sys.platform.startswith("linux") else 0
 #: rows reserved at once for a large key array (address space, not memory)
@@ -84,6 +93,7 @@ class StateStore:
         # probe meeting another key is mostly told apart without reading it)
         self.num_bits = 28  # grows (and fp_bits shrinks) past 2**28 states
         self.table = np.full(cap, -1, dtype=np.int32)
+        self._stale = False  # keys appended by ``extend`` and not in the table yet
 
     # -- keys by number ---------------------------------------------------------------
     def _append(self, rows: np.ndarray):
@@ -113,6 +123,23 @@ class StateStore:
     def key(self, i: int) -> tuple:
         return tuple(int(x) for x in self.keys[i])
 
+    def extend(self, rows: np.ndarray):
+        """Append keys known to be new (an (m, words) array) as the next state
+        numbers, without the table: it is built when a key is first looked up
+        (a partitioned search's parts did the looking up)."""
+        self._append(rows)
+        self._stale = True
+
+    def _indexed(self):
+        if self._stale:
+            self._stale = False
+            cap = len(self.table)
+            while self.n > MAX_LOAD * cap:
+                cap *= 2
+            if self.n >= 1 << self.num_bits:
+                self.num_bits = min(31, self.n.bit_length())
+            self._rehash(cap)
+
     # -- the visited set --------------------------------------------------------------
     def insert(self, words) -> tuple[np.ndarray, np.ndarray]:
         """Look up the keys (``words``: a list of int64 arrays, one row per key)
@@ -130,6 +157,7 @@ class StateStore:
         new = np.zeros(m, dtype=bool)
         if not m:
             return nums, new
+        self._indexed()
         self._reserve(m)
         table = self.table
         mask = len(table) - 1
@@ -273,6 +301,7 @@ class StateStore:
         nums = np.full(m, -1, dtype=np.int64)
         if not m or not self.n:
             return nums
+        self._indexed()
         mask = len(self.table) - 1
         nb = self.num_bits
         h = hash_words(words)

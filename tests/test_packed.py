@@ -166,7 +166,7 @@ def test_ctrl_c_mid_batch_leaves_consistent_tables(monkeypatch):
     game = _game("official", Config(players=2, suits=2, ranks=(2, 2), hand=1,
                                     options=(("pride_cycle", 1),)))
     monkeypatch.setattr(E, "CHUNK_STATES", 64)
-    real = E._Search.store_batch
+    real = E.Search.store_batch
     calls = []
 
     def store_batch(self, *args, **kw):
@@ -175,7 +175,7 @@ def test_ctrl_c_mid_batch_leaves_consistent_tables(monkeypatch):
             self.store.insert(args[0])  # half done: keys in the table, nothing else
             raise KeyboardInterrupt
         return real(self, *args, **kw)
-    monkeypatch.setattr(E._Search, "store_batch", store_batch)
+    monkeypatch.setattr(E.Search, "store_batch", store_batch)
     ex = explore(game, symmetry=False, track_rules=False)
     assert ex.interrupted and not ex.complete
     n = ex.states

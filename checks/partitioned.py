@@ -1,0 +1,532 @@
+"""The breadth-first search spread over processes, each owning part of the states.
+
+One process's search (``explore.py``) keeps every stored state in one visited
+set.  Here the states are *hash-partitioned*: a key belongs to the part its
+hash names (``statestore.owner_of``), each part is a process with its own
+visited set, its own key rows and its own successor code, and a coordinator
+(the calling process) keeps the levels in step.  A level ``d`` is:
+
+1. **expand**: every part expands the states of depth ``d`` it owns (the same
+   ``Search.expand_rows`` one process runs) and sends each successor to its
+   owner, with the *move key* that orders it (``explore.move_keys``: the
+   source's number, the move's place among its moves, a folded chance node's
+   outcome); an outcome goes to the level after next, as one process defers it;
+2. **close**: every part sorts the rows it received for depth ``d + 1`` by move
+   key and stores them, checking the new states (state properties, hand sizes,
+   orbits);
+3. **number**: the coordinator merges the parts' new states by move key, which
+   is the order one process stores them in (a batch's new states are numbered
+   by first row, ``StateStore.insert``), so every state gets the number one
+   process gives it; each part learns its states' numbers.
+
+So a partitioned search stores the same states under the same numbers, with the
+same parents, depths, post-Pass edges, deadlocks and first violations as one
+process: the same verdicts and the same shortest traces (``tests/test_partitioned.py``
+holds the two to each other).  The coordinator keeps every state's key rows in
+number order as the levels close (the parts have already deduplicated them), so
+the result is one ``Exploration`` that every reader of a search reads as usual,
+and a search stopped between levels (a limit, a signal) keeps every level it
+closed.  What differs: rule coverage is the union of the parts' (each samples on
+its own once its rules are quiet), and the limits are polled per level and,
+for the time limit, per chunk in every part.
+
+Parts run as forked processes here (``ProcessParts``: they inherit the compiled
+game); a part is driven only through its methods, so the same ``Part`` can run
+wherever a transport calls them (``transports``).
+"""
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from itcp.model.engine import Game
+
+from .explore import (
+    CHUNK_STATES,
+    COVERAGE_PATIENCE,
+    Exploration,
+    Limits,
+    Search,
+    explore,
+    fired_at_round_end,
+    search_backend,
+    search_setup,
+)
+from .statestore import StateStore, owner_of
+
+#: a part's rows for one level: (words, move keys, source numbers, post-Pass flags, deals)
+Rows = tuple
+
+
+def _cat(rows: list, width: int) -> Rows:
+    """One batch of rows from several."""
+    if not rows:
+        e = np.empty(0, dtype=np.int64)
+        return [e] * width, e, e, np.empty(0, dtype=bool), e
+    words = [np.concatenate([r[0][j] for r in rows]) for j in range(width)]
+    return (words, np.concatenate([r[1] for r in rows]), np.concatenate([r[2] for r in rows]),
+            np.concatenate([r[3] for r in rows]), np.concatenate([r[4] for r in rows]))
+
+
+class _PartSearch(Search):
+    """One part's expansion: the search's own code, with what it would store
+    sent to the part that owns it."""
+
+    def __init__(self, part: Part, *args):
+        super().__init__(*args)
+        self.part = part
+        self.keyed = True
+
+    def store_batch(self, words, src, pp, depth: int, deal=None, keys=None):
+        self.part.route(depth, words, keys, src, pp, deal)
+
+    def defer(self, depth: int, words, src, pp, keys=None):
+        self.part.route(depth, words, keys, src, pp, None)
+
+
+class Part:
+    """The states one part owns, and its share of every level's work.  Driven
+    by the coordinator through its methods alone (``expand``, ``receive``,
+    ``close``, ``number``, ``rows``), each taking and returning plain data."""
+
+    def __init__(self, game: Game, index: int, parts: int, symmetry: bool, reduce: bool,
+                 fast: bool, fold: bool, track_rules: bool):
+        self.index, self.parts = index, parts
+        red, layout, _, nperms = search_setup(game, symmetry, reduce)
+        self.ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
+                              store=StateStore(layout.words))
+        self.b = search_backend(game, red, layout, symmetry, reduce, fast)
+        self.search = _PartSearch(self, self.ex, game, Limits(), self.b, None, track_rules)
+        self.search.folding = fold
+        self.store = self.ex.store
+        self.width = layout.words
+        self.glob = np.empty(0, dtype=np.int64)   # local number -> global number
+        self.lo = self.hi = 0                      # this level's states (local numbers)
+        self.buffers: dict[int, list] = {}         # depth -> rows this part owns
+        self.outgoing: dict[int, list] = {}        # part -> [(depth, rows)]
+        self.pending: tuple = ()                   # the closed level, waiting for its numbers
+        self.reported: dict = {}                   # violations already sent
+
+    # -- routing ---------------------------------------------------------------------
+    def route(self, depth, words, keys, src, pp, deal):
+        if not len(src):
+            return
+        pp = np.zeros(len(src), dtype=bool) if pp is None else pp
+        deal = np.full(len(src), -1, dtype=np.int64) if deal is None else deal
+        owner = owner_of(words, self.parts)
+        for j in range(self.parts):
+            sel = np.flatnonzero(owner == j)
+            if not len(sel):
+                continue
+            rows = ([w[sel] for w in words], keys[sel], src[sel], pp[sel], deal[sel])
+            if j == self.index:
+                self.buffers.setdefault(depth, []).append(rows)
+            else:
+                self.outgoing.setdefault(j, []).append((depth, rows))
+
+    def receive(self, bundles: list) -> None:
+        """Rows other parts found for this part: [(depth, rows)]."""
+        for depth, rows in bundles:
+            self.buffers.setdefault(depth, []).append(rows)
+
+    def take_outgoing(self) -> dict:
+        """The rows for the other parts, one bundle per part (merged per depth)."""
+        out = {}
+        for j, items in self.outgoing.items():
+            by_depth: dict = {}
+            for depth, rows in items:
+                by_depth.setdefault(depth, []).append(rows)
+            out[j] = [(depth, _cat(rs, self.width)) for depth, rs in sorted(by_depth.items())]
+        self.outgoing = {}
+        return out
+
+    # -- a level ---------------------------------------------------------------------
+    def root(self, words, deals) -> dict:
+        """The deals (the root's successors, in order): each to its owner."""
+        keys = np.arange(len(deals), dtype=np.int64)
+        self.route(0, words, keys, np.full(len(deals), -1, dtype=np.int64), None, deals)
+        return self.take_outgoing()
+
+    def expand(self, d: int, deadline: float | None) -> dict:
+        """Expand this part's states at depth ``d`` (stopping between chunks past
+        ``deadline``): the rows for the other parts and what was found."""
+        stopped = False
+        for lo in range(self.lo, self.hi, CHUNK_STATES):
+            hi = min(self.hi, lo + CHUNK_STATES)
+            rows = self.store.rows(lo, hi)
+            words = [np.ascontiguousarray(rows[:, j]) for j in range(self.width)]
+            self.search.expand_rows(words, self.glob[lo:hi], d)
+            if deadline is not None and time.monotonic() > deadline:
+                stopped = True
+                break
+        ex = self.ex
+        found = {p: w for p, w in ex.violations.items() if p not in self.reported}
+        self.reported.update(found)
+        deadlocks = list(ex.deadlocks)
+        ex.deadlocks.clear()
+        return {"out": self.take_outgoing(), "stopped": stopped, "violations": found,
+                "deadlocks": deadlocks}
+
+    def close(self, depth: int) -> dict:
+        """Store the rows received for ``depth`` in move-key order: the new
+        states, their move keys (sorted), parents, deals and checks."""
+        words, keys, src, pp, deal = _cat(self.buffers.pop(depth, []), self.width)
+        order = np.argsort(keys, kind="stable")
+        if len(order) and not bool(np.all(order[1:] > order[:-1])):
+            words, keys, src, pp, deal = ([w[order] for w in words], keys[order], src[order],
+                                          pp[order], deal[order])
+        n0 = self.store.n
+        nums, new = self.store.insert(words)
+        rows = np.flatnonzero(new)   # in number order (the store numbers by first row)
+        nw = [w[rows] for w in words]
+        b = self.b
+        bad = {}
+        for p, flags in b.state_bad(nw) if len(rows) else ():
+            if flags.any():
+                bad[b.state_ids[p]] = int(np.argmax(flags))
+        lo, hi = b.hand_range(nw) if len(rows) else (999, -1)
+        orbits = int(b.orbit(nw).sum()) if len(rows) and b.symmetric else len(rows)
+        sel = np.flatnonzero(pp)
+        self.pending = (n0, src[sel], nums[sel], keys[sel], bad)
+        later = sum(len(r[1]) for rs in self.buffers.values() for r in rs)
+        return {"keys": keys[rows], "parent": src[rows], "deal": deal[rows],
+                "words": np.stack(nw, axis=1) if len(rows) else
+                np.empty((0, self.width), dtype=np.int64),
+                "hands": (lo, hi), "orbits": orbits, "later": later, "states": self.store.n}
+
+    def number(self, numbers: np.ndarray) -> dict:
+        """The global numbers of the states the last ``close`` stored (in their
+        order): the level's post-Pass edges and first state-property
+        violations, in global numbers.  The stored states become the frontier."""
+        n0, e_src, e_dst, e_keys, bad = self.pending
+        self.glob = np.concatenate([self.glob, numbers.astype(np.int64)])
+        self.lo, self.hi = n0, self.store.n
+        return {"edges": (e_src, self.glob[e_dst], e_keys),
+                "violations": {p: int(self.glob[n0 + i]) for p, i in bad.items()}}
+
+    def totals(self) -> dict:
+        """What the part counted, for the search's totals (and its rule coverage)."""
+        s, ex = self.search, self.ex
+        sampled = any(q >= COVERAGE_PATIENCE and s.unseen_rules[a] for a, q in s.quiet.items())
+        return {"transitions": ex.transitions, "terminal": ex.terminal, "fired": ex.fired,
+                "sampled": sampled, "waiting": ex._waiting_peak, "states": self.store.n}
+
+
+# -- transports ------------------------------------------------------------------------
+
+def _serve(conn, make: Callable[[], Part]) -> None:
+    """A part's process: build the part, then answer (method, args) calls."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator handles Ctrl-C
+    gc.disable()   # no reference cycles; the collector would walk the tables
+    try:
+        part = make()
+    except BaseException:   # noqa: BLE001 - reported to the coordinator
+        conn.send(("error", traceback.format_exc()))
+        return
+    conn.send(("ok", None))
+    while True:
+        try:
+            call = conn.recv()
+        except (EOFError, OSError):
+            return   # the coordinator is gone
+        if call is None:
+            return
+        name, args = call
+        try:
+            conn.send(("ok", getattr(part, name)(*args)))
+        except BaseException:   # noqa: BLE001 - reported to the coordinator
+            conn.send(("error", traceback.format_exc()))
+            return
+
+
+class PartError(RuntimeError):
+    """A part failed: its traceback."""
+
+
+class ProcessParts:
+    """Parts as forked processes, one pipe each; ``call`` sends the same method
+    to every part (each with its own arguments) and collects the answers."""
+
+    def __init__(self, make: Callable[[int], Part], parts: int):
+        ctx = multiprocessing.get_context("fork")
+        self.conns, self.procs = [], []
+        for i in range(parts):
+            mine, theirs = ctx.Pipe()
+            p = ctx.Process(target=_serve, args=(theirs, lambda i=i: make(i)), daemon=True,
+                            name=f"itcp-part-{i}")
+            p.start()
+            theirs.close()
+            self.conns.append(mine)
+            self.procs.append(p)
+        self._answers()
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs if p.pid is not None]
+
+    def call(self, name: str, args_per_part: list) -> list:
+        for conn, args in zip(self.conns, args_per_part):
+            conn.send((name, tuple(args)))
+        return self._answers()
+
+    def _answers(self) -> list:
+        out = []
+        for i, conn in enumerate(self.conns):
+            try:
+                status, value = conn.recv()
+            except EOFError:
+                raise PartError(f"part {i} ended unexpectedly "
+                                f"(exit code {self.procs[i].exitcode})") from None
+            if status == "error":
+                raise PartError(f"part {i} failed:\n{value}")
+            out.append(value)
+        return out
+
+    def close(self) -> None:
+        for conn in self.conns:
+            try:
+                conn.send(None)
+            except OSError:
+                pass
+        for p in self.procs:
+            p.join(timeout=5)
+            if p.is_alive():
+                p.kill()
+                p.join()
+        for conn in self.conns:
+            conn.close()
+
+
+#: the parts' processes of the search under way (the memory watchdog counts them)
+RUNNING: list[int] = []
+
+
+# -- the coordinator ---------------------------------------------------------------------
+
+@dataclass
+class PartProgress:
+    """One part's figures after a level, for a progress display."""
+    states: int
+    frontier: int
+    rss: int
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
+                        symmetry: bool = True, progress=None, track_rules: bool = True,
+                        fast: bool = True, fold: bool = True, reduce: bool = True,
+                        part_progress: Callable[[list[PartProgress]], None] | None = None
+                        ) -> Exploration:
+    """``explore`` with the states spread over ``workers`` processes (see the
+    module's docstring): the same Exploration, found in parallel."""
+    limits = limits or Limits()
+    red, layout, key_of, nperms = search_setup(game, symmetry, reduce)
+    ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
+                     store=StateStore(layout.words))
+    b = search_backend(game, red, layout, symmetry, reduce, fast)  # compiled once, inherited
+    ex.backend = b.name
+    start = time.monotonic()
+    deadline = None if limits.timeout is None else start + limits.timeout
+
+    def make(i: int) -> Part:
+        return Part(game, i, workers, symmetry, reduce, fast, fold, track_rules)
+
+    parts = ProcessParts(make, workers)
+    RUNNING[:] = parts.pids
+    coord = _Coordinator(ex, parts, workers, limits, deadline, progress, part_progress, start)
+    try:
+        coord.run(b, track_rules)
+    except KeyboardInterrupt:
+        ex.interrupted = True
+        ex.limit = "interrupted (Ctrl-C)"
+    finally:
+        totals = []
+        if not ex.interrupted:
+            try:
+                totals = parts.call("totals", [()] * workers)
+            except (PartError, OSError):
+                totals = []
+        parts.close()
+        RUNNING.clear()
+    coord.finish(totals)
+    ex.seconds = time.monotonic() - start
+    ex.unpack, ex.key_of = layout.compile()[1], key_of
+    return ex
+
+
+class _Coordinator:
+    """The levels kept in step, and the parts' results merged in the order one
+    process stores them."""
+
+    def __init__(self, ex, parts, n, limits, deadline, progress, part_progress, start):
+        self.ex, self.parts, self.n = ex, parts, n
+        self.limits, self.deadline = limits, deadline
+        self.progress, self.part_progress, self.start = progress, part_progress, start
+        self.bounds = [999, -1]
+        self.frontier = [0] * n
+        self.track_rules = False
+
+    def exchange(self, outs: list) -> None:
+        """Hand every part the rows the others found for it."""
+        inbox: list[list] = [[] for _ in range(self.n)]
+        for out in outs:
+            for j, bundle in out.items():
+                inbox[j].extend(bundle)
+        self.parts.call("receive", [(box,) for box in inbox])
+
+    def run(self, b, track_rules: bool) -> None:
+        ex, limits = self.ex, self.limits
+        self.track_rules = track_rules
+        s0 = ex.game.initial_state()
+        legal = b.legal(s0)
+        if track_rules:
+            unseen = {a.name: set(r for r, _ in a.guards)
+                      | {r for ups in a.updates.values() for r, *_ in ups}
+                      | set(a.used_defs) | {d for ds in a.update_defs.values() for d in ds}
+                      for a in ex.game.spec.actions}
+            b.cover_root(legal, ex.fired, unseen)
+        mv = b.root(legal)
+        words = b.canon(mv.words)
+        # the deals go to their owners through part 0's routing
+        shares = [(words, mv.prm) if i == 0 else
+                  ([w[:0] for w in words], mv.prm[:0]) for i in range(self.n)]
+        self.exchange(self.parts.call("root", shares))
+        d = 0
+        while True:
+            new, later = self.close(d)
+            if d == 0:
+                ex.initial = ex.states
+            if not new and not later:
+                break
+            if self.poll():
+                return
+            if limits.max_depth is not None and d >= limits.max_depth:
+                ex.limit = f"--depth {limits.max_depth}"
+                return
+            results = self.parts.call("expand", [(d, self.deadline)] * self.n)
+            for r in results:
+                self.found(r)
+            self.exchange([r["out"] for r in results])
+            if any(r["stopped"] for r in results):
+                ex.limit = f"--timeout {limits.timeout:g}"
+                return
+            d += 1
+            ex.depth = d
+            if self.progress is not None:
+                self.progress(ex.states, d, time.monotonic() - self.start)
+        ex.complete = True
+
+    def poll(self) -> bool:
+        ex, limits = self.ex, self.limits
+        if limits.max_states is not None and ex.states >= limits.max_states:
+            ex.limit = f"--max-states {limits.max_states}"
+            return True
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            ex.limit = f"--timeout {limits.timeout:g}"
+            return True
+        return False
+
+    def found(self, r: dict) -> None:
+        """A part's deadlocks and step violations (each the first in its order;
+        the search's first is the one with the smallest source number)."""
+        ex = self.ex
+        ex.deadlocks.extend(r["deadlocks"])
+        for pid, w in r["violations"].items():
+            if pid not in ex.violations or w[1] < ex.violations[pid][1]:
+                ex.violations[pid] = w
+
+    def close(self, depth: int) -> tuple[int, int]:
+        """Close level ``depth`` in every part and number its new states: how
+        many, and how many rows the parts hold for later levels."""
+        ex = self.ex
+        got = self.parts.call("close", [(depth,)] * self.n)
+        keys = np.concatenate([g["keys"] for g in got])
+        k = len(keys)
+        if k:
+            order = np.argsort(keys, kind="stable")
+            rank = np.empty(k, dtype=np.int64)
+            rank[order] = np.arange(k, dtype=np.int64)
+            n0 = ex.states
+            parent = np.concatenate([g["parent"] for g in got])[order]
+            ex.parent.frombytes(parent.astype(np.int32).tobytes())
+            ex.depth_of.add(depth, k)
+            if depth == 0:
+                deal = np.concatenate([g["deal"] for g in got])[order]
+                ex.deal_action.frombytes(deal.astype(np.int32).tobytes())
+            assert ex.store is not None
+            ex.store.extend(np.concatenate([g["words"] for g in got])[order])
+            numbers, at = [], 0
+            for g in got:
+                m = len(g["keys"])
+                numbers.append((n0 + rank[at:at + m],))
+                at += m
+            for g in got:
+                lo, hi = g["hands"]
+                self.bounds[0] = min(self.bounds[0], lo)
+                self.bounds[1] = max(self.bounds[1], hi)
+                ex.unreduced_states += g["orbits"]
+        else:
+            if depth > ex.depth_of.deepest() and ex.depth_of.n:
+                ex.depth_of.add(depth, 0)
+            numbers = [(np.empty(0, dtype=np.int64),)] * self.n
+        done = self.parts.call("number", numbers)
+        e_src = np.concatenate([x["edges"][0] for x in done])
+        e_dst = np.concatenate([x["edges"][1] for x in done])
+        e_key = np.concatenate([x["edges"][2] for x in done])
+        if len(e_key):
+            o = np.argsort(e_key, kind="stable")
+            ex._edge_src.frombytes(e_src[o].astype(np.int32).tobytes())
+            ex._edge_dst.frombytes(e_dst[o].astype(np.int32).tobytes())
+        for x in done:
+            for pid, num in x["violations"].items():
+                if pid not in ex.violations or num < ex.violations[pid][1]:
+                    ex.violations[pid] = ("state", num)
+        self.frontier = [len(n[0]) for n in numbers]
+        if self.part_progress is not None:
+            self.part_progress([PartProgress(g["states"], f, _rss(pid))
+                                for g, f, pid in zip(got, self.frontier, self.parts.pids)])
+        return k, sum(g["later"] for g in got)
+
+    def finish(self, totals: list) -> None:
+        ex = self.ex
+        for t in totals:
+            ex.transitions += t["transitions"]
+            ex.terminal += t["terminal"]
+            ex.fired |= t["fired"]
+            ex.coverage_sampled = ex.coverage_sampled or t["sampled"]
+            ex._waiting_peak += t["waiting"]
+        ex.deadlocks.sort()
+        if ex.terminal and self.track_rules:
+            ex.fired |= fired_at_round_end(ex.game)
+        ex.complete = ex.complete and ex.limit is None
+        if self.bounds[1] >= 0:
+            ex.hand_min, ex.hand_max = self.bounds
+        ex.depth = max(ex.depth, ex.depth_of.deepest())
+
+
+def search(game: Game, limits: Limits | None = None, workers: int = 1, **kw) -> Exploration:
+    """The explicit search, in this process (``workers=1``) or partitioned over
+    ``workers`` processes: the same result either way."""
+    if workers <= 1:
+        kw.pop("part_progress", None)
+        return explore(game, limits, **kw)
+    return explore_partitioned(game, workers, limits, **kw)
+
+
+__all__ = ["explore_partitioned", "search", "Part", "ProcessParts", "PartError", "RUNNING",
+           "PartProgress"]
