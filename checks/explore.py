@@ -655,7 +655,7 @@ def search_setup(game: Game, symmetry: bool, reduce: bool = True):
 
 
 def search_backend(game: Game, red: Reduction, layout: KeyLayout, symmetry: bool,
-                   reduce: bool = True, fast: bool = True) -> _Backend:
+                   reduce: bool = True, fast: bool = True) -> BatchBackend | GenericBackend:
     """The successor backend of a search: the batch code (compiled once per game,
     symmetry and reduction), or the generic engine path where that does not
     apply (or ``fast`` is off)."""

@@ -101,12 +101,12 @@ class Part:
                  fast: bool, fold: bool, track_rules: bool):
         self.index, self.parts = index, parts
         red, layout, _, nperms = search_setup(game, symmetry, reduce)
+        self.store = StateStore(layout.words)
         self.ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
-                              store=StateStore(layout.words))
+                              store=self.store)
         self.b = search_backend(game, red, layout, symmetry, reduce, fast)
         self.search = _PartSearch(self, self.ex, game, Limits(), self.b, None, track_rules)
         self.search.folding = fold
-        self.store = self.ex.store
         self.width = layout.words
         self.glob = np.empty(0, dtype=np.int64)   # local number -> global number
         self.lo = self.hi = 0                      # this level's states (local numbers)
@@ -184,23 +184,34 @@ class Part:
             words, keys, src, pp, deal = ([w[order] for w in words], keys[order], src[order],
                                           pp[order], deal[order])
         n0 = self.store.n
-        nums, new = self.store.insert(words)
-        rows = np.flatnonzero(new)   # in number order (the store numbers by first row)
-        nw = [w[rows] for w in words]
         b = self.b
-        bad = {}
-        for p, flags in b.state_bad(nw) if len(rows) else ():
-            if flags.any():
-                bad[b.state_ids[p]] = int(np.argmax(flags))
-        lo, hi = b.hand_range(nw) if len(rows) else (999, -1)
-        orbits = int(b.orbit(nw).sum()) if len(rows) and b.symmetric else len(rows)
+        nums = np.empty(len(keys), dtype=np.int64)
+        new = np.zeros(len(keys), dtype=bool)
+        bad: dict = {}
+        lo, hi, orbits = 999, -1, 0
+        # a chunk at a time, in move-key order: the same numbers as one batch
+        # (first rows first), and arrays small enough to stay in the caches
+        for c in range(0, len(keys), CHUNK_STATES):
+            cw = [w[c:c + CHUNK_STATES] for w in words]
+            nums[c:c + len(cw[0])], new[c:c + len(cw[0])] = self.store.insert(cw)
+            fresh = np.flatnonzero(new[c:c + len(cw[0])])
+            if not len(fresh):
+                continue
+            nw = [w[fresh] for w in cw]
+            for p, flags in b.state_bad(nw):
+                pid = b.state_ids[p]
+                if pid not in bad and flags.any():
+                    bad[pid] = int(nums[c + fresh[int(np.argmax(flags))]]) - n0
+            a, z = b.hand_range(nw)
+            lo, hi = min(lo, a), max(hi, z)
+            orbits += int(b.orbit(nw).sum()) if b.symmetric else len(fresh)
+        rows = np.flatnonzero(new)   # in number order (the store numbers by first row)
         sel = np.flatnonzero(pp)
         self.pending = (n0, src[sel], nums[sel], keys[sel], bad)
         later = sum(len(r[1]) for rs in self.buffers.values() for r in rs)
         return {"keys": keys[rows], "parent": src[rows], "deal": deal[rows],
-                "words": np.stack(nw, axis=1) if len(rows) else
-                np.empty((0, self.width), dtype=np.int64),
-                "hands": (lo, hi), "orbits": orbits, "later": later, "states": self.store.n}
+                "words": self.store.rows(n0, self.store.n),
+                "hand_sizes": (lo, hi), "orbits": orbits, "later": later, "states": self.store.n}
 
     def number(self, numbers: np.ndarray) -> dict:
         """The global numbers of the states the last ``close`` stored (in their
@@ -212,7 +223,7 @@ class Part:
         return {"edges": (e_src, self.glob[e_dst], e_keys),
                 "violations": {p: int(self.glob[n0 + i]) for p, i in bad.items()}}
 
-    def totals(self) -> dict:
+    def counts(self) -> dict:
         """What the part counted, for the search's totals (and its rule coverage)."""
         s, ex = self.search, self.ex
         sampled = any(q >= COVERAGE_PATIENCE and s.unseen_rules[a] for a, q in s.quiet.items())
@@ -290,13 +301,17 @@ class ProcessParts:
             out.append(value)
         return out
 
-    def close(self) -> None:
+    def close(self, kill: bool = False) -> None:
+        """End the parts: asked to (``None``), or at once with ``kill``."""
         for conn in self.conns:
             try:
-                conn.send(None)
+                if not kill:
+                    conn.send(None)
             except OSError:
                 pass
         for p in self.procs:
+            if kill:
+                p.kill()
             p.join(timeout=5)
             if p.is_alive():
                 p.kill()
@@ -336,8 +351,9 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
     module's docstring): the same Exploration, found in parallel."""
     limits = limits or Limits()
     red, layout, key_of, nperms = search_setup(game, symmetry, reduce)
+    store = StateStore(layout.words)
     ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
-                     store=StateStore(layout.words))
+                     store=store)
     b = search_backend(game, red, layout, symmetry, reduce, fast)  # compiled once, inherited
     ex.backend = b.name
     start = time.monotonic()
@@ -348,7 +364,8 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
 
     parts = ProcessParts(make, workers)
     RUNNING[:] = parts.pids
-    coord = _Coordinator(ex, parts, workers, limits, deadline, progress, part_progress, start)
+    coord = _Coordinator(ex, store, parts, workers, limits, deadline, progress, part_progress,
+                         start)
     try:
         coord.run(b, track_rules)
     except KeyboardInterrupt:
@@ -358,10 +375,11 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
         totals = []
         if not ex.interrupted:
             try:
-                totals = parts.call("totals", [()] * workers)
+                totals = parts.call("counts", [()] * workers)
             except (PartError, OSError):
                 totals = []
-        parts.close()
+        # after an interrupt a part may be deep in a level: ended, not waited for
+        parts.close(kill=ex.interrupted)
         RUNNING.clear()
     coord.finish(totals)
     ex.seconds = time.monotonic() - start
@@ -373,8 +391,8 @@ class _Coordinator:
     """The levels kept in step, and the parts' results merged in the order one
     process stores them."""
 
-    def __init__(self, ex, parts, n, limits, deadline, progress, part_progress, start):
-        self.ex, self.parts, self.n = ex, parts, n
+    def __init__(self, ex, store, parts, n, limits, deadline, progress, part_progress, start):
+        self.ex, self.store, self.parts, self.n = ex, store, parts, n
         self.limits, self.deadline = limits, deadline
         self.progress, self.part_progress, self.start = progress, part_progress, start
         self.bounds = [999, -1]
@@ -468,15 +486,14 @@ class _Coordinator:
             if depth == 0:
                 deal = np.concatenate([g["deal"] for g in got])[order]
                 ex.deal_action.frombytes(deal.astype(np.int32).tobytes())
-            assert ex.store is not None
-            ex.store.extend(np.concatenate([g["words"] for g in got])[order])
+            self.store.extend(np.concatenate([g["words"] for g in got])[order])
             numbers, at = [], 0
             for g in got:
                 m = len(g["keys"])
                 numbers.append((n0 + rank[at:at + m],))
                 at += m
             for g in got:
-                lo, hi = g["hands"]
+                lo, hi = g["hand_sizes"]
                 self.bounds[0] = min(self.bounds[0], lo)
                 self.bounds[1] = max(self.bounds[1], hi)
                 ex.unreduced_states += g["orbits"]

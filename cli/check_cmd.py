@@ -15,7 +15,8 @@ import click
 import networkx as nx
 from tqdm import tqdm
 
-from itcp.checks.explore import Limits, explore
+from itcp.checks.explore import Limits
+from itcp.checks.partitioned import search
 from itcp.checks.symbolic import symbolic_verdicts
 from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, Verdict, exit_code, search_verdicts, verdicts
 from itcp.model.engine import Game
@@ -31,6 +32,7 @@ from .common import (
     NATURAL,
     SECONDS,
     VARIANT_HELP,
+    WORKERS,
     Command,
     config_options,
     emit_json,
@@ -39,7 +41,7 @@ from .common import (
     memory_option,
     variant_argument,
 )
-from .limits import SEARCH_SHARE, Budget, memory_option_value
+from .limits import SEARCH_SHARE, Budget, memory_option_value, resident, show_size
 from .output import FileOut, Outputs
 
 
@@ -57,15 +59,22 @@ def _load(variant: str, flags: dict):
 
 
 def _progress():
+    """On a terminal: a progress line (states, states/s, depth, memory), and for a
+    partitioned search each part's states, frontier and memory."""
     if not sys.stderr.isatty():
-        return None, None
+        return None, None, None
     bar = tqdm(unit=" states", file=sys.stderr, dynamic_ncols=True, leave=False)
+    shown = {"parts": ""}
 
     def update(states, depth, seconds):
         bar.n = states
-        bar.set_postfix_str(f"depth {depth}")
+        bar.set_postfix_str(f"depth {depth}, {show_size(resident())}" + shown["parts"])
         bar.refresh()
-    return update, bar
+
+    def parts(figures):
+        shown["parts"] = "".join(f"; part {i}: {p.states:,} states, frontier {p.frontier:,}, "
+                                 f"{show_size(p.rss)}" for i, p in enumerate(figures))
+    return update, bar, parts
 
 
 #: the most states ``--graph`` exports (with --graph the search stops there)
@@ -118,6 +127,9 @@ def _write_graph(ex, out: FileOut):
 @click.option("--emit-smt2", "emit_smt2", default=None, metavar="DIR",
               help="Write each Z3 query as a self-contained SMT-LIB2 file to this folder.")
 @click.option("--no-symmetry", is_flag=True, help="Explore without suit/copy symmetry reduction.")
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
+              help="Spread the explicit search over this many processes, each owning a share "
+                   "of the states (the same states, verdicts and traces as one process).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--itf", "itf_dir", default=None, metavar="DIR",
               help="Write each violation's trace in the Informal Trace Format to this folder.")
@@ -133,7 +145,8 @@ def _write_graph(ex, out: FileOut):
                    "(and the state graph of a small run).")
 @force_option
 def check(variant, config_flags, engine, properties, max_states, depth, timeout, max_memory,
-          emit_smt2, no_symmetry, as_json, itf_dir, graph_file, scenario_dir, html_file, force):
+          emit_smt2, no_symmetry, workers, as_json, itf_dir, graph_file, scenario_dir, html_file,
+          force):
     known = property_ids()
     for p in properties:
         if p not in known:
@@ -169,7 +182,7 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
                 return _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves,
                                        html, out)
             return _check_explicit(v, engine, properties, max_states, depth, budget, smt,
-                                   no_symmetry, as_json, itf, graph, saves, html, out)
+                                   no_symmetry, workers, as_json, itf, graph, saves, html, out)
 
 
 def _game(v, budget):
@@ -221,7 +234,7 @@ def _relabel(vs, budget):
 
 
 def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress=None,
-                   searched=None):
+                   searched=None, workers=1, part_progress=None):
     """The explicit-state check of variant ``v`` inside ``budget`` (``check``'s and
     ``sweep``'s): the game compiled, every state searched within the limits, then a
     verdict per property (those ``wanted``, else all), each limit named as the user
@@ -231,8 +244,9 @@ def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress
     game = _game(v, budget)
     if game is None:
         return None, None, None
-    ex = _interruptible(budget, explore, game, Limits(max_states, depth, budget.search_timeout()),
-                        symmetry=symmetry, progress=progress)
+    ex = _interruptible(budget, search, game, Limits(max_states, depth, budget.search_timeout()),
+                        workers=workers, symmetry=symmetry, progress=progress,
+                        part_progress=part_progress)
     if searched is not None:
         searched()
     if ex is None:
@@ -245,11 +259,12 @@ def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress
 
 
 def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
-                    as_json, itf, graph, saves, html, out):
-    update, bar = _progress()
+                    workers, as_json, itf, graph, saves, html, out):
+    update, bar, parts = _progress()
     wanted = list(properties) or None
     game, ex, vs = explicit_check(v, wanted, max_states, depth, budget, not no_symmetry,
-                                  update, bar.close if bar is not None else None)
+                                  update, bar.close if bar is not None else None, workers,
+                                  parts if workers > 1 else None)
     if ex is None:
         if bar is not None:
             bar.close()

@@ -138,6 +138,8 @@ class Number(click.ParamType):
 
 #: a count of things that must be positive (states, rounds, solutions)
 COUNT = Number(True, 1, example="100000")
+#: processes of a partitioned search (more than a few hundred is a typo, not a cluster)
+WORKERS = Number(True, 1, most=256, example="2")
 #: a count that may be zero (a depth, playouts)
 NATURAL = Number(True, 0, example="10")
 #: seconds: finite and more than zero
@@ -292,7 +294,7 @@ def table(rows: list[tuple], headers: tuple | None = None, indent: int = 2,
     return "\n".join(lines)
 
 
-__all__ = ["Command", "Group", "COUNT", "NATURAL", "SECONDS", "SEED", "SIZE", "Number",
+__all__ = ["Command", "Group", "COUNT", "WORKERS", "NATURAL", "SECONDS", "SEED", "SIZE", "Number",
            "force_option", "memory_option", "config_options", "config_option_objects",
            "pop_config_flags", "variant_argument", "load",
            "emit_json", "table", "report_input_error", "VARIANT_HELP",

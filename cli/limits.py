@@ -125,17 +125,40 @@ def show_size(n: float) -> str:
     return f"{int(n)} B"
 
 
-def resident() -> int:
-    """This process's resident memory in bytes (0 if it cannot be read)."""
+def _statm_rss(pid: str) -> int:
+    with open(f"/proc/{pid}/statm", "rb") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _children() -> list[str]:
+    """This process's child processes (a partitioned search's parts)."""
+    out: list[str] = []
     try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as f:
+                out += f.read().split()
+    except OSError:
+        pass
+    return out
+
+
+def resident() -> int:
+    """The resident memory in bytes of this process and its child processes
+    (the parts of a partitioned search), 0 if it cannot be read."""
+    try:
+        own = _statm_rss("self")
     except (OSError, ValueError, IndexError):
         try:  # peak, not current: the best there is without /proc
             r = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             return r * 1024 if os.uname().sysname == "Linux" else r
         except (OSError, ValueError):
             return 0
+    for pid in _children():
+        try:
+            own += _statm_rss(pid)
+        except (OSError, ValueError, IndexError):
+            pass  # ended meanwhile
+    return own
 
 
 def available_memory() -> int | None:

@@ -1,0 +1,163 @@
+"""The search spread over processes finds what one process finds, number for number.
+
+``checks/partitioned.py`` gives each part (a process) the states its hash names
+and merges every level in the order one process stores it; so the two searches
+must agree on everything they report: the keys in state-number order, parents,
+depths, post-Pass edges, deadlocks, first violations (hence every shortest
+trace), counts and verdicts.  Held here on small tables with every option card
+between them, with and without symmetry reduction, folding and the batch code,
+and through ``itcp-check check --workers`` in a real process.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from itcp.checks import explore as E
+from itcp.checks.explore import Limits, explore
+from itcp.checks.partitioned import explore_partitioned, search
+from itcp.checks.verdicts import verdicts
+from itcp.model.engine import Game
+from itcp.spec.config import Config
+from itcp.spec.variants import load_variant
+
+ALL = (("mercy", 1), ("justice", 1), ("repentance", 1), ("unbelief", 1), ("pride_cycle", 1),
+       ("secret_combination", 1))
+TABLES = [  # (variant, table, symmetry, fast, fold, parts)
+    ("official", Config(players=2, suits=2, ranks=(2, 2), hand=1,
+                        options=(("unbelief", 1), ("pride_cycle", 1))), True, True, True, 2),
+    ("clarified", Config(players=3, suits=1, ranks=(2, 2), hand=1,
+                         options=(("mercy", 1), ("justice", 1), ("secret_combination", 1))),
+     False, True, True, 3),
+    ("official", Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL[:3],
+                        charity=False), True, True, True, 2),
+    ("official", Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL[:3],
+                        charity=False), True, True, True, 5),
+    ("published", Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL[3:],
+                         charity=False), False, False, True, 2),
+    ("official", Config(players=2, suits=1, ranks=(2, 2), hand=1,
+                        options=(("justice", 1), ("repentance", 1), ("unbelief", 1))),
+     False, True, False, 3),
+]
+
+def _game(variant, cfg):
+    return Game.make(cfg, dict(load_variant(variant).readings))
+
+
+def _report(ex, coverage: bool = True):
+    out = {
+        "keys": list(ex.keys), "parent": list(ex.parent), "depth": list(ex.depth_of),
+        "transitions": ex.transitions, "terminal": ex.terminal, "initial": ex.initial,
+        "deadlocks": list(ex.deadlocks), "violations": ex.violations,
+        "edges": list(ex.post_pass_edges), "hands": (ex.hand_min, ex.hand_max),
+        "complete": ex.complete, "limit": ex.limit, "depth_reached": ex.depth,
+        "unreduced": ex.unreduced_states, "deals": list(ex.deal_action),
+        "verdicts": [(v.id, v.verdict, v.evidence.get("length")) for v in verdicts(ex)],
+    }
+    if coverage:   # each part samples its coverage on its own: compared when exhaustive
+        out["fired"] = ex.fired
+    return out
+
+
+@pytest.mark.parametrize("variant,cfg,symmetry,fast,fold,workers", TABLES,
+                         ids=["official-default", "clarified-3p", "official-three-cards",
+                              "five-parts", "published-generic", "official-unfolded"])
+def test_parts_find_what_one_process_finds(variant, cfg, symmetry, fast, fold, workers):
+    game = _game(variant, cfg)
+    one = explore(game, symmetry=symmetry, fast=fast, fold=fold)
+    many = explore_partitioned(game, workers, symmetry=symmetry, fast=fast, fold=fold)
+    assert one.complete and many.complete
+    coverage = not (one.coverage_sampled or many.coverage_sampled)
+    assert _report(many, coverage) == _report(one, coverage)
+    assert [many.number_of(k) for k in many.keys] == list(range(many.states))
+
+
+def test_numbers_do_not_depend_on_the_chunks(monkeypatch):
+    """A state's number is fixed by the breadth-first order alone: a search cut
+    into chunks of 64 states numbers every state as one of 32,768."""
+    game = _game("official", Config(players=3, suits=1, ranks=(2, 2), hand=1,
+                                    options=(("repentance", 1), ("secret_combination", 1))))
+    big = explore(game, symmetry=False, track_rules=False)
+    monkeypatch.setattr(E, "CHUNK_STATES", 64)
+    small = explore(game, symmetry=False, track_rules=False)
+    assert _report(small) == _report(big)
+
+
+def test_a_limit_stops_between_levels_and_nothing_holds():
+    game = _game("official", Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL[:3],
+                                    charity=False))
+    ex = explore_partitioned(game, 2, Limits(max_states=2000))
+    assert not ex.complete and ex.limit == "--max-states 2000"
+    one = explore(game)
+    # what it stored is a prefix of the complete search: the same numbers
+    assert list(ex.keys) == list(one.keys)[:ex.states]
+    assert {v.verdict for v in verdicts(ex)} <= {"UNKNOWN", "VIOLATED"}
+    depth = explore_partitioned(game, 2, Limits(max_depth=3))
+    assert depth.limit == "--depth 3" and depth.depth_of.deepest() == 3
+
+
+def test_one_worker_is_the_one_process_search():
+    game = _game("official", Config(players=2, suits=2, ranks=(2, 2), hand=1))
+    assert _report(search(game, workers=1)) == _report(explore(game))
+
+
+def _itcp(*args, **kw):
+    exe = os.path.join(os.path.dirname(sys.executable), "itcp-check")
+    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=300, **kw)
+
+
+def test_check_with_workers_reports_what_one_process_reports(tmp_path):
+    """The whole command, as a user runs it: the same JSON report (but the time)."""
+    args = ["check", "official", "--players", "3", "--suits", "1", "--ranks", "2..2",
+            "--hand", "1", "--options", "mercy,justice,pride_cycle", "--json"]
+    out = []
+    for w in ("1", "2"):
+        r = _itcp(*args, "--workers", w, cwd=tmp_path)
+        assert r.returncode in (0, 1), r.stderr
+        d = json.loads(r.stdout)
+        d["stats"].pop("seconds")
+        out.append(d)
+    assert out[0] == out[1]
+    assert out[0]["stats"]["complete"]
+
+
+def test_workers_must_be_a_positive_count(tmp_path):
+    r = _itcp("check", "--workers", "0", cwd=tmp_path)
+    assert r.returncode == 2 and "--workers" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_parts_and_reports_unknown(tmp_path):
+    """SIGTERM midway: a report with UNKNOWN verdicts naming the signal (exit 1:
+    FROZEN's violation, found early, stands), and no part process left behind."""
+    exe = os.path.join(os.path.dirname(sys.executable), "itcp-check")
+    p = subprocess.Popen([exe, "check", "official", "--players", "2", "--suits", "1",
+                          "--ranks", "2..3", "--hand", "2", "--options", "all", "--workers", "2",
+                          "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=tmp_path)
+    time.sleep(8)
+    children = _children(p.pid)
+    assert len(children) == 2, children   # the two parts are running
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 1, err
+    d = json.loads(out)
+    assert d["stats"]["stopped_by"] == "SIGTERM"
+    assert {x["verdict"] for x in d["properties"]} == {"UNKNOWN", "VIOLATED"}
+    assert any(x["verdict"] == "UNKNOWN" and "SIGTERM" in x["evidence"].get("limit", "")
+               for x in d["properties"])
+    assert not [c for c in children if os.path.exists(f"/proc/{c}")]
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            out += [int(x) for x in f.read().split()]
+    return out
