@@ -220,6 +220,8 @@ class Exploration:
     _waiting_peak: int = 0
     _index_cache: dict | None = field(default=None, repr=False)
     backend: str = "batch"
+    #: the top of the last level the search reached (where it can go on from)
+    level: Level | None = field(default=None, repr=False)
     #: the search's key codec, set by ``explore`` when the search ends: a key to
     #: its state, and a state to its key
     unpack: Callable[[int], tuple] = field(init=False, repr=False, compare=False)
@@ -274,6 +276,38 @@ class Exploration:
     def bytes_per_state(self) -> float:
         """Everything in ``memory()``, per stored state."""
         return sum(self.memory().values()) / self.states if self.states else 0.0
+
+
+@dataclass
+class Level:
+    """A search at the top of a level: levels ``0 .. depth`` stored, the states of
+    ``depth`` about to be expanded, and everything it counted so far; with the
+    rows of the first ``states`` states (``Exploration``'s arrays cut there) it is
+    all a search needs to go on from that point (``explore(resume=...)``, the
+    partitioned search, a checkpoint)."""
+    depth: int
+    states: int
+    edges: int
+    deadlocks: int
+    deals: int
+    violations: dict
+    #: rows waiting for level ``depth + 1`` (folded outcomes): [(words, src, post-Pass)]
+    waiting: list
+    transitions: int
+    terminal: int
+    initial: int
+    hands: tuple
+    unreduced: int
+    waiting_peak: int
+    fired: set
+    unseen: dict
+    quiet: dict
+    taken: set
+
+
+class Pause(Exception):
+    """Raised by a level hook to stop a search at the top of a level (a search
+    handed over to processes, a checkpoint's last level): not a limit."""
 
 
 # -- successor backends -----------------------------------------------------------------
@@ -672,7 +706,9 @@ def search_backend(game: Game, red: Reduction, layout: KeyLayout, symmetry: bool
 
 def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
             progress=None, track_rules: bool = True, fast: bool = True,
-            fold: bool = True, reduce: bool = True) -> Exploration:
+            fold: bool = True, reduce: bool = True, resume: Resume | None = None,
+            on_level: Callable[[Exploration, Callable[[], Level]], None] | None = None
+            ) -> Exploration:
     """Breadth-first search of every round reachable from every deal.
 
     ``fast`` (the default) expands states with the batch successor code
@@ -683,6 +719,11 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     ``fold=False`` stores every chance node as a state of its own (a search
     whose every edge is one move of the game); ``reduce=False`` forgets no
     variable (every reachable state is stored, as the engine has it).
+
+    ``resume`` goes on from a level a search reached before (its ``Level`` and
+    arrays: a checkpoint); ``on_level(ex, level)`` is called at the top of every
+    level (``level()`` is the search's ``Level`` there) and may raise ``Pause`` to
+    stop there.
     """
     limits = limits or Limits()
     red, layout, key_of, nperms = search_setup(game, symmetry, reduce)
@@ -692,14 +733,19 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
     ex.backend = backend.name
     search = Search(ex, game, limits, backend, progress, track_rules)
     search.folding = fold
+    search.on_level = on_level
     start = time.monotonic()
     search.start = start
+    if resume is not None:
+        search.restore(resume)
     # the search creates no reference cycles, and the cyclic collector would
     # only walk its growing tables again and again: off while it runs
     collecting = gc.isenabled()
     gc.disable()
     try:
-        search.run()
+        search.run(resumed=resume is not None)
+    except Pause:
+        ex.limit = "paused"
     except KeyboardInterrupt:
         ex.interrupted = True
         ex.limit = "interrupted (Ctrl-C)"
@@ -723,7 +769,7 @@ class Search:
         assert ex.store is not None   # explore() made it
         self.store = ex.store
         self.start = 0.0
-        self.deadline = None
+        self.deadline: float | None = None
         self.bounds = [999, -1]
         self.waiting: dict = {}   # level -> [(words, source numbers, post-Pass flags)]
         self.committed = (0, 0, 0, 0)
@@ -737,6 +783,44 @@ class Search:
         self.folding = True
         #: compute each move's key (a partitioned search orders its batches by it)
         self.keyed = False
+        #: where the search stands at the top of the current level
+        self.level: Level | None = None
+        self.on_level: Callable[[Exploration, Callable[[], Level]], None] | None = None
+
+    # -- levels ------------------------------------------------------------------------
+    def mark(self, d: int) -> Level:
+        """The search as it stands at the top of level ``d`` (cheap: counts and
+        copies of small sets; the arrays are cut at ``states`` when needed)."""
+        ex = self.ex
+        return Level(d, ex.states, len(ex._edge_src), len(ex.deadlocks), len(ex.deal_action),
+                     dict(ex.violations), list(self.waiting.get(d + 1, [])), ex.transitions,
+                     ex.terminal, ex.initial, tuple(self.bounds), ex.unreduced_states,
+                     ex._waiting_peak, set(ex.fired),
+                     {a: set(r) for a, r in self.unseen_rules.items()}, dict(self.quiet),
+                     set(self.taken))
+
+    def restore(self, r: Resume) -> None:
+        """Go on from a level reached before: its arrays and counts."""
+        ex, lv = self.ex, r.level
+        self.store.extend(r.keys)
+        ex.parent.frombytes(r.parent.astype(np.int32).tobytes())
+        ex.depth_of = Depths()
+        ex.depth_of.starts.extend(int(x) for x in r.depth_starts)
+        ex.depth_of.n = self.store.n
+        ex._edge_src.frombytes(r.edge_src.astype(np.int32).tobytes())
+        ex._edge_dst.frombytes(r.edge_dst.astype(np.int32).tobytes())
+        ex.deadlocks.extend(int(x) for x in r.deadlocks)
+        ex.deal_action.frombytes(r.deals.astype(np.int32).tobytes())
+        ex.violations = dict(lv.violations)
+        self.waiting = {lv.depth + 1: list(lv.waiting)} if lv.waiting else {}
+        ex.transitions, ex.terminal, ex.initial = lv.transitions, lv.terminal, lv.initial
+        self.bounds = list(lv.hands)
+        ex.unreduced_states, ex._waiting_peak = lv.unreduced, lv.waiting_peak
+        ex.fired = set(lv.fired)
+        self.unseen_rules = {a: set(v) for a, v in lv.unseen.items()}
+        self.quiet, self.taken = dict(lv.quiet), set(lv.taken)
+        ex.depth = lv.depth
+        self.level = lv
 
     # -- limits and interruptions -------------------------------------------------------
     def poll(self) -> bool:
@@ -800,22 +884,30 @@ class Search:
                 ex._edge_dst.frombytes(nums[sel].astype(np.int32).tobytes())
 
     # -- the levels ----------------------------------------------------------------------
-    def run(self):
+    def run(self, resumed: bool = False):
         ex, game, b = self.ex, self.game, self.b
         limits = self.limits
         self.deadline = None if limits.timeout is None else self.start + limits.timeout
-        s0 = game.initial_state()
-        legal = b.legal(s0)
-        if self.track_rules:
-            b.cover_root(legal, ex.fired, self.unseen_rules)
-        mv = b.root(legal)
-        words = b.canon(mv.words)
-        self.store_batch(words, np.full(len(mv), -1, dtype=np.int64), None, 0, deal=mv.prm)
-        ex.transitions = 0
-        ex.initial = ex.states
+        if resumed:
+            assert self.level is not None
+            d = self.level.depth
+            lo, hi = ex.depth_of.starts[d], ex.states
+        else:
+            s0 = game.initial_state()
+            legal = b.legal(s0)
+            if self.track_rules:
+                b.cover_root(legal, ex.fired, self.unseen_rules)
+            mv = b.root(legal)
+            words = b.canon(mv.words)
+            self.store_batch(words, np.full(len(mv), -1, dtype=np.int64), None, 0, deal=mv.prm)
+            ex.transitions = 0
+            ex.initial = ex.states
+            lo, hi, d = 0, ex.states, 0
         self.commit()
-        lo, hi, d = 0, ex.states, 0
         while lo < hi or any(self.waiting.values()):
+            level = self.level = ex.level = self.mark(d)
+            if self.on_level is not None:
+                self.on_level(ex, lambda: level)
             if limits.max_depth is not None and d >= limits.max_depth:
                 ex.limit = f"--depth {limits.max_depth}"
                 return
@@ -954,6 +1046,36 @@ class Search:
         if ex.terminal and self.track_rules:
             ex.fired |= fired_at_round_end(game)
         ex.depth = max(ex.depth, ex.depth_of.deepest())
+
+
+@dataclass
+class Resume:
+    """A level reached before and the arrays up to it: what a search needs to go
+    on (from a checkpoint, or handed from one process to several)."""
+    level: Level
+    keys: np.ndarray          # (states, words) int64, in state-number order
+    parent: np.ndarray
+    depth_starts: np.ndarray  # the first state number of each depth 0 .. level.depth
+    edge_src: np.ndarray
+    edge_dst: np.ndarray
+    deadlocks: np.ndarray
+    deals: np.ndarray
+
+
+def resume_point(ex: Exploration, level: Level | None = None) -> Resume:
+    """The arrays of ``ex`` cut at ``level`` (by default the top of the last level
+    it reached: a paused or interrupted search goes on from there)."""
+    level = level or ex.level
+    assert level is not None, "the search never reached a level"
+    n = level.states
+    store = ex.store
+    assert store is not None
+    starts = np.frombuffer(ex.depth_of.starts, dtype=np.int32)[:level.depth + 1].copy()
+    return Resume(level, store.keys[:n].copy(), np.frombuffer(ex.parent, dtype=np.int32)[:n].copy(),
+                  starts, np.frombuffer(ex._edge_src, dtype=np.int32)[:level.edges].copy(),
+                  np.frombuffer(ex._edge_dst, dtype=np.int32)[:level.edges].copy(),
+                  np.array(ex.deadlocks[:level.deadlocks], dtype=np.int64),
+                  np.frombuffer(ex.deal_action, dtype=np.int32)[:level.deals].copy())
 
 
 def fired_at_round_end(game: Game) -> set:

@@ -53,7 +53,10 @@ from .explore import (
     CHUNK_STATES,
     COVERAGE_PATIENCE,
     Exploration,
+    Level,
     Limits,
+    Pause,
+    Resume,
     Search,
     explore,
     fired_at_round_end,
@@ -98,8 +101,9 @@ class Part:
     ``close``, ``number``, ``rows``), each taking and returning plain data."""
 
     def __init__(self, game: Game, index: int, parts: int, symmetry: bool, reduce: bool,
-                 fast: bool, fold: bool, track_rules: bool):
+                 fast: bool, fold: bool, track_rules: bool, stop=None):
         self.index, self.parts = index, parts
+        self.stop = stop   # an Event the coordinator sets to stop an expansion early
         red, layout, _, nperms = search_setup(game, symmetry, reduce)
         self.store = StateStore(layout.words)
         self.ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
@@ -114,6 +118,8 @@ class Part:
         self.outgoing: dict[int, list] = {}        # part -> [(depth, rows)]
         self.pending: tuple = ()                   # the closed level, waiting for its numbers
         self.reported: dict = {}                   # violations already sent
+        self.origin = -1                           # the level whose expansion routes rows
+        self.at: tuple = ()                        # the part at the top of the level expanded
 
     # -- routing ---------------------------------------------------------------------
     def route(self, depth, words, keys, src, pp, deal):
@@ -128,14 +134,15 @@ class Part:
                 continue
             rows = ([w[sel] for w in words], keys[sel], src[sel], pp[sel], deal[sel])
             if j == self.index:
-                self.buffers.setdefault(depth, []).append(rows)
+                self.buffers.setdefault(depth, []).append((self.origin, rows))
             else:
                 self.outgoing.setdefault(j, []).append((depth, rows))
 
-    def receive(self, bundles: list) -> None:
-        """Rows other parts found for this part: [(depth, rows)]."""
+    def receive(self, bundles: list, origin: int) -> None:
+        """Rows other parts found for this part, expanding level ``origin``:
+        [(depth, rows)]."""
         for depth, rows in bundles:
-            self.buffers.setdefault(depth, []).append(rows)
+            self.buffers.setdefault(depth, []).append((origin, rows))
 
     def take_outgoing(self) -> dict:
         """The rows for the other parts, one bundle per part (merged per depth)."""
@@ -157,14 +164,22 @@ class Part:
 
     def expand(self, d: int, deadline: float | None) -> dict:
         """Expand this part's states at depth ``d`` (stopping between chunks past
-        ``deadline``): the rows for the other parts and what was found."""
+        ``deadline``, or when the coordinator says stop): the rows for the
+        other parts and what was found."""
+        s, ex = self.search, self.ex
+        self.at = (d, self.store.n, len(self.glob), self.lo, self.hi, ex.transitions,
+                   ex.terminal, ex._waiting_peak, set(ex.fired),
+                   {a: set(r) for a, r in s.unseen_rules.items()}, dict(s.quiet), set(s.taken),
+                   dict(self.reported), dict(ex.violations))
+        self.origin = d
         stopped = False
         for lo in range(self.lo, self.hi, CHUNK_STATES):
             hi = min(self.hi, lo + CHUNK_STATES)
             rows = self.store.rows(lo, hi)
             words = [np.ascontiguousarray(rows[:, j]) for j in range(self.width)]
             self.search.expand_rows(words, self.glob[lo:hi], d)
-            if deadline is not None and time.monotonic() > deadline:
+            if (deadline is not None and time.monotonic() > deadline) or \
+                    (self.stop is not None and self.stop.is_set()):
                 stopped = True
                 break
         ex = self.ex
@@ -178,7 +193,7 @@ class Part:
     def close(self, depth: int) -> dict:
         """Store the rows received for ``depth`` in move-key order: the new
         states, their move keys (sorted), parents, deals and checks."""
-        words, keys, src, pp, deal = _cat(self.buffers.pop(depth, []), self.width)
+        words, keys, src, pp, deal = _cat([r for _, r in self.buffers.pop(depth, [])], self.width)
         order = np.argsort(keys, kind="stable")
         if len(order) and not bool(np.all(order[1:] > order[:-1])):
             words, keys, src, pp, deal = ([w[order] for w in words], keys[order], src[order],
@@ -208,7 +223,7 @@ class Part:
         rows = np.flatnonzero(new)   # in number order (the store numbers by first row)
         sel = np.flatnonzero(pp)
         self.pending = (n0, src[sel], nums[sel], keys[sel], bad)
-        later = sum(len(r[1]) for rs in self.buffers.values() for r in rs)
+        later = sum(len(r[1]) for rs in self.buffers.values() for _, r in rs)
         return {"keys": keys[rows], "parent": src[rows], "deal": deal[rows],
                 "words": self.store.rows(n0, self.store.n),
                 "hand_sizes": (lo, hi), "orbits": orbits, "later": later, "states": self.store.n}
@@ -222,6 +237,50 @@ class Part:
         self.lo, self.hi = n0, self.store.n
         return {"edges": (e_src, self.glob[e_dst], e_keys),
                 "violations": {p: int(self.glob[n0 + i]) for p, i in bad.items()}}
+
+    # -- levels: handing over, going back ---------------------------------------------
+    def load(self, rows: np.ndarray, numbers: np.ndarray, first: int, unseen: dict,
+             quiet: dict, taken: set) -> None:
+        """Take the states this part owns of a search stopped at a level (their
+        rows and numbers in number order; those numbered ``first`` and up are the
+        level's frontier) and its rule coverage so far."""
+        if len(rows):
+            self.store.insert([np.ascontiguousarray(rows[:, j]) for j in range(self.width)])
+        self.glob = numbers.astype(np.int64)
+        self.lo, self.hi = int(np.searchsorted(self.glob, first)), self.store.n
+        s = self.search
+        s.unseen_rules = {a: set(r) for a, r in unseen.items()}
+        s.quiet, s.taken = dict(quiet), set(taken)
+
+    def rollback(self, d: int) -> None:
+        """Back to the top of level ``d`` (an expansion stopped midway): the rows
+        its expansion routed, the states a later close stored, the counts."""
+        if not self.at or self.at[0] != d:
+            return
+        (_, n, g, self.lo, self.hi, tr, term, peak, fired, unseen, quiet, taken, reported,
+         violations) = self.at
+        self.store.rollback(n)
+        self.glob = self.glob[:g]
+        ex, s = self.ex, self.search
+        ex.transitions, ex.terminal, ex._waiting_peak = tr, term, peak
+        ex.fired, s.unseen_rules, s.quiet, s.taken = fired, unseen, quiet, taken
+        self.reported, ex.violations = reported, violations
+        ex.deadlocks.clear()
+        self.outgoing = {}
+        self.buffers = {depth: [(o, r) for o, r in rs if o < d]
+                        for depth, rs in self.buffers.items()}
+
+    def waiting(self, depth: int) -> Rows:
+        """The rows this part holds for level ``depth`` from expansions before
+        ``depth - 1`` (folded outcomes), in move-key order."""
+        rows = _cat([r for o, r in self.buffers.get(depth, []) if o < depth - 1], self.width)
+        order = np.argsort(rows[1], kind="stable")
+        return ([w[order] for w in rows[0]], rows[1][order], rows[2][order], rows[3][order],
+                rows[4][order])
+
+    def coverage(self) -> dict:
+        s = self.search
+        return {"unseen": s.unseen_rules, "quiet": s.quiet, "taken": s.taken}
 
     def counts(self) -> dict:
         """What the part counted, for the search's totals (and its rule coverage)."""
@@ -266,17 +325,20 @@ class ProcessParts:
     """Parts as forked processes, one pipe each; ``call`` sends the same method
     to every part (each with its own arguments) and collects the answers."""
 
-    def __init__(self, make: Callable[[int], Part], parts: int):
+    def __init__(self, make: Callable[[int, object], Part], parts: int):
         ctx = multiprocessing.get_context("fork")
         self.conns, self.procs = [], []
+        self.stop = ctx.Event()   # set: the parts stop expanding between chunks
+        self.owed = [0] * parts   # answers sent for and not yet read
         for i in range(parts):
             mine, theirs = ctx.Pipe()
-            p = ctx.Process(target=_serve, args=(theirs, lambda i=i: make(i)), daemon=True,
-                            name=f"itcp-part-{i}")
+            p = ctx.Process(target=_serve, args=(theirs, lambda i=i: make(i, self.stop)),
+                            daemon=True, name=f"itcp-part-{i}")
             p.start()
             theirs.close()
             self.conns.append(mine)
             self.procs.append(p)
+            self.owed[i] = 1
         self._answers()
 
     @property
@@ -284,8 +346,9 @@ class ProcessParts:
         return [p.pid for p in self.procs if p.pid is not None]
 
     def call(self, name: str, args_per_part: list) -> list:
-        for conn, args in zip(self.conns, args_per_part):
+        for i, (conn, args) in enumerate(zip(self.conns, args_per_part)):
             conn.send((name, tuple(args)))
+            self.owed[i] += 1
         return self._answers()
 
     def _answers(self) -> list:
@@ -296,10 +359,21 @@ class ProcessParts:
             except EOFError:
                 raise PartError(f"part {i} ended unexpectedly "
                                 f"(exit code {self.procs[i].exitcode})") from None
+            self.owed[i] -= 1
             if status == "error":
                 raise PartError(f"part {i} failed:\n{value}")
             out.append(value)
         return out
+
+    def settle(self) -> None:
+        """After an interrupt: tell the parts to stop expanding and read the
+        answers still owed, so the pipes are ready for the next call."""
+        self.stop.set()
+        for i, conn in enumerate(self.conns):
+            while self.owed[i] > 0:
+                conn.recv()
+                self.owed[i] -= 1
+        self.stop.clear()
 
     def close(self, kill: bool = False) -> None:
         """End the parts: asked to (``None``), or at once with ``kill``."""
@@ -345,10 +419,18 @@ def _rss(pid: int) -> int:
 def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
                         symmetry: bool = True, progress=None, track_rules: bool = True,
                         fast: bool = True, fold: bool = True, reduce: bool = True,
+                        resume: Resume | None = None,
+                        on_level: Callable[[Exploration, Callable[[], Level]], None] | None = None,
                         part_progress: Callable[[list[PartProgress]], None] | None = None
                         ) -> Exploration:
     """``explore`` with the states spread over ``workers`` processes (see the
-    module's docstring): the same Exploration, found in parallel."""
+    module's docstring): the same Exploration, found in parallel.  ``resume``
+    goes on from a level reached before (by either search); ``on_level(ex,
+    level)`` is called at the top of each level, where ``level()`` builds the
+    search's ``Level`` there (it asks the parts: call it only when needed),
+    and may raise ``Pause``.  After an interrupt the search stands at the top of
+    the level it was expanding (``ex.level``, built then), so a checkpoint can
+    be written from it."""
     limits = limits or Limits()
     red, layout, key_of, nperms = search_setup(game, symmetry, reduce)
     store = StateStore(layout.words)
@@ -359,27 +441,38 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
     start = time.monotonic()
     deadline = None if limits.timeout is None else start + limits.timeout
 
-    def make(i: int) -> Part:
-        return Part(game, i, workers, symmetry, reduce, fast, fold, track_rules)
+    def make(i: int, stop) -> Part:
+        return Part(game, i, workers, symmetry, reduce, fast, fold, track_rules, stop)
 
     parts = ProcessParts(make, workers)
     RUNNING[:] = parts.pids
-    coord = _Coordinator(ex, store, parts, workers, limits, deadline, progress, part_progress,
-                         start)
+    coord = _Coordinator(ex, store, b, parts, workers, limits, deadline, track_rules, start)
+    coord.progress, coord.part_progress, coord.on_level = progress, part_progress, on_level
+    killed = False
+    gc.disable()
     try:
-        coord.run(b, track_rules)
+        coord.run(resume)
+    except Pause:
+        ex.limit = "paused"
+        ex.level = coord.level_now()
     except KeyboardInterrupt:
         ex.interrupted = True
         ex.limit = "interrupted (Ctrl-C)"
+        try:   # back to the top of the level under way, and the search as it stood there
+            parts.settle()
+            coord.back_to_mark()
+            ex.level = coord.level_now()
+        except (KeyboardInterrupt, PartError, OSError, EOFError):
+            killed = True
     finally:
+        gc.enable()
         totals = []
-        if not ex.interrupted:
+        if not killed:
             try:
                 totals = parts.call("counts", [()] * workers)
-            except (PartError, OSError):
-                totals = []
-        # after an interrupt a part may be deep in a level: ended, not waited for
-        parts.close(kill=ex.interrupted)
+            except (KeyboardInterrupt, PartError, OSError, EOFError):
+                killed = True
+        parts.close(kill=killed)
         RUNNING.clear()
     coord.finish(totals)
     ex.seconds = time.monotonic() - start
@@ -391,46 +484,108 @@ class _Coordinator:
     """The levels kept in step, and the parts' results merged in the order one
     process stores them."""
 
-    def __init__(self, ex, store, parts, n, limits, deadline, progress, part_progress, start):
-        self.ex, self.store, self.parts, self.n = ex, store, parts, n
-        self.limits, self.deadline = limits, deadline
-        self.progress, self.part_progress, self.start = progress, part_progress, start
+    def __init__(self, ex, store, b, parts, n, limits, deadline, track_rules, start):
+        self.ex, self.store, self.b, self.parts, self.n = ex, store, b, parts, n
+        self.limits, self.deadline, self.track_rules, self.start = limits, deadline, \
+            track_rules, start
+        self.progress = self.part_progress = self.on_level = None
         self.bounds = [999, -1]
         self.frontier = [0] * n
-        self.track_rules = False
+        spec = ex.game.spec
+        self.unseen = {a.name: set(r for r, _ in a.guards)
+                       | {r for ups in a.updates.values() for r, *_ in ups}
+                       | set(a.used_defs) | {d for ds in a.update_defs.values() for d in ds}
+                       for a in spec.actions}
+        self.depth = 0
+        self.mark: tuple = ()
+        self.base: Level | None = None   # the level a resumed search started from
 
-    def exchange(self, outs: list) -> None:
+    def exchange(self, outs: list, origin: int) -> None:
         """Hand every part the rows the others found for it."""
         inbox: list[list] = [[] for _ in range(self.n)]
         for out in outs:
             for j, bundle in out.items():
                 inbox[j].extend(bundle)
-        self.parts.call("receive", [(box,) for box in inbox])
+        self.parts.call("receive", [(box, origin) for box in inbox])
 
-    def run(self, b, track_rules: bool) -> None:
-        ex, limits = self.ex, self.limits
-        self.track_rules = track_rules
+    # -- the start: the deals, or a level reached before --------------------------------
+    def begin(self) -> tuple[int, int]:
+        ex, b = self.ex, self.b
         s0 = ex.game.initial_state()
         legal = b.legal(s0)
-        if track_rules:
-            unseen = {a.name: set(r for r, _ in a.guards)
-                      | {r for ups in a.updates.values() for r, *_ in ups}
-                      | set(a.used_defs) | {d for ds in a.update_defs.values() for d in ds}
-                      for a in ex.game.spec.actions}
-            b.cover_root(legal, ex.fired, unseen)
+        if self.track_rules:
+            b.cover_root(legal, ex.fired, self.unseen)
         mv = b.root(legal)
         words = b.canon(mv.words)
         # the deals go to their owners through part 0's routing
         shares = [(words, mv.prm) if i == 0 else
                   ([w[:0] for w in words], mv.prm[:0]) for i in range(self.n)]
-        self.exchange(self.parts.call("root", shares))
-        d = 0
-        while True:
-            new, later = self.close(d)
-            if d == 0:
-                ex.initial = ex.states
-            if not new and not later:
-                break
+        self.exchange(self.parts.call("root", shares), -1)
+        new, later = self.close(0)
+        ex.initial = ex.states
+        return new, later
+
+    def resume(self, r: Resume) -> tuple[int, int]:
+        """Take over a level reached before: the arrays here, each part its states."""
+        ex, lv = self.ex, r.level
+        self.base = lv
+        self.store.extend(r.keys)
+        ex.parent.frombytes(r.parent.astype(np.int32).tobytes())
+        ex.depth_of.starts.extend(int(x) for x in r.depth_starts)
+        ex.depth_of.n = self.store.n
+        ex._edge_src.frombytes(r.edge_src.astype(np.int32).tobytes())
+        ex._edge_dst.frombytes(r.edge_dst.astype(np.int32).tobytes())
+        ex.deadlocks.extend(int(x) for x in r.deadlocks)
+        ex.deal_action.frombytes(r.deals.astype(np.int32).tobytes())
+        ex.violations = dict(lv.violations)
+        ex.initial, ex.unreduced_states = lv.initial, lv.unreduced
+        ex.fired = set(lv.fired)
+        self.bounds = list(lv.hands)
+        self.unseen = {a: set(v) for a, v in lv.unseen.items()}
+        ex.depth = lv.depth
+        keys = r.keys
+        owner = owner_of([np.ascontiguousarray(keys[:, j]) for j in range(keys.shape[1])],
+                         self.n) if len(keys) else np.empty(0, dtype=np.int64)
+        first = int(r.depth_starts[lv.depth])
+        loads = []
+        for j in range(self.n):
+            mine = np.flatnonzero(owner == j)
+            loads.append((keys[mine], mine, first, lv.unseen, lv.quiet, lv.taken))
+        self.parts.call("load", loads)
+        # the rows waiting for the next level: move keys in their order (every
+        # source of theirs is older than the level's, so they come first)
+        later = 0
+        if lv.waiting:
+            outs: list[dict] = [{} for _ in range(self.n)]
+            rows: list = []
+            for words, src, pp in lv.waiting:
+                rows.append((words, np.asarray(src, dtype=np.int64), np.asarray(pp, dtype=bool)))
+            words = [np.concatenate([r[0][j] for r in rows]) for j in range(len(rows[0][0]))]
+            src = np.concatenate([r[1] for r in rows])
+            pp = np.concatenate([r[2] for r in rows])
+            keys_w = (src << 32) | np.arange(len(src), dtype=np.int64)
+            own = owner_of(words, self.n)
+            for j in range(self.n):
+                sel = np.flatnonzero(own == j)
+                if len(sel):
+                    outs[j] = {j: [(lv.depth + 1, ([w[sel] for w in words], keys_w[sel],
+                                                   src[sel], pp[sel],
+                                                   np.full(len(sel), -1, dtype=np.int64)))]}
+            self.exchange(outs, -1)
+            later = len(src)
+        return self.store.n - first, later
+
+    # -- the levels ----------------------------------------------------------------------
+    def run(self, resume: Resume | None) -> None:
+        ex, limits = self.ex, self.limits
+        new, later = self.begin() if resume is None else self.resume(resume)
+        d = ex.depth
+        while new or later:
+            self.depth = d
+            self.mark = (d, ex.states, len(ex._edge_src), len(ex.deadlocks), dict(ex.violations),
+                         list(self.bounds), ex.unreduced_states)
+            if self.on_level is not None:
+                self.on_level(ex, self.level_now)
             if self.poll():
                 return
             if limits.max_depth is not None and d >= limits.max_depth:
@@ -439,15 +594,61 @@ class _Coordinator:
             results = self.parts.call("expand", [(d, self.deadline)] * self.n)
             for r in results:
                 self.found(r)
-            self.exchange([r["out"] for r in results])
+            self.exchange([r["out"] for r in results], d)
             if any(r["stopped"] for r in results):
                 ex.limit = f"--timeout {limits.timeout:g}"
+                self.back_to_mark()
                 return
             d += 1
             ex.depth = d
+            new, later = self.close(d)
             if self.progress is not None:
                 self.progress(ex.states, d, time.monotonic() - self.start)
         ex.complete = True
+
+    def back_to_mark(self) -> None:
+        """Back to the top of the level under way (the parts too)."""
+        if not self.mark:
+            return
+        ex = self.ex
+        d, n, edges, dead, violations, bounds, unreduced = self.mark
+        self.parts.call("rollback", [(d,)] * self.n)
+        self.store.rollback(n)
+        del ex.parent[n:], ex._edge_src[edges:], ex._edge_dst[edges:], ex.deadlocks[dead:]
+        ex.depth_of.truncate(n)
+        ex.violations, self.bounds, ex.unreduced_states = violations, bounds, unreduced
+        ex.depth = d
+
+    def level_now(self) -> Level:
+        """The search's ``Level`` at the top of the current level (asks the parts
+        for their counts, coverage and the rows waiting for the next level)."""
+        ex, d = self.ex, self.depth
+        counts = self.parts.call("counts", [()] * self.n)
+        waits = self.parts.call("waiting", [(d + 1,)] * self.n)
+        width = self.store.words
+        keys = np.concatenate([w[1] for w in waits]) if waits else np.empty(0, dtype=np.int64)
+        waiting = []
+        if len(keys):
+            order = np.argsort(keys, kind="stable")
+            words = [np.concatenate([w[0][j] for w in waits])[order] for j in range(width)]
+            src = np.concatenate([w[2] for w in waits])[order]
+            pp = np.concatenate([w[3] for w in waits])[order]
+            waiting = [(words, src, pp)]
+        cover = self.parts.call("coverage", [()] * self.n)
+        unseen = {a: set.intersection(set(self.unseen.get(a, set())),
+                                      *[c["unseen"].get(a, set()) for c in cover])
+                  for a in self.unseen}
+        quiet = {a: max(c["quiet"].get(a, 0) for c in cover) for a in unseen}
+        taken = set().union(*[c["taken"] for c in cover])
+        fired = set(ex.fired).union(*[c["fired"] for c in counts])
+        base = self.base
+        return Level(d, ex.states, len(ex._edge_src), len(ex.deadlocks), len(ex.deal_action),
+                     dict(ex.violations), waiting,
+                     (base.transitions if base else 0) + sum(c["transitions"] for c in counts),
+                     (base.terminal if base else 0) + sum(c["terminal"] for c in counts),
+                     ex.initial, tuple(self.bounds), ex.unreduced_states,
+                     max([c["waiting"] for c in counts] + [base.waiting_peak if base else 0]),
+                     fired, unseen, quiet, taken)
 
     def poll(self) -> bool:
         ex, limits = self.ex, self.limits
@@ -520,7 +721,9 @@ class _Coordinator:
         return k, sum(g["later"] for g in got)
 
     def finish(self, totals: list) -> None:
-        ex = self.ex
+        ex, base = self.ex, self.base
+        if base is not None:   # what the search counted before it was resumed
+            ex.transitions, ex.terminal = base.transitions, base.terminal
         for t in totals:
             ex.transitions += t["transitions"]
             ex.terminal += t["terminal"]
@@ -528,6 +731,8 @@ class _Coordinator:
             ex.coverage_sampled = ex.coverage_sampled or t["sampled"]
             ex._waiting_peak += t["waiting"]
         ex.deadlocks.sort()
+        if not self.b.symmetric:
+            ex.unreduced_states = ex.states
         if ex.terminal and self.track_rules:
             ex.fired |= fired_at_round_end(ex.game)
         ex.complete = ex.complete and ex.limit is None
