@@ -8,8 +8,10 @@ story, or UNKNOWN naming the limit that stopped it.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import textwrap
+import time
 
 import click
 import networkx as nx
@@ -27,6 +29,7 @@ from itcp.spec.errors import InputError, nearest, valid_names
 from itcp.spec.properties import property_ids
 from itcp.spec.tables import DEFAULT_TABLE, overrides
 
+from .checkpoint import Checkpoints, read_checkpoint, search_identity
 from .common import (
     COUNT,
     NATURAL,
@@ -130,6 +133,14 @@ def _write_graph(ex, out: FileOut):
 @click.option("--workers", type=WORKERS, default=1, show_default=True,
               help="Spread the explicit search over this many processes, each owning a share "
                    "of the states (the same states, verdicts and traces as one process).")
+@click.option("--checkpoint", "checkpoint_dir", default=None, metavar="DIR",
+              help="Write the explicit search's state to this folder every --checkpoint-every "
+                   "seconds and when a stop ends it, so --resume can go on from there.")
+@click.option("--checkpoint-every", type=SECONDS, default=300.0, show_default=True,
+              help="Seconds between two checkpoints.")
+@click.option("--resume", "resume_dir", default=None, metavar="DIR",
+              help="Go on from the checkpoint in this folder (the same variant, table and "
+                   "flags as the run that wrote it); checkpoints go on into it.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--itf", "itf_dir", default=None, metavar="DIR",
               help="Write each violation's trace in the Informal Trace Format to this folder.")
@@ -145,8 +156,8 @@ def _write_graph(ex, out: FileOut):
                    "(and the state graph of a small run).")
 @force_option
 def check(variant, config_flags, engine, properties, max_states, depth, timeout, max_memory,
-          emit_smt2, no_symmetry, workers, as_json, itf_dir, graph_file, scenario_dir, html_file,
-          force):
+          emit_smt2, no_symmetry, workers, checkpoint_dir, checkpoint_every, resume_dir, as_json,
+          itf_dir, graph_file, scenario_dir, html_file, force):
     known = property_ids()
     for p in properties:
         if p not in known:
@@ -162,7 +173,20 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
                              f"--max-states {max_states:,} is more",
                              hint=f"use --max-states {GRAPH_LIMIT} or less with --graph")
         max_states = max_states or GRAPH_LIMIT
+    if engine == "symbolic" and (checkpoint_dir or resume_dir):
+        raise InputError("--checkpoint and --resume are the explicit search's",
+                         hint="use --engine explicit or all with them")
     v = _load(variant, config_flags)
+    identity = search_identity(v, not no_symmetry)
+    resume = read_checkpoint(resume_dir, identity) if resume_dir is not None else None
+    ckpt = None
+    if checkpoint_dir is not None or resume_dir is not None:
+        target = checkpoint_dir if checkpoint_dir is not None else resume_dir
+        same = resume_dir is not None and (checkpoint_dir is None or
+                                           os.path.realpath(checkpoint_dir)
+                                           == os.path.realpath(resume_dir))
+        ckpt = Checkpoints(target, identity, checkpoint_every, force=force and not same,
+                           resuming=same, option="--checkpoint" if checkpoint_dir else "--resume")
     budget = Budget(timeout, memory_option_value(max_memory))
     wanted = list(properties) or list(known)
     with Outputs(force) as out:
@@ -182,7 +206,8 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
                 return _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves,
                                        html, out)
             return _check_explicit(v, engine, properties, max_states, depth, budget, smt,
-                                   no_symmetry, workers, as_json, itf, graph, saves, html, out)
+                                   no_symmetry, workers, as_json, itf, graph, saves, html, out,
+                                   ckpt, resume)
 
 
 def _game(v, budget):
@@ -234,7 +259,7 @@ def _relabel(vs, budget):
 
 
 def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress=None,
-                   searched=None, workers=1, part_progress=None):
+                   searched=None, workers=1, part_progress=None, checkpoints=None, resume=None):
     """The explicit-state check of variant ``v`` inside ``budget`` (``check``'s and
     ``sweep``'s): the game compiled, every state searched within the limits, then a
     verdict per property (those ``wanted``, else all), each limit named as the user
@@ -244,13 +269,22 @@ def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress
     game = _game(v, budget)
     if game is None:
         return None, None, None
+    on_level = None
+    if checkpoints is not None:
+        def on_level(ex, level):
+            now = time.monotonic()
+            if checkpoints.due(now):
+                checkpoints.write(ex, level(), now)
     ex = _interruptible(budget, search, game, Limits(max_states, depth, budget.search_timeout()),
                         workers=workers, symmetry=symmetry, progress=progress,
-                        part_progress=part_progress)
+                        part_progress=part_progress, resume=resume, on_level=on_level)
     if searched is not None:
         searched()
     if ex is None:
         return game, None, None
+    if checkpoints is not None and not ex.complete and ex.level is not None:
+        # stopped (a signal, a limit): the top of the level it was in, for --resume
+        checkpoints.write(ex, ex.level, time.monotonic())
     ex.limit = budget.limit_text(ex.limit)
     vs = _interruptible(budget, verdicts, ex, wanted, stopped=lambda: budget.reason)
     if vs is None:  # stopped as the analysis began or ended
@@ -259,12 +293,12 @@ def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress
 
 
 def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
-                    workers, as_json, itf, graph, saves, html, out):
+                    workers, as_json, itf, graph, saves, html, out, checkpoints=None, resume=None):
     update, bar, parts = _progress()
     wanted = list(properties) or None
     game, ex, vs = explicit_check(v, wanted, max_states, depth, budget, not no_symmetry,
                                   update, bar.close if bar is not None else None, workers,
-                                  parts if workers > 1 else None)
+                                  parts if workers > 1 else None, checkpoints, resume)
     if ex is None:
         if bar is not None:
             bar.close()

@@ -165,6 +165,20 @@ def _check_path(path: Path, option: str, want: str) -> tuple[Path, list[Path]]:
     return here, missing
 
 
+def checked_folder(path, option: str) -> Path:
+    """``path`` checked as a folder a command writes into as it goes (a
+    checkpoint): not below a file, not a file, its folder writable; the folder
+    itself is made when the first file goes in it (``make_folder``)."""
+    path = Path(path)
+    _check_path(path, option, "folder")
+    return path
+
+
+def make_folder(path: Path) -> None:
+    """Make ``path`` and the folders missing above it, with the modes mkdir gives."""
+    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+
+
 # -- the outputs of one command -----------------------------------------------------------
 
 class _Target(ABC):
@@ -452,4 +466,5 @@ def _release_signals(old):
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-__all__ = ["Outputs", "FileOut", "FolderOut", "OutputError", "component", "NAME_MAX"]
+__all__ = ["Outputs", "FileOut", "FolderOut", "OutputError", "component", "NAME_MAX",
+           "checked_folder", "make_folder"]
