@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from itcp.checks.verdicts import verdicts
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -70,3 +72,27 @@ def pytest_collection_modifyitems(config, items):
     fill in with the short ones, so neither is left running one long test at the
     end while the other idles (longest first keeps the suite's wall time down)."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def _search_report(ex, coverage: bool = True):
+    out = {
+        "keys": list(ex.keys), "parent": list(ex.parent), "depth": list(ex.depth_of),
+        "transitions": ex.transitions, "terminal": ex.terminal, "initial": ex.initial,
+        "deadlocks": list(ex.deadlocks), "violations": ex.violations,
+        "edges": list(ex.post_pass_edges), "hands": (ex.hand_min, ex.hand_max),
+        "complete": ex.complete, "limit": ex.limit, "depth_reached": ex.depth,
+        "unreduced": ex.unreduced_states, "deals": list(ex.deal_action),
+        "verdicts": [(v.id, v.verdict, v.evidence.get("length")) for v in verdicts(ex)],
+    }
+    if coverage:   # each part samples its coverage on its own: compared when exhaustive
+        out["fired"] = ex.fired
+    return out
+
+
+@pytest.fixture(scope="session")
+def search_report():
+    """``search_report(ex)``: everything an explicit search reports (keys in
+    state-number order, parents, depths, edges, deadlocks, first violations,
+    counts, verdicts; rule coverage unless ``coverage=False``), to hold two
+    searches to each other."""
+    return _search_report

@@ -50,35 +50,21 @@ def _game(variant, cfg):
     return Game.make(cfg, dict(load_variant(variant).readings))
 
 
-def _report(ex, coverage: bool = True):
-    out = {
-        "keys": list(ex.keys), "parent": list(ex.parent), "depth": list(ex.depth_of),
-        "transitions": ex.transitions, "terminal": ex.terminal, "initial": ex.initial,
-        "deadlocks": list(ex.deadlocks), "violations": ex.violations,
-        "edges": list(ex.post_pass_edges), "hands": (ex.hand_min, ex.hand_max),
-        "complete": ex.complete, "limit": ex.limit, "depth_reached": ex.depth,
-        "unreduced": ex.unreduced_states, "deals": list(ex.deal_action),
-        "verdicts": [(v.id, v.verdict, v.evidence.get("length")) for v in verdicts(ex)],
-    }
-    if coverage:   # each part samples its coverage on its own: compared when exhaustive
-        out["fired"] = ex.fired
-    return out
-
-
 @pytest.mark.parametrize("variant,cfg,symmetry,fast,fold,workers", TABLES,
                          ids=["official-default", "clarified-3p", "official-three-cards",
                               "five-parts", "published-generic", "official-unfolded"])
-def test_parts_find_what_one_process_finds(variant, cfg, symmetry, fast, fold, workers):
+def test_parts_find_what_one_process_finds(variant, cfg, symmetry, fast, fold, workers,
+                                           search_report):
     game = _game(variant, cfg)
     one = explore(game, symmetry=symmetry, fast=fast, fold=fold)
     many = explore_partitioned(game, workers, symmetry=symmetry, fast=fast, fold=fold)
     assert one.complete and many.complete
     coverage = not (one.coverage_sampled or many.coverage_sampled)
-    assert _report(many, coverage) == _report(one, coverage)
+    assert search_report(many, coverage) == search_report(one, coverage)
     assert [many.number_of(k) for k in many.keys] == list(range(many.states))
 
 
-def test_numbers_do_not_depend_on_the_chunks(monkeypatch):
+def test_numbers_do_not_depend_on_the_chunks(monkeypatch, search_report):
     """A state's number is fixed by the breadth-first order alone: a search cut
     into chunks of 64 states numbers every state as one of 32,768."""
     game = _game("official", Config(players=3, suits=1, ranks=(2, 2), hand=1,
@@ -86,7 +72,7 @@ def test_numbers_do_not_depend_on_the_chunks(monkeypatch):
     big = explore(game, symmetry=False, track_rules=False)
     monkeypatch.setattr(E, "CHUNK_STATES", 64)
     small = explore(game, symmetry=False, track_rules=False)
-    assert _report(small) == _report(big)
+    assert search_report(small) == search_report(big)
 
 
 def test_a_limit_stops_between_levels_and_nothing_holds():
@@ -102,9 +88,9 @@ def test_a_limit_stops_between_levels_and_nothing_holds():
     assert depth.limit == "--depth 3" and depth.depth_of.deepest() == 3
 
 
-def test_one_worker_is_the_one_process_search():
+def test_one_worker_is_the_one_process_search(search_report):
     game = _game("official", Config(players=2, suits=2, ranks=(2, 2), hand=1))
-    assert _report(search(game, workers=1)) == _report(explore(game))
+    assert search_report(search(game, workers=1)) == search_report(explore(game))
 
 
 def _itcp(*args, **kw):
