@@ -60,6 +60,7 @@ from .explore import (
     Search,
     explore,
     fired_at_round_end,
+    resume_point,
     search_backend,
     search_setup,
 )
@@ -394,6 +395,11 @@ class ProcessParts:
             conn.close()
 
 
+#: states searched in the calling process before the parts take over: the code
+#: for every kind of state met so far is compiled once, and small tables need no
+#: parts at all
+WARM_STATES = 200_000
+
 #: the parts' processes of the search under way (the memory watchdog counts them)
 RUNNING: list[int] = []
 
@@ -421,8 +427,8 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
                         fast: bool = True, fold: bool = True, reduce: bool = True,
                         resume: Resume | None = None,
                         on_level: Callable[[Exploration, Callable[[], Level]], None] | None = None,
-                        part_progress: Callable[[list[PartProgress]], None] | None = None
-                        ) -> Exploration:
+                        part_progress: Callable[[list[PartProgress]], None] | None = None,
+                        warm: int = WARM_STATES) -> Exploration:
     """``explore`` with the states spread over ``workers`` processes (see the
     module's docstring): the same Exploration, found in parallel.  ``resume``
     goes on from a level reached before (by either search); ``on_level(ex,
@@ -430,15 +436,31 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
     search's ``Level`` there (it asks the parts: call it only when needed),
     and may raise ``Pause``.  After an interrupt the search stands at the top of
     the level it was expanding (``ex.level``, built then), so a checkpoint can
-    be written from it."""
+    be written from it.  The first ``warm`` states are searched in this
+    process (0: in the parts from the deal on)."""
     limits = limits or Limits()
+    start = time.monotonic()
+    if resume is None and warm:
+        # the first levels in this process: the successor code each kind of
+        # state needs is compiled here once (the parts inherit it), and a
+        # search that ends within them needs no parts at all
+        def pause(ex, level):
+            if ex.states >= warm:
+                raise Pause
+            if on_level is not None:
+                on_level(ex, level)
+        first = explore(game, limits, symmetry, progress, track_rules, fast, fold, reduce,
+                        on_level=pause)
+        if first.limit != "paused":
+            return first
+        resume = resume_point(first)
+        del first
     red, layout, key_of, nperms = search_setup(game, symmetry, reduce)
     store = StateStore(layout.words)
     ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
                      store=store)
     b = search_backend(game, red, layout, symmetry, reduce, fast)  # compiled once, inherited
     ex.backend = b.name
-    start = time.monotonic()
     deadline = None if limits.timeout is None else start + limits.timeout
 
     def make(i: int, stop) -> Part:

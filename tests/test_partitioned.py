@@ -57,7 +57,7 @@ def test_parts_find_what_one_process_finds(variant, cfg, symmetry, fast, fold, w
                                            search_report):
     game = _game(variant, cfg)
     one = explore(game, symmetry=symmetry, fast=fast, fold=fold)
-    many = explore_partitioned(game, workers, symmetry=symmetry, fast=fast, fold=fold)
+    many = explore_partitioned(game, workers, symmetry=symmetry, fast=fast, fold=fold, warm=0)
     assert one.complete and many.complete
     coverage = not (one.coverage_sampled or many.coverage_sampled)
     assert search_report(many, coverage) == search_report(one, coverage)
@@ -78,14 +78,24 @@ def test_numbers_do_not_depend_on_the_chunks(monkeypatch, search_report):
 def test_a_limit_stops_between_levels_and_nothing_holds():
     game = _game("official", Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL[:3],
                                     charity=False))
-    ex = explore_partitioned(game, 2, Limits(max_states=2000))
+    ex = explore_partitioned(game, 2, Limits(max_states=2000), warm=0)
     assert not ex.complete and ex.limit == "--max-states 2000"
     one = explore(game)
     # what it stored is a prefix of the complete search: the same numbers
     assert list(ex.keys) == list(one.keys)[:ex.states]
     assert {v.verdict for v in verdicts(ex)} <= {"UNKNOWN", "VIOLATED"}
-    depth = explore_partitioned(game, 2, Limits(max_depth=3))
+    depth = explore_partitioned(game, 2, Limits(max_depth=3), warm=0)
     assert depth.limit == "--depth 3" and depth.depth_of.deepest() == 3
+
+
+def test_the_first_levels_in_this_process_then_the_parts(search_report):
+    """The default: the first states searched here (the successor code compiled
+    once), the rest in the parts; a table that ends first needs no parts."""
+    game = _game("official", Config(players=2, suits=2, ranks=(2, 2), hand=1,
+                                    options=(("unbelief", 1), ("pride_cycle", 1))))
+    one = search_report(explore(game))
+    assert search_report(explore_partitioned(game, 2, warm=5000)) == one
+    assert search_report(explore_partitioned(game, 2)) == one   # all of it here
 
 
 def test_one_worker_is_the_one_process_search(search_report):
@@ -99,9 +109,10 @@ def _itcp(*args, **kw):
 
 
 def test_check_with_workers_reports_what_one_process_reports(tmp_path):
-    """The whole command, as a user runs it: the same JSON report (but the time)."""
+    """The whole command, as a user runs it: the same JSON report (but the time).
+    The table has 933,598 states: past the first 200,000 the parts take over."""
     args = ["check", "official", "--players", "3", "--suits", "1", "--ranks", "2..2",
-            "--hand", "1", "--options", "mercy,justice,pride_cycle", "--json"]
+            "--hand", "1", "--options", "mercy,justice,pride_cycle,secret_combination", "--json"]
     out = []
     for w in ("1", "2"):
         r = _itcp(*args, "--workers", w, cwd=tmp_path)
