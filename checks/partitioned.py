@@ -44,6 +44,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -322,29 +323,56 @@ class PartError(RuntimeError):
     """A part failed: its traceback."""
 
 
-class ProcessParts:
-    """Parts as forked processes, one pipe each; ``call`` sends the same method
-    to every part (each with its own arguments) and collects the answers."""
+@dataclass(frozen=True)
+class PartPlan:
+    """How many parts, and how each searches (what ``Part`` is made with)."""
+    parts: int
+    symmetry: bool
+    reduce: bool
+    fast: bool
+    fold: bool
+    track_rules: bool
 
-    def __init__(self, make: Callable[[int, object], Part], parts: int):
+    def part(self, game: Game, index: int, stop=None) -> Part:
+        return Part(game, index, self.parts, self.symmetry, self.reduce, self.fast, self.fold,
+                    self.track_rules, stop)
+
+
+class Parts(Protocol):
+    """What the coordinator needs of the parts, wherever they run: call a method
+    on every part (each with its arguments) and get every answer; after an
+    interrupt, stop them early and read what is owed; end them."""
+    pids: list[int]
+
+    def call(self, name: str, args_per_part: list) -> list: ...
+
+    def settle(self) -> None: ...
+
+    def close(self, kill: bool = False) -> None: ...
+
+
+class ProcessParts:
+    """Parts as forked processes on this machine (they inherit the compiled
+    game), one pipe each."""
+
+    def __init__(self, game: Game, plan: PartPlan):
+        parts = plan.parts
         ctx = multiprocessing.get_context("fork")
         self.conns, self.procs = [], []
         self.stop = ctx.Event()   # set: the parts stop expanding between chunks
         self.owed = [0] * parts   # answers sent for and not yet read
         for i in range(parts):
             mine, theirs = ctx.Pipe()
-            p = ctx.Process(target=_serve, args=(theirs, lambda i=i: make(i, self.stop)),
+            p = ctx.Process(target=_serve,
+                            args=(theirs, lambda i=i: plan.part(game, i, self.stop)),
                             daemon=True, name=f"itcp-part-{i}")
             p.start()
             theirs.close()
             self.conns.append(mine)
             self.procs.append(p)
             self.owed[i] = 1
+        self.pids = [p.pid for p in self.procs if p.pid is not None]
         self._answers()
-
-    @property
-    def pids(self) -> list[int]:
-        return [p.pid for p in self.procs if p.pid is not None]
 
     def call(self, name: str, args_per_part: list) -> list:
         for i, (conn, args) in enumerate(zip(self.conns, args_per_part)):
@@ -428,7 +456,9 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
                         resume: Resume | None = None,
                         on_level: Callable[[Exploration, Callable[[], Level]], None] | None = None,
                         part_progress: Callable[[list[PartProgress]], None] | None = None,
-                        warm: int = WARM_STATES) -> Exploration:
+                        warm: int = WARM_STATES,
+                        transport: Callable[[Game, PartPlan], Parts] | None = None
+                        ) -> Exploration:
     """``explore`` with the states spread over ``workers`` processes (see the
     module's docstring): the same Exploration, found in parallel.  ``resume``
     goes on from a level reached before (by either search); ``on_level(ex,
@@ -437,7 +467,8 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
     and may raise ``Pause``.  After an interrupt the search stands at the top of
     the level it was expanding (``ex.level``, built then), so a checkpoint can
     be written from it.  The first ``warm`` states are searched in this
-    process (0: in the parts from the deal on)."""
+    process (0: in the parts from the deal on).  ``transport`` makes the parts
+    (``ProcessParts`` by default; ``raycluster.RayParts`` on a Ray cluster)."""
     limits = limits or Limits()
     start = time.monotonic()
     if resume is None and warm:
@@ -463,10 +494,8 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
     ex.backend = b.name
     deadline = None if limits.timeout is None else start + limits.timeout
 
-    def make(i: int, stop) -> Part:
-        return Part(game, i, workers, symmetry, reduce, fast, fold, track_rules, stop)
-
-    parts = ProcessParts(make, workers)
+    plan = PartPlan(workers, symmetry, reduce, fast, fold, track_rules)
+    parts = (transport or ProcessParts)(game, plan)
     RUNNING[:] = parts.pids
     coord = _Coordinator(ex, store, b, parts, workers, limits, deadline, track_rules, start)
     coord.progress, coord.part_progress, coord.on_level = progress, part_progress, on_level
@@ -772,5 +801,5 @@ def search(game: Game, limits: Limits | None = None, workers: int = 1, **kw) -> 
     return explore_partitioned(game, workers, limits, **kw)
 
 
-__all__ = ["explore_partitioned", "search", "Part", "ProcessParts", "PartError", "RUNNING",
-           "PartProgress"]
+__all__ = ["explore_partitioned", "search", "Part", "PartPlan", "Parts", "ProcessParts",
+           "PartError", "RUNNING", "PartProgress", "WARM_STATES"]

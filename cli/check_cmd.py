@@ -130,9 +130,14 @@ def _write_graph(ex, out: FileOut):
 @click.option("--emit-smt2", "emit_smt2", default=None, metavar="DIR",
               help="Write each Z3 query as a self-contained SMT-LIB2 file to this folder.")
 @click.option("--no-symmetry", is_flag=True, help="Explore without suit/copy symmetry reduction.")
-@click.option("--workers", type=WORKERS, default=1, show_default=True,
+@click.option("--workers", type=WORKERS, default=None,
               help="Spread the explicit search over this many processes, each owning a share "
-                   "of the states (the same states, verdicts and traces as one process).")
+                   "of the states (the same states, verdicts and traces as one process). "
+                   "Default 1 (with --ray: one per CPU of the cluster).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Run the partitioned search's parts as actors on the Ray cluster at ADDRESS "
+                   "(\"local\": one started in this process); needs the 'cluster' extra. "
+                   "--workers parts (default: one per CPU of the cluster, at least 2).")
 @click.option("--checkpoint", "checkpoint_dir", default=None, metavar="DIR",
               help="Write the explicit search's state to this folder every --checkpoint-every "
                    "seconds and when a stop ends it, so --resume can go on from there.")
@@ -156,8 +161,8 @@ def _write_graph(ex, out: FileOut):
                    "(and the state graph of a small run).")
 @force_option
 def check(variant, config_flags, engine, properties, max_states, depth, timeout, max_memory,
-          emit_smt2, no_symmetry, workers, checkpoint_dir, checkpoint_every, resume_dir, as_json,
-          itf_dir, graph_file, scenario_dir, html_file, force):
+          emit_smt2, no_symmetry, workers, ray_address, checkpoint_dir, checkpoint_every, resume_dir,
+          as_json, itf_dir, graph_file, scenario_dir, html_file, force):
     known = property_ids()
     for p in properties:
         if p not in known:
@@ -173,6 +178,13 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
                              f"--max-states {max_states:,} is more",
                              hint=f"use --max-states {GRAPH_LIMIT} or less with --graph")
         max_states = max_states or GRAPH_LIMIT
+    if engine == "symbolic" and (ray_address or workers):
+        raise InputError("--workers and --ray spread the explicit search",
+                         hint="use --engine explicit or all with them")
+    transport = ray_transport(ray_address) if ray_address is not None else None
+    if transport is not None and workers is None:
+        workers = transport.cpus
+    workers = workers or 1
     if engine == "symbolic" and (checkpoint_dir or resume_dir):
         raise InputError("--checkpoint and --resume are the explicit search's",
                          hint="use --engine explicit or all with them")
@@ -207,7 +219,23 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
                                        html, out)
             return _check_explicit(v, engine, properties, max_states, depth, budget, smt,
                                    no_symmetry, workers, as_json, itf, graph, saves, html, out,
-                                   ckpt, resume)
+                                   ckpt, resume, transport)
+
+
+def ray_transport(address: str):
+    """The Ray cluster at ``address`` as the parts' transport (``--ray``): the
+    optional 'cluster' extra, imported only here."""
+    try:
+        from itcp.checks import raycluster
+    except ImportError:
+        raise InputError("--ray: Ray is not installed",
+                         hint="install the cluster extra: pip install 'itcp[cluster]'") from None
+    try:
+        raycluster.connect(address)
+    except (OSError, ValueError, RuntimeError) as e:
+        raise InputError(f"--ray {address}: cannot reach a Ray cluster there ({e})",
+                         hint="give a running cluster's address (HEAD:6379) or 'local'") from None
+    return raycluster.transport()
 
 
 def _game(v, budget):
@@ -259,7 +287,8 @@ def _relabel(vs, budget):
 
 
 def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress=None,
-                   searched=None, workers=1, part_progress=None, checkpoints=None, resume=None):
+                   searched=None, workers=1, part_progress=None, checkpoints=None, resume=None,
+                   transport=None):
     """The explicit-state check of variant ``v`` inside ``budget`` (``check``'s and
     ``sweep``'s): the game compiled, every state searched within the limits, then a
     verdict per property (those ``wanted``, else all), each limit named as the user
@@ -275,9 +304,10 @@ def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress
             now = time.monotonic()
             if checkpoints.due(now):
                 checkpoints.write(ex, level(), now)
+    spread = {} if transport is None else {"transport": transport, "warm": 0}
     ex = _interruptible(budget, search, game, Limits(max_states, depth, budget.search_timeout()),
                         workers=workers, symmetry=symmetry, progress=progress,
-                        part_progress=part_progress, resume=resume, on_level=on_level)
+                        part_progress=part_progress, resume=resume, on_level=on_level, **spread)
     if searched is not None:
         searched()
     if ex is None:
@@ -293,12 +323,14 @@ def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress
 
 
 def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
-                    workers, as_json, itf, graph, saves, html, out, checkpoints=None, resume=None):
+                    workers, as_json, itf, graph, saves, html, out, checkpoints=None, resume=None,
+                    transport=None):
     update, bar, parts = _progress()
     wanted = list(properties) or None
     game, ex, vs = explicit_check(v, wanted, max_states, depth, budget, not no_symmetry,
                                   update, bar.close if bar is not None else None, workers,
-                                  parts if workers > 1 else None, checkpoints, resume)
+                                  parts if workers > 1 else None, checkpoints, resume,
+                                  transport)
     if ex is None:
         if bar is not None:
             bar.close()

@@ -62,6 +62,8 @@ LAZY = {
     ("itcp.report.plots", "matplotlib"): "matplotlib is the optional 'plot' extra",
     ("itcp.report.plots", "matplotlib.pyplot"): "matplotlib is the optional 'plot' extra",
     ("itcp.report.plots", "matplotlib.patches"): "matplotlib is the optional 'plot' extra",
+    ("itcp.cli.check_cmd", "itcp.checks.raycluster"):
+        "Ray is the optional 'cluster' extra: imported only when --ray is given",
     ("itcp.report.browser", "playwright.sync_api"):
         "playwright is optional (the 'test' extra): only screenshots and the browser test",
     **{("bench.mutate_code", m): "cosmic-ray is installed by hand for this bench run only"
