@@ -26,7 +26,6 @@ from itcp.model.engine import Game
 
 from .partitioned import Part, PartError, PartPlan
 
-
 #: seconds to wait for a cluster's address to answer
 CONNECT_SECONDS = 5.0
 
@@ -148,4 +147,4 @@ def transport() -> _Transport:
     return _Transport()
 
 
-__all__ = ["RayParts", "PartActor", "connect", "transport"]
+__all__ = ["RayParts", "PartActor", "connect", "transport", "ray"]

@@ -42,6 +42,7 @@ from .common import (
     force_option,
     load_with,
     memory_option,
+    ray_cluster,
     variant_argument,
 )
 from .limits import SEARCH_SHARE, Budget, memory_option_value, resident, show_size
@@ -181,7 +182,7 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
     if engine == "symbolic" and (ray_address or workers):
         raise InputError("--workers and --ray spread the explicit search",
                          hint="use --engine explicit or all with them")
-    transport = ray_transport(ray_address) if ray_address is not None else None
+    transport = ray_cluster(ray_address).transport() if ray_address is not None else None
     if transport is not None and workers is None:
         workers = transport.cpus
     workers = workers or 1
@@ -220,22 +221,6 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
             return _check_explicit(v, engine, properties, max_states, depth, budget, smt,
                                    no_symmetry, workers, as_json, itf, graph, saves, html, out,
                                    ckpt, resume, transport)
-
-
-def ray_transport(address: str):
-    """The Ray cluster at ``address`` as the parts' transport (``--ray``): the
-    optional 'cluster' extra, imported only here."""
-    try:
-        from itcp.checks import raycluster
-    except ImportError:
-        raise InputError("--ray: Ray is not installed",
-                         hint="install the cluster extra: pip install 'itcp[cluster]'") from None
-    try:
-        raycluster.connect(address)
-    except (OSError, ValueError, RuntimeError) as e:
-        raise InputError(f"--ray {address}: cannot reach a Ray cluster there ({e})",
-                         hint="give a running cluster's address (HEAD:6379) or 'local'") from None
-    return raycluster.transport()
 
 
 def _game(v, budget):

@@ -138,6 +138,23 @@ class Number(click.ParamType):
 
 #: a count of things that must be positive (states, rounds, solutions)
 COUNT = Number(True, 1, example="100000")
+def ray_cluster(address: str):
+    """The Ray cluster at ``address`` (``--ray``; "local": started in this process),
+    connected: ``checks.raycluster``, the optional 'cluster' extra, imported
+    only here.  Exit 2 when Ray is missing or nothing answers there."""
+    try:
+        from itcp.checks import raycluster
+    except ImportError:
+        raise InputError("--ray: Ray is not installed",
+                         hint="install the cluster extra: pip install 'itcp[cluster]'") from None
+    try:
+        raycluster.connect(address)
+    except (OSError, ValueError, RuntimeError) as e:
+        raise InputError(f"--ray {address}: cannot reach a Ray cluster there ({e})",
+                         hint="give a running cluster's address (HEAD:6379) or 'local'") from None
+    return raycluster
+
+
 #: processes of a partitioned search (more than a few hundred is a typo, not a cluster)
 WORKERS = Number(True, 1, most=256, example="2")
 #: a count that may be zero (a depth, playouts)
@@ -294,7 +311,8 @@ def table(rows: list[tuple], headers: tuple | None = None, indent: int = 2,
     return "\n".join(lines)
 
 
-__all__ = ["Command", "Group", "COUNT", "WORKERS", "NATURAL", "SECONDS", "SEED", "SIZE", "Number",
+__all__ = ["Command", "Group", "COUNT", "WORKERS", "ray_cluster", "NATURAL", "SECONDS", "SEED",
+           "SIZE", "Number",
            "force_option", "memory_option", "config_options", "config_option_objects",
            "pop_config_flags", "variant_argument", "load",
            "emit_json", "table", "report_input_error", "VARIANT_HELP",

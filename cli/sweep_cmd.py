@@ -42,6 +42,7 @@ from .common import (
     force_option,
     load_with,
     memory_option,
+    ray_cluster,
     variant_argument,
 )
 from .limits import available_memory, interrupted_text, memory_option_value, show_size
@@ -363,6 +364,49 @@ def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | 
             bar.close()
 
 
+def run_jobs_on_ray(todo: list[tuple[Column, dict]], address: str, cache: Cache) -> str | None:
+    """``run_jobs`` with each job a Ray task on the cluster at ``address``
+    (``--ray``); cached the same way as each ends."""
+    if not todo:
+        return None
+    cluster = ray_cluster(address)
+    ray, task = cluster.ray, cluster.ray.remote(run_job)
+    bar = _progress(len(todo))
+    refs = {task.remote(job): col for col, job in todo}
+    pending = list(refs)
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1, timeout=0.5)
+            for ref in done:
+                col = refs[ref]
+                try:
+                    result = ray.get(ref)
+                except ray.exceptions.RayError as e:
+                    col.not_run = f"the job failed on the Ray cluster ({type(e).__name__})"
+                    continue
+                if result.get("interrupted"):
+                    col.not_run = result["stats"].get("stopped_by") or "interrupted"
+                    continue
+                assert col.key is not None
+                cache.put(col.key, result)
+                col.result = result
+            if bar is not None:
+                bar.n = len(refs) - len(pending)
+                bar.refresh()
+        return None
+    except KeyboardInterrupt:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        reason, _ = interrupted_text()
+        for col in refs.values():
+            if col.result is None and col.not_run is None:
+                col.not_run = reason
+        return reason
+    finally:
+        if bar is not None:
+            bar.close()
+
+
 # -- the command ----------------------------------------------------------------------------
 
 @click.command("sweep", cls=Command, help=(
@@ -399,6 +443,10 @@ def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | 
 @memory_option
 @click.option("--jobs", type=COUNT, default=None,
               help="Jobs run at once, each in its own process (default: the CPU count).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Run the jobs as tasks on the Ray cluster at ADDRESS (\"local\": one "
+                   "started in this process) instead of local processes; needs the "
+                   "'cluster' extra.")
 @click.option("--cache", "cache_dir", default=DEFAULT_CACHE, show_default=True, metavar="DIR",
               help="Folder of finished jobs' results: a job found there is not run again.")
 @click.option("--json", "json_file", default=None, metavar="FILE",
@@ -412,8 +460,8 @@ def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | 
                    "(<variant>-<table>-<PROPERTY>.toml) in this folder.")
 @force_option
 def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max_states,
-          timeout, max_memory, jobs, cache_dir, json_file, csv_file, html_file, scenario_dir,
-          force):
+          timeout, max_memory, jobs, ray_address, cache_dir, json_file, csv_file, html_file,
+          scenario_dir, force):
     wanted = check_properties(properties)
     tables = [dict(players=p, suits=s, ranks=r, hand=h, options=o)
               for p in int_range(players, "--players", 2, 8, "2..4")
@@ -470,7 +518,8 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
                              "memory_given": memory_given,
                              "scenarios": str(saves.folder) if saves is not None else None,
                              "scenarios_for": scen_for}))
-        stopped = run_jobs(todo, jobs, cache)
+        stopped = (run_jobs_on_ray(todo, ray_address, cache) if ray_address is not None
+                   else run_jobs(todo, jobs, cache))
         props = [p for p in property_ids() if not wanted or p in wanted]
         summary = _summary(columns, props, limits, limits_text)
         counts = summary["cells"]

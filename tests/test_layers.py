@@ -62,7 +62,7 @@ LAZY = {
     ("itcp.report.plots", "matplotlib"): "matplotlib is the optional 'plot' extra",
     ("itcp.report.plots", "matplotlib.pyplot"): "matplotlib is the optional 'plot' extra",
     ("itcp.report.plots", "matplotlib.patches"): "matplotlib is the optional 'plot' extra",
-    ("itcp.cli.check_cmd", "itcp.checks.raycluster"):
+    ("itcp.cli.common", "itcp.checks.raycluster"):
         "Ray is the optional 'cluster' extra: imported only when --ray is given",
     ("itcp.report.browser", "playwright.sync_api"):
         "playwright is optional (the 'test' extra): only screenshots and the browser test",

@@ -80,3 +80,14 @@ def test_without_ray_it_says_how_to_install_it(tmp_path, cli, monkeypatch):
     r = cli("check", "official", "--ray", "local")
     assert r.exit_code == 2
     assert "pip install 'itcp[cluster]'" in r.stderr
+
+
+@pytest.mark.slow
+def test_sweep_on_a_local_ray_cluster(tmp_path):
+    """``sweep --ray local``: each job a Ray task, the same matrix as local processes."""
+    args = ["sweep", "official", "--options-subsets", "none;unbelief,pride_cycle",
+            "--property", "FROZEN", "--property", "ROUND_ENDS"]
+    local = _itcp(*args, "--cache", "a", cwd=tmp_path)
+    remote = _itcp(*args, "--cache", "b", "--ray", "local", cwd=tmp_path)
+    assert local.returncode == remote.returncode == 1, remote.stderr
+    assert local.stdout == remote.stdout
