@@ -65,7 +65,7 @@ from .explore import (
     search_backend,
     search_setup,
 )
-from .statestore import StateStore, owner_of
+from .statestore import StateStore, owner_of, shared_rows
 
 #: a part's rows for one level: (words, move keys, source numbers, post-Pass flags, deals)
 Rows = tuple
@@ -103,9 +103,11 @@ class Part:
     ``close``, ``number``, ``rows``), each taking and returning plain data."""
 
     def __init__(self, game: Game, index: int, parts: int, symmetry: bool, reduce: bool,
-                 fast: bool, fold: bool, track_rules: bool, stop=None):
+                 fast: bool, fold: bool, track_rules: bool, stop=None, shared=None):
         self.index, self.parts = index, parts
         self.stop = stop   # an Event the coordinator sets to stop an expansion early
+        #: the coordinator's key array, shared: the rows go there, not through a pipe
+        self.shared = shared
         red, layout, _, nperms = search_setup(game, symmetry, reduce)
         self.store = StateStore(layout.words)
         self.ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
@@ -226,9 +228,15 @@ class Part:
         sel = np.flatnonzero(pp)
         self.pending = (n0, src[sel], nums[sel], keys[sel], bad)
         later = sum(len(r[1]) for rs in self.buffers.values() for _, r in rs)
-        return {"keys": keys[rows], "parent": src[rows], "deal": deal[rows],
-                "words": self.store.rows(n0, self.store.n),
-                "hand_sizes": (lo, hi), "orbits": orbits, "later": later, "states": self.store.n}
+        # a state's parent is its first move's source (the move key's high bits),
+        # but at the deal; the rows go through the shared array when there is one
+        out = {"keys": keys[rows], "hand_sizes": (lo, hi), "orbits": orbits, "later": later,
+               "states": self.store.n}
+        if depth == 0:
+            out["deal"] = deal[rows]
+        if self.shared is None:
+            out["words"] = self.store.rows(n0, self.store.n)
+        return out
 
     def number(self, numbers: np.ndarray) -> dict:
         """The global numbers of the states the last ``close`` stored (in their
@@ -237,6 +245,8 @@ class Part:
         n0, e_src, e_dst, e_keys, bad = self.pending
         self.glob = np.concatenate([self.glob, numbers.astype(np.int64)])
         self.lo, self.hi = n0, self.store.n
+        if self.shared is not None and len(numbers):
+            self.shared[numbers] = self.store.keys[n0:self.store.n]
         return {"edges": (e_src, self.glob[e_dst], e_keys),
                 "violations": {p: int(self.glob[n0 + i]) for p, i in bad.items()}}
 
@@ -332,10 +342,11 @@ class PartPlan:
     fast: bool
     fold: bool
     track_rules: bool
+    width: int = 0   # words per key (a transport that shares the key array needs it)
 
-    def part(self, game: Game, index: int, stop=None) -> Part:
+    def part(self, game: Game, index: int, stop=None, shared=None) -> Part:
         return Part(game, index, self.parts, self.symmetry, self.reduce, self.fast, self.fold,
-                    self.track_rules, stop)
+                    self.track_rules, stop, shared)
 
 
 class Parts(Protocol):
@@ -361,10 +372,13 @@ class ProcessParts:
         self.conns, self.procs = [], []
         self.stop = ctx.Event()   # set: the parts stop expanding between chunks
         self.owed = [0] * parts   # answers sent for and not yet read
+        #: the coordinator's key array, shared with the parts (made before they fork)
+        self.shared = shared_rows(plan.width) if plan.width else None
         for i in range(parts):
             mine, theirs = ctx.Pipe()
             p = ctx.Process(target=_serve,
-                            args=(theirs, lambda i=i: plan.part(game, i, self.stop)),
+                            args=(theirs, lambda i=i: plan.part(game, i, self.stop,
+                                                                 self.shared)),
                             daemon=True, name=f"itcp-part-{i}")
             p.start()
             theirs.close()
@@ -494,8 +508,11 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
     ex.backend = b.name
     deadline = None if limits.timeout is None else start + limits.timeout
 
-    plan = PartPlan(workers, symmetry, reduce, fast, fold, track_rules)
+    plan = PartPlan(workers, symmetry, reduce, fast, fold, track_rules, layout.words)
     parts = (transport or ProcessParts)(game, plan)
+    shared = getattr(parts, "shared", None)
+    if shared is not None:
+        store.over(shared)
     RUNNING[:] = parts.pids
     coord = _Coordinator(ex, store, b, parts, workers, limits, deadline, track_rules, start)
     coord.progress, coord.part_progress, coord.on_level = progress, part_progress, on_level
@@ -732,13 +749,16 @@ class _Coordinator:
             rank = np.empty(k, dtype=np.int64)
             rank[order] = np.arange(k, dtype=np.int64)
             n0 = ex.states
-            parent = np.concatenate([g["parent"] for g in got])[order]
+            parent = (keys[order] >> 32) if depth else np.full(k, -1, dtype=np.int64)
             ex.parent.frombytes(parent.astype(np.int32).tobytes())
             ex.depth_of.add(depth, k)
             if depth == 0:
                 deal = np.concatenate([g["deal"] for g in got])[order]
                 ex.deal_action.frombytes(deal.astype(np.int32).tobytes())
-            self.store.extend(np.concatenate([g["words"] for g in got])[order])
+            if "words" in got[0]:
+                self.store.extend(np.concatenate([g["words"] for g in got])[order])
+            else:   # the parts write their rows into the shared array (``number``)
+                self.store.adopt(k)
             numbers, at = [], 0
             for g in got:
                 m = len(g["keys"])

@@ -64,6 +64,21 @@ _NORESERVE = 0x4000 if sys.platform.startswith("linux") else 0
 RESERVE_ROWS = 1 << 31
 
 
+def shared_rows(words: int) -> np.ndarray | None:
+    """A key array of ``RESERVE_ROWS`` rows over an anonymous mapping shared
+    with the processes forked after it (a partitioned search's parts write
+    their states' rows straight into the coordinator's array); only the pages
+    written take memory.  None where that is not available."""
+    if not _NORESERVE:
+        return None
+    try:
+        buf = mmap.mmap(-1, RESERVE_ROWS * words * 8,
+                        flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS | _NORESERVE)
+    except (OSError, ValueError, OverflowError):
+        return None
+    return np.frombuffer(buf, dtype=np.int64).reshape(RESERVE_ROWS, words)
+
+
 def _reserved(rows: int, words: int) -> np.ndarray | None:
     """A key array of at least ``rows`` rows over a large anonymous mapping
     reserved once (only the pages written take memory, so it never needs to
@@ -122,6 +137,22 @@ class StateStore:
 
     def key(self, i: int) -> tuple:
         return tuple(int(x) for x in self.keys[i])
+
+    def over(self, keys: np.ndarray) -> StateStore:
+        """Keep the keys in ``keys`` (an empty store: a shared array, see
+        ``shared_rows``), which others may fill (``adopt``)."""
+        assert self.n == 0
+        self.keys = keys
+        return self
+
+    def adopt(self, m: int):
+        """The next ``m`` rows of the key array, written there by another
+        process, become the next state numbers (the table is built when a key
+        is first looked up)."""
+        if self.n + m > len(self.keys):
+            raise MemoryError("more states than the shared key array holds")
+        self.n += m
+        self._stale = True
 
     def extend(self, rows: np.ndarray):
         """Append keys known to be new (an (m, words) array) as the next state
