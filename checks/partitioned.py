@@ -67,7 +67,9 @@ from .explore import (
 )
 from .statestore import StateStore, owner_of, shared_rows
 
-#: a part's rows for one level: (words, move keys, source numbers, post-Pass flags, deals)
+#: a part's rows for one level: (words, move keys, post-Pass flags, deals); a row's
+#: source is its move key's high bits (``explore.move_keys``), and only the deals'
+#: rows (level 0) carry their deal, the others an empty array
 Rows = tuple
 
 
@@ -75,10 +77,18 @@ def _cat(rows: list, width: int) -> Rows:
     """One batch of rows from several."""
     if not rows:
         e = np.empty(0, dtype=np.int64)
-        return [e] * width, e, e, np.empty(0, dtype=bool), e
+        return [e] * width, e, np.empty(0, dtype=bool), e
     words = [np.concatenate([r[0][j] for r in rows]) for j in range(width)]
     return (words, np.concatenate([r[1] for r in rows]), np.concatenate([r[2] for r in rows]),
-            np.concatenate([r[3] for r in rows]), np.concatenate([r[4] for r in rows]))
+            np.concatenate([r[3] for r in rows]))
+
+
+_NONE = np.empty(0, dtype=np.int64)
+
+
+def _sources(keys: np.ndarray) -> np.ndarray:
+    """Each row's source number, from its move key."""
+    return keys >> 32
 
 
 class _PartSearch(Search):
@@ -91,10 +101,10 @@ class _PartSearch(Search):
         self.keyed = True
 
     def store_batch(self, words, src, pp, depth: int, deal=None, keys=None):
-        self.part.route(depth, words, keys, src, pp, deal)
+        self.part.route(depth, words, keys, pp, deal)
 
     def defer(self, depth: int, words, src, pp, keys=None):
-        self.part.route(depth, words, keys, src, pp, None)
+        self.part.route(depth, words, keys, pp, None)
 
 
 class Part:
@@ -126,17 +136,17 @@ class Part:
         self.at: tuple = ()                        # the part at the top of the level expanded
 
     # -- routing ---------------------------------------------------------------------
-    def route(self, depth, words, keys, src, pp, deal):
-        if not len(src):
+    def route(self, depth, words, keys, pp, deal):
+        if not len(keys):
             return
-        pp = np.zeros(len(src), dtype=bool) if pp is None else pp
-        deal = np.full(len(src), -1, dtype=np.int64) if deal is None else deal
+        pp = np.zeros(len(keys), dtype=bool) if pp is None else pp
         owner = owner_of(words, self.parts)
         for j in range(self.parts):
             sel = np.flatnonzero(owner == j)
             if not len(sel):
                 continue
-            rows = ([w[sel] for w in words], keys[sel], src[sel], pp[sel], deal[sel])
+            rows = ([w[sel] for w in words], keys[sel], pp[sel],
+                    deal[sel] if deal is not None else _NONE)
             if j == self.index:
                 self.buffers.setdefault(depth, []).append((self.origin, rows))
             else:
@@ -162,8 +172,7 @@ class Part:
     # -- a level ---------------------------------------------------------------------
     def root(self, words, deals) -> dict:
         """The deals (the root's successors, in order): each to its owner."""
-        keys = np.arange(len(deals), dtype=np.int64)
-        self.route(0, words, keys, np.full(len(deals), -1, dtype=np.int64), None, deals)
+        self.route(0, words, np.arange(len(deals), dtype=np.int64), None, deals)
         return self.take_outgoing()
 
     def expand(self, d: int, deadline: float | None) -> dict:
@@ -197,11 +206,12 @@ class Part:
     def close(self, depth: int) -> dict:
         """Store the rows received for ``depth`` in move-key order: the new
         states, their move keys (sorted), parents, deals and checks."""
-        words, keys, src, pp, deal = _cat([r for _, r in self.buffers.pop(depth, [])], self.width)
+        words, keys, pp, deal = _cat([r for _, r in self.buffers.pop(depth, [])], self.width)
         order = np.argsort(keys, kind="stable")
         if len(order) and not bool(np.all(order[1:] > order[:-1])):
-            words, keys, src, pp, deal = ([w[order] for w in words], keys[order], src[order],
-                                          pp[order], deal[order])
+            words, keys, pp = [w[order] for w in words], keys[order], pp[order]
+            deal = deal[order] if depth == 0 else deal
+        src = _sources(keys) if depth else np.full(len(keys), -1, dtype=np.int64)
         n0 = self.store.n
         b = self.b
         nums = np.empty(len(keys), dtype=np.int64)
@@ -285,10 +295,10 @@ class Part:
     def waiting(self, depth: int) -> Rows:
         """The rows this part holds for level ``depth`` from expansions before
         ``depth - 1`` (folded outcomes), in move-key order."""
-        rows = _cat([r for o, r in self.buffers.get(depth, []) if o < depth - 1], self.width)
-        order = np.argsort(rows[1], kind="stable")
-        return ([w[order] for w in rows[0]], rows[1][order], rows[2][order], rows[3][order],
-                rows[4][order])
+        words, keys, pp, _ = _cat([r for o, r in self.buffers.get(depth, []) if o < depth - 1],
+                                  self.width)
+        order = np.argsort(keys, kind="stable")
+        return [w[order] for w in words], keys[order], pp[order]
 
     def coverage(self) -> dict:
         s = self.search
@@ -637,8 +647,7 @@ class _Coordinator:
                 sel = np.flatnonzero(own == j)
                 if len(sel):
                     outs[j] = {j: [(lv.depth + 1, ([w[sel] for w in words], keys_w[sel],
-                                                   src[sel], pp[sel],
-                                                   np.full(len(sel), -1, dtype=np.int64)))]}
+                                                   pp[sel], _NONE))]}
             self.exchange(outs, -1)
             later = len(src)
         return self.store.n - first, later
@@ -699,8 +708,8 @@ class _Coordinator:
         if len(keys):
             order = np.argsort(keys, kind="stable")
             words = [np.concatenate([w[0][j] for w in waits])[order] for j in range(width)]
-            src = np.concatenate([w[2] for w in waits])[order]
-            pp = np.concatenate([w[3] for w in waits])[order]
+            src = _sources(keys[order])
+            pp = np.concatenate([w[2] for w in waits])[order]
             waiting = [(words, src, pp)]
         cover = self.parts.call("coverage", [()] * self.n)
         unseen = {a: set.intersection(set(self.unseen.get(a, set())),
