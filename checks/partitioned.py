@@ -302,7 +302,7 @@ class Part:
 
     def coverage(self) -> dict:
         s = self.search
-        return {"unseen": s.unseen_rules, "quiet": s.quiet, "taken": s.taken}
+        return {"unseen": s.unseen_rules, "quiet": s.quiet, "phases_met": s.taken}
 
     def counts(self) -> dict:
         """What the part counted, for the search's totals (and its rule coverage)."""
@@ -716,7 +716,7 @@ class _Coordinator:
                                       *[c["unseen"].get(a, set()) for c in cover])
                   for a in self.unseen}
         quiet = {a: max(c["quiet"].get(a, 0) for c in cover) for a in unseen}
-        taken = set().union(*[c["taken"] for c in cover])
+        taken = set().union(*[c["phases_met"] for c in cover])
         fired = set(ex.fired).union(*[c["fired"] for c in counts])
         base = self.base
         return Level(d, ex.states, len(ex._edge_src), len(ex.deadlocks), len(ex.deal_action),

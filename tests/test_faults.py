@@ -95,11 +95,11 @@ def test_the_memory_limit_stops_the_search(cli, monkeypatch):
     stops the search."""
     from itcp.cli import check_cmd
     levels = []
-    real_explore = check_cmd.explore
+    real_search = check_cmd.search
 
-    def explore(*args, progress=None, **kwargs):
-        return real_explore(*args, progress=lambda *a: levels.append(a), **kwargs)
-    monkeypatch.setattr(check_cmd, "explore", explore)
+    def search(*args, progress=None, **kwargs):
+        return real_search(*args, progress=lambda *a: levels.append(a), **kwargs)
+    monkeypatch.setattr(check_cmd, "search", search)
     monkeypatch.setattr(limits, "resident", lambda: 3 << 30 if levels else 0)
     r = cli("check", *BIG, "--max-memory", "2G", "--json")
     assert r.exit_code in (1, 3), r.output
