@@ -11,7 +11,9 @@ second, and the speed-up (one process's wall time / the side's), medians over
 the rounds.  Every side must print the same report but for its time: the run
 stops if two differ.
 
-The default table is searched to the end (12,062,745 states, 32 levels):
+The default table is clarified's at 2 players, 2 suits, ranks 2..3, hands of one,
+Justice and Repentance, searched to depth 18 (11,591,688 states; the same on
+every side: a depth limit stops one process and the parts at the same level):
 
     python bench/workers.py [--runs 3] [--workers 2] [--variant official] [--table "..."]
 """
@@ -27,8 +29,8 @@ from pathlib import Path
 
 from vs_baseline import run
 
-VARIANT = "official"
-TABLE = "--players 2 --suits 2 --ranks 2..3 --hand 2 --options none"
+VARIANT = "clarified"
+TABLE = "--players 2 --suits 2 --ranks 2..3 --hand 1 --options justice,repentance --depth 18"
 
 
 def main(argv=None) -> int:
