@@ -23,16 +23,20 @@ So a partitioned search stores the same states under the same numbers, with the
 same parents, depths, post-Pass edges, deadlocks and first violations as one
 process: the same verdicts and the same shortest traces (``tests/test_partitioned.py``
 holds the two to each other).  The coordinator keeps every state's key rows in
-number order as the levels close (the parts have already deduplicated them), so
-the result is one ``Exploration`` that every reader of a search reads as usual,
-and a search stopped between levels (a limit, a signal) keeps every level it
-closed.  What differs: rule coverage is the union of the parts' (each samples on
-its own once its rules are quiet), and the limits are polled per level and,
-for the time limit, per chunk in every part.
+number order as the levels close (forked parts write them into its key array,
+which they share; a state's parent is its move key's source), so the result is
+one ``Exploration`` that every reader of a search reads as usual, and a search
+stopped (a limit, a signal) goes back to the top of the level it was in, from
+which a checkpoint can go on (``explore.Level``).  What differs: rule coverage
+is the union of the parts' (each samples on its own once its rules are quiet),
+and the limits are polled per level and, for the time limit and a stop, per
+chunk in every part.
 
-Parts run as forked processes here (``ProcessParts``: they inherit the compiled
-game); a part is driven only through its methods, so the same ``Part`` can run
-wherever a transport calls them (``transports``).
+The first ``WARM_STATES`` states are searched in the calling process and handed
+over as a resumed search (the successor code is compiled once; a small table
+needs no parts).  Parts run as forked processes (``ProcessParts``: they inherit
+the compiled game) or as Ray actors (``raycluster.RayParts``); a part is driven
+only through its methods, so the same ``Part`` runs under either transport.
 """
 from __future__ import annotations
 
@@ -110,7 +114,8 @@ class _PartSearch(Search):
 class Part:
     """The states one part owns, and its share of every level's work.  Driven
     by the coordinator through its methods alone (``expand``, ``receive``,
-    ``close``, ``number``, ``rows``), each taking and returning plain data."""
+    ``close``, ``number``, ``load``, ``rollback``, ``waiting``), each taking and
+    returning plain data."""
 
     def __init__(self, game: Game, index: int, parts: int, symmetry: bool, reduce: bool,
                  fast: bool, fold: bool, track_rules: bool, stop=None, shared=None):
