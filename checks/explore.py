@@ -802,16 +802,7 @@ class Search:
     def restore(self, r: Resume) -> None:
         """Go on from a level reached before: its arrays and counts."""
         ex, lv = self.ex, r.level
-        self.store.extend(r.keys)
-        ex.parent.frombytes(r.parent.astype(np.int32).tobytes())
-        ex.depth_of = Depths()
-        ex.depth_of.starts.extend(int(x) for x in r.depth_starts)
-        ex.depth_of.n = self.store.n
-        ex._edge_src.frombytes(r.edge_src.astype(np.int32).tobytes())
-        ex._edge_dst.frombytes(r.edge_dst.astype(np.int32).tobytes())
-        ex.deadlocks.extend(int(x) for x in r.deadlocks)
-        ex.deal_action.frombytes(r.deals.astype(np.int32).tobytes())
-        ex.violations = dict(lv.violations)
+        r.restore(ex, self.store)
         self.waiting = {lv.depth + 1: list(lv.waiting)} if lv.waiting else {}
         ex.transitions, ex.terminal, ex.initial = lv.transitions, lv.terminal, lv.initial
         self.bounds = list(lv.hands)
@@ -825,14 +816,7 @@ class Search:
     # -- limits and interruptions -------------------------------------------------------
     def poll(self) -> bool:
         """Between batches: True when a limit stops the search (``ex.limit`` says which)."""
-        ex, limits = self.ex, self.limits
-        if limits.max_states is not None and ex.states >= limits.max_states:
-            ex.limit = f"--max-states {limits.max_states}"
-            return True
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            ex.limit = f"--timeout {limits.timeout:g}"
-            return True
-        return False
+        return limit_reached(self.ex, self.limits, self.deadline)
 
     def commit(self):
         """A consistent point to come back to if the search is interrupted."""
@@ -1060,6 +1044,33 @@ class Resume:
     edge_dst: np.ndarray
     deadlocks: np.ndarray
     deals: np.ndarray
+
+
+    def restore(self, ex: Exploration, store: StateStore) -> None:
+        """Put the arrays and the first violations into an empty search's
+        ``ex`` and ``store``."""
+        store.extend(self.keys)
+        ex.parent.frombytes(self.parent.astype(np.int32).tobytes())
+        ex.depth_of = Depths()
+        ex.depth_of.starts.extend(int(x) for x in self.depth_starts)
+        ex.depth_of.n = store.n
+        ex._edge_src.frombytes(self.edge_src.astype(np.int32).tobytes())
+        ex._edge_dst.frombytes(self.edge_dst.astype(np.int32).tobytes())
+        ex.deadlocks.extend(int(x) for x in self.deadlocks)
+        ex.deal_action.frombytes(self.deals.astype(np.int32).tobytes())
+        ex.violations = dict(self.level.violations)
+
+
+def limit_reached(ex: Exploration, limits: Limits, deadline: float | None) -> bool:
+    """True when ``--max-states`` or the time limit stops a search now (``ex.limit``
+    then says which)."""
+    if limits.max_states is not None and ex.states >= limits.max_states:
+        ex.limit = f"--max-states {limits.max_states}"
+        return True
+    if deadline is not None and time.monotonic() > deadline:
+        ex.limit = f"--timeout {limits.timeout:g}"
+        return True
+    return False
 
 
 def resume_point(ex: Exploration, level: Level | None = None) -> Resume:

@@ -65,6 +65,7 @@ from .explore import (
     Search,
     explore,
     fired_at_round_end,
+    limit_reached,
     resume_point,
     search_backend,
     search_setup,
@@ -612,15 +613,7 @@ class _Coordinator:
         """Take over a level reached before: the arrays here, each part its states."""
         ex, lv = self.ex, r.level
         self.base = lv
-        self.store.extend(r.keys)
-        ex.parent.frombytes(r.parent.astype(np.int32).tobytes())
-        ex.depth_of.starts.extend(int(x) for x in r.depth_starts)
-        ex.depth_of.n = self.store.n
-        ex._edge_src.frombytes(r.edge_src.astype(np.int32).tobytes())
-        ex._edge_dst.frombytes(r.edge_dst.astype(np.int32).tobytes())
-        ex.deadlocks.extend(int(x) for x in r.deadlocks)
-        ex.deal_action.frombytes(r.deals.astype(np.int32).tobytes())
-        ex.violations = dict(lv.violations)
+        r.restore(ex, self.store)
         ex.initial, ex.unreduced_states = lv.initial, lv.unreduced
         ex.fired = set(lv.fired)
         self.bounds = list(lv.hands)
@@ -733,14 +726,7 @@ class _Coordinator:
                      fired, unseen, quiet, taken)
 
     def poll(self) -> bool:
-        ex, limits = self.ex, self.limits
-        if limits.max_states is not None and ex.states >= limits.max_states:
-            ex.limit = f"--max-states {limits.max_states}"
-            return True
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            ex.limit = f"--timeout {limits.timeout:g}"
-            return True
-        return False
+        return limit_reached(self.ex, self.limits, self.deadline)
 
     def found(self, r: dict) -> None:
         """A part's deadlocks and step violations (each the first in its order;

@@ -64,34 +64,30 @@ _NORESERVE = 0x4000 if sys.platform.startswith("linux") else 0
 RESERVE_ROWS = 1 << 31
 
 
-def shared_rows(words: int) -> np.ndarray | None:
-    """A key array of ``RESERVE_ROWS`` rows over an anonymous mapping shared
-    with the processes forked after it (a partitioned search's parts write
-    their states' rows straight into the coordinator's array); only the pages
-    written take memory.  None where that is not available."""
+def _mapped(rows: int, words: int, flags: int) -> np.ndarray | None:
+    """An (rows, words) int64 array over an anonymous mapping that takes memory
+    only as its pages are written, or None where that is not available."""
     if not _NORESERVE:
         return None
     try:
-        buf = mmap.mmap(-1, RESERVE_ROWS * words * 8,
-                        flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS | _NORESERVE)
+        buf = mmap.mmap(-1, rows * words * 8, flags=flags | mmap.MAP_ANONYMOUS | _NORESERVE)
     except (OSError, ValueError, OverflowError):
         return None
-    return np.frombuffer(buf, dtype=np.int64).reshape(RESERVE_ROWS, words)
+    return np.frombuffer(buf, dtype=np.int64).reshape(rows, words)
+
+
+def shared_rows(words: int) -> np.ndarray | None:
+    """A key array of ``RESERVE_ROWS`` rows shared with the processes forked
+    after it (a partitioned search's parts write their states' rows straight
+    into the coordinator's array), or None where that is not available."""
+    return _mapped(RESERVE_ROWS, words, mmap.MAP_SHARED)
 
 
 def _reserved(rows: int, words: int) -> np.ndarray | None:
     """A key array of at least ``rows`` rows over a large anonymous mapping
     reserved once (only the pages written take memory, so it never needs to
     grow again), or None where that is not available."""
-    if not _NORESERVE:
-        return None
-    rows = max(rows, RESERVE_ROWS)
-    try:
-        buf = mmap.mmap(-1, rows * words * 8,
-                        flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _NORESERVE)
-    except (OSError, ValueError, OverflowError):
-        return None
-    return np.frombuffer(buf, dtype=np.int64).reshape(rows, words)
+    return _mapped(max(rows, RESERVE_ROWS), words, mmap.MAP_PRIVATE)
 
 
 class StateStore:
