@@ -140,6 +140,7 @@ class Part:
         self.reported: dict = {}                   # violations already sent
         self.origin = -1                           # the level whose expansion routes rows
         self.at: tuple = ()                        # the part at the top of the level expanded
+        self.consumed: dict[int, list] = {}        # depth -> the rows its close stored
 
     # -- routing ---------------------------------------------------------------------
     def route(self, depth, words, keys, pp, deal):
@@ -191,6 +192,8 @@ class Part:
                    {a: set(r) for a, r in s.unseen_rules.items()}, dict(s.quiet), set(s.taken),
                    dict(self.reported), dict(ex.violations))
         self.origin = d
+        # the rows stored before this level's top are part of the search for good
+        self.consumed = {k: v for k, v in self.consumed.items() if k > d}
         stopped = False
         for lo in range(self.lo, self.hi, CHUNK_STATES):
             hi = min(self.hi, lo + CHUNK_STATES)
@@ -212,7 +215,9 @@ class Part:
     def close(self, depth: int) -> dict:
         """Store the rows received for ``depth`` in move-key order: the new
         states, their move keys (sorted), parents, deals and checks."""
-        words, keys, pp, deal = _cat([r for _, r in self.buffers.pop(depth, [])], self.width)
+        entries = self.buffers.pop(depth, [])
+        self.consumed[depth] = entries   # given back if the level is undone (``rollback``)
+        words, keys, pp, deal = _cat([r for _, r in entries], self.width)
         order = np.argsort(keys, kind="stable")
         if len(order) and not bool(np.all(order[1:] > order[:-1])):
             words, keys, pp = [w[order] for w in words], keys[order], pp[order]
@@ -295,6 +300,10 @@ class Part:
         self.reported, ex.violations = reported, violations
         ex.deadlocks.clear()
         self.outgoing = {}
+        for depth, entries in self.consumed.items():   # stored after the top: undone
+            if depth > d:
+                self.buffers.setdefault(depth, [])[:0] = entries
+        self.consumed = {}
         self.buffers = {depth: [(o, r) for o, r in rs if o < d]
                         for depth, rs in self.buffers.items()}
 
@@ -322,7 +331,11 @@ class Part:
 
 def _serve(conn, make: Callable[[], Part]) -> None:
     """A part's process: build the part, then answer (method, args) calls."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator handles Ctrl-C
+    # the coordinator handles Ctrl-C and the signals a job scheduler sends, to the
+    # process group as often as not: a part ends when the coordinator says so, or
+    # when its pipe closes (the coordinator gone)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
     gc.disable()   # no reference cycles; the collector would walk the tables
     try:
         part = make()

@@ -135,3 +135,34 @@ def test_a_checkpoint_is_only_resumed_by_its_own_search(tmp_path):
     r = _itcp("check", "official", "--checkpoint", "ck", cwd=tmp_path)
     assert r.returncode == 2 and "--force" in r.stderr
     assert _listing(tmp_path / "ck") == before
+
+
+@pytest.mark.parametrize("call", ["expand", "receive", "close", "number"])
+def test_an_interrupt_in_any_step_of_a_level_goes_back_to_its_top(call, search_report,
+                                                                    monkeypatch):
+    """Ctrl-C (or a signal) while the parts are at any step of a level: the
+    search goes back to the top of that level, and going on from there ends
+    as the search that was never stopped."""
+    from itcp.checks import partitioned as P
+    game = Game.make(Config(players=2, suits=2, ranks=(2, 2), hand=1,
+                            options=(("unbelief", 1), ("pride_cycle", 1))),
+                     dict(load_variant("official").readings))
+    full = search_report(explore(game))
+    real = P.ProcessParts.call
+    seen = []
+
+    def call_then_interrupt(self, name, args):
+        if name == call:
+            seen.append(name)
+            if len(seen) == 9:   # the parts run the step; the coordinator is stopped
+                for i, (conn, a) in enumerate(zip(self.conns, args)):
+                    conn.send((name, tuple(a)))
+                    self.owed[i] += 1
+                raise KeyboardInterrupt
+        return real(self, name, args)
+    monkeypatch.setattr(P.ProcessParts, "call", call_then_interrupt)
+    stopped = explore_partitioned(game, 2, warm=0)
+    monkeypatch.setattr(P.ProcessParts, "call", real)
+    assert stopped.interrupted and stopped.level is not None
+    assert search_report(explore_partitioned(game, 2, resume=resume_point(stopped),
+                                             warm=0)) == full
