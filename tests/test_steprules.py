@@ -66,11 +66,14 @@ def test_decided_is_within_fired_and_keeps_plain_guards(seed, variant):
 def test_a_reading_is_named_exactly_where_it_changed_the_step(seed):
     """Under ``official`` a card taken from the pile may be discarded again
     (``turn.take_back = allowed``); the other reading forbids exactly those cards,
-    so the reading decides a discard of it and no other.  A Desolation reading
-    decides nothing for a card that is no Desolation, except a Mercy (whether its
-    race opens can rest on a Desolation discarded on it)."""
+    so the reading decides a discard of it, and of another card only where that
+    card's own legality rests on the other cards (a discard "to lower their
+    points" is measured against the cards the player may discard, and the ban
+    takes the taken card out of them).  A Desolation reading decides nothing for
+    a card that is no Desolation, except a Mercy (whether its race opens can rest
+    on a Desolation discarded on it)."""
     g = game("official")
-    taken_i = g.index["taken"]
+    taken_i, hands_i, actor_i = g.index["taken"], g.index["hands"], g.index["actor"]
     for s, a, s2 in playout(g, seed):
         if a[0] != "discard":
             continue
@@ -79,7 +82,11 @@ def test_a_reading_is_named_exactly_where_it_changed_the_step(seed):
         if s2[0] == RACE:
             continue  # the Mercy player's taken cards also decide who may race
         names_take_back = "turn.take_back.allowed" in decided
-        assert names_take_back == bool(s[taken_i] >> card & 1), (s, a, decided)
+        if s[taken_i] >> card & 1:
+            assert names_take_back, (s, a, decided)
+        elif names_take_back:   # another card held was taken, and legality is relative
+            others = s[hands_i][s[actor_i]] & s[taken_i] & ~(1 << card)
+            assert others and "discard.lower.purpose" in decided, (s, a, decided)
         # a Mercy discard opens a race only if someone may discard, and a Desolation
         # holder's discard on the Mercy is what desolation.target decides (a race that
         # does not open is no RACE state): the Desolation reading can decide it
