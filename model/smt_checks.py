@@ -40,6 +40,7 @@ def _leaves(x, out: list) -> list:
         out.extend(x.slots)
         out.append(x.cards)
         out.append(x.distinct)
+        out.append(x.top)
     elif isinstance(x, (tuple, list)):
         for y in x:
             _leaves(y, out)

@@ -132,15 +132,16 @@ def test_operator_matches_semantics(name, types, rtype):
     assert checked
 
 
-@pytest.mark.parametrize("what", ["cards", "distinct"])
+@pytest.mark.parametrize("what", ["cards", "distinct", "top"])
 def test_the_pile_set_and_distinctness_stay_exact_through_push_and_pop(what):
-    """A pile term carries its set of cards and whether no card is in it twice
-    beside the slots; ``pile_cards`` and ``pile_distinct`` read those.  For every
-    well-formed pile (a card twice included) whose ``distinct`` is tied to its
-    slots, and every card (NOCARD too), each after a push and after a pop is
-    exactly what the slots left say (Z3 proves it at a 5-card table; a push needs
-    a free slot, as the pile of a well-formed state holding a card elsewhere
-    has): so neither drifts from the slots on any path from a well-formed state."""
+    """A pile term carries its set of cards, whether no card is in it twice and
+    its top card beside the slots; ``pile_cards``, ``pile_distinct`` and ``top``
+    read those.  For every well-formed pile (a card twice included) whose
+    ``distinct`` and top card are tied to its slots, and every card (NOCARD
+    too), each after a push and after a pop is exactly what the slots left say
+    (Z3 proves it at a 5-card table; a push needs a free slot, as the pile of a
+    well-formed state holding a card elsewhere has): so none drifts from the
+    slots on any path from a well-formed state."""
     smt = SmtSpec(build_spec(OPS_CONFIG))
     s = smt.state("s")
     p = s["pile"]
@@ -148,9 +149,12 @@ def test_the_pile_set_and_distinctness_stay_exact_through_push_and_pop(what):
     for after, pre in ((smt.ops.op_push((p, c), None), z3.ULT(p.length, smt.n_cards)),
                        (smt.ops.op_pop((p,), None), z3.BoolVal(True))):
         solver = z3.Solver()
-        solver.add(*smt.values.well_formed(p, A.PILE), *smt.wf_parts(s)["ties"], pre)
+        parts = smt.wf_parts(s)
+        solver.add(*smt.values.well_formed(p, A.PILE), *parts["ties"], *parts["top"], pre)
         if what == "cards":
             solver.add(after.cards != smt.values.slot_union(after.length, after.slots))
+        elif what == "top":
+            solver.add(after.top != smt.values.top(after))
         else:
             solver.add(after.distinct != smt.values.ladder(after.slots))
         assert solver.check() == z3.unsat, solver.model()
