@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from itcp.model.smt_checks import SAT, UNSAT, Query
 
+from .induction import subset_query
 from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
 #: rounds of "strengthen the invariants, ask again"
@@ -105,14 +106,14 @@ def _proved(ch, pid: str, q: Query, skipped: list, scouted: bool = False) -> Ver
                       "minimised at the scout table, each proved again here",
                       "the invariants are those the scout table's proof used, minimised "
                       "there (not again here); the query here is unsat with them alone")
-    # the minimisation drops what it can from the front first: heavy invariants
-    # (point sums, counts) there, so a light one that does as well is what is
-    # kept, and what a big table proves again (``Reproof.support``) stays cheap
-    heavy_first = Query(q.title, q.meaning)
-    heavy_first.parts = sorted(q.parts, key=lambda p: not (
-        p[0].startswith("inv:") and ind.heavy(p[0][4:])))
-    labels, done = sym.minimise(heavy_first, lambda lab: lab.startswith("inv:"),
-                                ch.core_budget())
+    # each heavy invariant (point sums, counts) dropped first if the query stays
+    # unsat without it: a light one that does as well is what is kept, and what a
+    # big table proves again (``Reproof.support``) stays cheap
+    for heavy in [lab for lab, _ in q.parts if lab.startswith("inv:") and ind.heavy(lab[4:])]:
+        light = subset_query(q, lambda lab, h=heavy: lab != h, f"without {heavy}")
+        if ch.ask(light, f"deadlock-{pid}-without-{heavy[4:]}").result == UNSAT:
+            q = light
+    labels, done = sym.minimise(q, lambda lab: lab.startswith("inv:"), ch.core_budget())
     core_note = None if done else "time ran out while minimising the invariants"
     return _holds(ch, pid, [lab[4:] for lab in labels], skipped, "minimised", core_note)
 
