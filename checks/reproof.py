@@ -32,12 +32,12 @@ PARALLEL_CAP = 30.0
 #: may take as a whole before it is asked one card at a time (at eight players, full
 #: deck: about 0.2 s per card, where a Pride Cycle's delivery as a whole took over 60 s)
 SPLIT_AFTER = 10.0
-#: seconds the first form of a scouted step whose action takes a card
-#: (``Symbolic.choice_cases``) may take before it is asked once per card played
-#: (at eight players, full deck: "a discard opening Mercy's race leaves nobody to
-#: race" was not decided in 30 s in any form and took 154 s as it is; as cases,
-#: 0.05-0.5 s each)
-CHOICE_AFTER = 3.0
+#: seconds one case of a step asked once per card played (``Symbolic.choice_cases``)
+#: may take; the first case not unsat in time ends the split (at eight players,
+#: full deck: "a discard opening Mercy's race leaves nobody to race" was not
+#: decided in 30 s in any form and took 154 s as it is; as cases, 0.05-0.5 s each,
+#: where a Pride Cycle's give is slower card by card than whole)
+CHOICE_CASE = 3.0
 
 
 def ill_formed(q: Query) -> Query:
@@ -224,9 +224,7 @@ class _Attempt:
                     self.cuts[t, a] = cut_to_core(q, labels)
                     form = self._first_form(self.cuts[t, a], (t, a))
                     # a copy: the cut is asked again, split, if this takes long
-                    if self.sym.choice_cases(a) is not None:
-                        form = replace(form, cap=CHOICE_AFTER)
-                    elif self.rp.cases(t) is not None:
+                    if self.rp.cases(t) is not None or self.sym.choice_cases(a) is not None:
                         form = replace(form, cap=SPLIT_AFTER)
                     yield form, f"proof-{t}-{a}"
 
@@ -276,35 +274,31 @@ class _Attempt:
     def _by_choice(self, answers: dict) -> None:
         """Each scouted step whose first form was not decided in time, and whose
         action takes a card (``Symbolic.choice_cases``), asked again as its exact
-        cut once per value of that card, every case of every such step decided
-        several at once: unsat when every case is (then no other form is asked),
-        sat when one is (the cut is sat: the whole query is asked next)."""
+        cut once per value of that card: unsat when every case is (then no other
+        form is asked), sat when one is (the cut is sat: the whole query is asked
+        next).  The cases go option cards first (the last cards: the ones whose
+        effects make a step hard), each within CHOICE_CASE seconds, and the
+        first case not unsat ends the split: the step goes on to its other forms
+        (some steps, such as a Pride Cycle's give, are slow card by card)."""
         ch, sym, pid = self.ch, self.sym, self.pid
-        split: list = []   # ((formula, action), its case queries)
         for ta in self.cut_jobs:
             conds = sym.choice_cases(ta[1])
             if answers[ta].result != UNKNOWN or conds is None:
                 continue
             qs = []
-            for i, cond in enumerate(conds):
+            for i in reversed(range(len(conds))):
                 cq = subset_query(self.cuts[ta], lambda lab: True,
                                   f"case {i} of the card {ta[1]} takes")
                 cq.meaning = (f"unsat proves no {ta[1]} step with this card breaks {ta[0]}; "
                               f"with every case unsat, no {ta[1]} step breaks {ta[0]}")
-                cq.add("case", cond)
-                qs.append(cq)
-            split.append((ta, qs))
-        if not split:
-            return
-        ch.progress(f"{pid}: {len(split)} scouted core(s) asked again one card played at "
-                    f"a time ({sum(len(qs) for _, qs in split)} queries)")
-        flat = [(cq, f"proof-{ta[0]}-{ta[1]}-choice{i}")
-                for ta, qs in split for i, cq in enumerate(qs)]
-        got = iter(ch.solve_all(iter(flat), self.ind.solver, cap=PARALLEL_CAP))
-        for ta, qs in split:
-            mine = [next(got) for _ in qs]
+                cq.add("case", conds[i])
+                qs.append((cq, f"proof-{ta[0]}-{ta[1]}-choice{i}"))
+            ch.progress(f"{pid}: does {ta[1]} break {ta[0]}? (scouted core, one card "
+                        f"played at a time: {len(qs)} queries)")
+            mine = ch.solve_all(iter(qs), self.ind.solver, cap=CHOICE_CASE,
+                                stop=lambda x: x.result != UNSAT)
             secs = sum(x.seconds for x in mine)
-            if all(x.result == UNSAT for x in mine):
+            if len(mine) == len(qs) and all(x.result == UNSAT for x in mine):
                 answers[ta] = Answer(UNSAT, secs)
                 self.later[ta] = []
             elif any(x.result == SAT for x in mine):   # the exact cut is sat
@@ -344,4 +338,4 @@ class _Attempt:
         return True
 
 
-__all__ = ["Reproof", "PARALLEL_CAP", "SPLIT_AFTER", "CHOICE_AFTER"]
+__all__ = ["Reproof", "PARALLEL_CAP", "SPLIT_AFTER", "CHOICE_CASE"]

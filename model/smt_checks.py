@@ -604,7 +604,7 @@ class Symbolic:
         return sv
 
     def solve_all(self, queries, budget_of, solver: str = "pipeline", cap: float | None = None,
-                  workers: int | None = None, tracked=None) -> list[Answer]:
+                  workers: int | None = None, tracked=None, stop=None) -> list[Answer]:
         """Decide independent ``queries`` ((query, slug) pairs, taken lazily), up to
         ``workers`` at a time: the answers, in the order given.
 
@@ -617,7 +617,10 @@ class Symbolic:
         unsat answers are emitted (their queries prove something); a caller
         asks the others again, and that emits them.  With ``tracked`` (labels),
         each query is decided as ``tracked`` decides one, and an unsat answer
-        carries the tracked labels of Z3's core.
+        carries the tracked labels of Z3's core.  With ``stop`` (an answer ->
+        bool), no further query is taken once it holds for an answer: the
+        answers then stop short of the queries (those already running are
+        still decided).
 
         Why: the re-proof of a scouted plan is hundreds of independent one-step
         queries; one at a time they leave all but one core idle."""
@@ -625,6 +628,7 @@ class Symbolic:
         asked: list = []
         answers: dict = {}
         running: dict = {}   # future -> (index, context, solver, core literal names)
+        halted = [False]
 
         def check(sv, lits):
             """On a worker: the answer and the seconds Z3 took (not the wait for a
@@ -649,13 +653,18 @@ class Symbolic:
                 else:
                     answers[i] = Answer(UNKNOWN, secs, note=note or sv.reason_unknown())
                 del sv, ctx   # dropped in this thread, as they were made here
+                if stop is not None and stop(answers[i]):
+                    halted[0] = True
 
         pool = ThreadPoolExecutor(max_workers=workers)
         try:
-            for i, (q, slug) in enumerate(queries):
-                asked.append((q, slug))
-                while len(running) > workers:
+            for q, slug in queries:
+                while len(running) >= workers + 1:
                     reap(wait(list(running), return_when=FIRST_COMPLETED)[0])
+                if halted[0]:
+                    break
+                i = len(asked)
+                asked.append((q, slug))
                 left = budget_of()
                 limit = _tightest(left, cap, q.cap)
                 ctx = z3.Context()

@@ -127,8 +127,8 @@ def test_a_step_asked_one_card_played_at_a_time_proves_the_same(monkeypatch):
         split.append(cases is not None)
         return cases
     monkeypatch.setattr(smt_checks.Symbolic, "choice_cases", counted)
-    for after in (reproof.CHOICE_AFTER, 1e-6):   # then no first form is decided in time
-        monkeypatch.setattr(reproof, "CHOICE_AFTER", after)
+    for after in (reproof.SPLIT_AFTER, 1e-6):   # then no first form is decided in time
+        monkeypatch.setattr(reproof, "SPLIT_AFTER", after)
         msgs: list = []
         ch = SymbolicChecker(real(), progress=msgs.append)
         out = ch.reproof.prove("FROZEN")
