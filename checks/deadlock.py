@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from itcp.model.smt_checks import SAT, UNSAT, Query
 
+from .induction import subset_query
 from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
 #: rounds of "strengthen the invariants, ask again"
@@ -71,7 +72,7 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
         ch.progress(f"{pid}: a live state without a move ({len(ind.proven)} invariants)")
         ans = ch.ask(q, f"deadlock-{pid}")
         if ans.result == UNSAT:
-            return _proved(ch, pid, q, skipped)
+            return _proved(ch, pid, q, skipped, scouted is not None)
         if scouted is not None:   # not enough here: every proved invariant next
             scouted = None
             continue
@@ -94,13 +95,33 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
                    "search for a reachable one was made")})
 
 
-def _proved(ch, pid: str, q: Query, skipped: list) -> Verdict:
-    """HOLDS from the unsat deadlock query ``q``: its invariants minimised, the
-    rules every action's guards."""
+def _proved(ch, pid: str, q: Query, skipped: list, scouted: bool = False) -> Verdict:
+    """HOLDS from the unsat deadlock query ``q``: its invariants minimised (with
+    ``scouted``, those of the scout table's proof, minimised there: kept as they
+    are, each re-proved here), the rules every action's guards."""
     sym, ind = ch.sym, ch.inductor
-    labels, done = sym.minimise(q, lambda lab: lab.startswith("inv:"),
-                                ch.core_budget())
-    used = [lab[4:] for lab in labels]
+    if scouted:
+        labels = [lab for lab, _ in q.parts if lab.startswith("inv:")]
+        return _holds(ch, pid, [lab[4:] for lab in labels], skipped,
+                      "minimised at the scout table, each proved again here",
+                      "the invariants are those the scout table's proof used, minimised "
+                      "there (not again here); the query here is unsat with them alone")
+    # each heavy invariant (point sums, counts) dropped first if the query stays
+    # unsat without it: a light one that does as well is what is kept, and what a
+    # big table proves again (``Reproof.support``) stays cheap
+    for heavy in [lab for lab, _ in q.parts if lab.startswith("inv:") and ind.heavy(lab[4:])]:
+        light = subset_query(q, lambda lab, h=heavy: lab != h, f"without {heavy}")
+        if ch.ask(light, f"deadlock-{pid}-without-{heavy[4:]}").result == UNSAT:
+            q = light
+    labels, done = sym.minimise(q, lambda lab: lab.startswith("inv:"), ch.core_budget())
+    core_note = None if done else "time ran out while minimising the invariants"
+    return _holds(ch, pid, [lab[4:] for lab in labels], skipped, "minimised", core_note)
+
+
+def _holds(ch, pid: str, used: list, skipped: list, minimised: str,
+           core_note: str | None) -> Verdict:
+    """The HOLDS verdict of a deadlock query unsat with the invariants ``used``."""
+    sym, ind = ch.sym, ch.inductor
     rules = []
     for a in sym.actions:
         for r in sym.can_move(a)[1]:
@@ -111,13 +132,13 @@ def _proved(ch, pid: str, q: Query, skipped: list) -> Verdict:
           "scope": ch.scope,
           "note": "no state satisfying the proved invariants is live without a legal "
                   "move; the rules are the guards of every action (the invariants are "
-                  "minimised)"}
+                  f"{minimised})"}
     if skipped:
         ev["note"] += (f"; {', '.join(skipped)} counted as unable to move (its "
                        "arguments are not enumerated), which only makes the proof "
                        "harder")
-    if not done:
-        ev["core_note"] = "time ran out while minimising the invariants"
+    if core_note is not None:
+        ev["core_note"] = core_note
     return Verdict(pid, HOLDS, "symbolic", ch.props[pid].statement, ev)
 
 

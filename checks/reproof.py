@@ -7,8 +7,10 @@ every one of those invariants is proved again (after every deal, then each
 step), each step query cut to its scouted core (a subset of the conjuncts:
 unsat there is unsat for the whole query).  A cut with point sums is asked
 first with the sums as free values, then as functions of their sets, then as
-it is (an abstraction proves something only when unsat); a cut that splits by
-card is asked one card at a time once it takes too long as a whole; a cut that
+it is (an abstraction proves something only when unsat); a cut whose action
+takes a card is asked once per card played once its first form takes too long,
+and a cut that splits by card is asked one card at a time once it takes too
+long as a whole; a cut that
 is not unsat here is raced against itself without the state's
 well-formedness, then the whole step query is asked.  A plan that fails here
 gives None, and the caller searches on its own (``Inductor.prove``): nothing
@@ -30,6 +32,12 @@ PARALLEL_CAP = 30.0
 #: may take as a whole before it is asked one card at a time (at eight players, full
 #: deck: about 0.2 s per card, where a Pride Cycle's delivery as a whole took over 60 s)
 SPLIT_AFTER = 10.0
+#: seconds one case of a step asked once per card played (``Symbolic.choice_cases``)
+#: may take; the first case not unsat in time ends the split (at eight players,
+#: full deck: "a discard opening Mercy's race leaves nobody to race" was not
+#: decided in 30 s in any form and took 154 s as it is; as cases, 0.05-0.5 s each,
+#: where a Pride Cycle's give is slower card by card than whole)
+CHOICE_CASE = 3.0
 
 
 def ill_formed(q: Query) -> Query:
@@ -215,7 +223,8 @@ class _Attempt:
                     self.cut_jobs.append((t, a))
                     self.cuts[t, a] = cut_to_core(q, labels)
                     form = self._first_form(self.cuts[t, a], (t, a))
-                    if self.rp.cases(t) is not None:   # a copy: the cut is asked again
+                    # a copy: the cut is asked again, split, if this takes long
+                    if self.rp.cases(t) is not None or self.sym.choice_cases(a) is not None:
                         form = replace(form, cap=SPLIT_AFTER)
                     yield form, f"proof-{t}-{a}"
 
@@ -240,6 +249,7 @@ class _Attempt:
         ch, pid, solver, later = self.ch, self.pid, self.ind.solver, self.later
         answers = dict(zip(self.cut_jobs, ch.solve_all(self._cut_forms(), solver,
                                                        cap=PARALLEL_CAP)))
+        self._by_choice(answers)
         while True:
             again = [ta for ta in self.cut_jobs if answers[ta].result != UNSAT and later[ta]]
             if not again:
@@ -260,6 +270,40 @@ class _Attempt:
             answers.update(zip(again, ch.solve_all(
                 ((self._next_form(ta), f"proof-{ta[0]}-{ta[1]}") for ta in again),
                 solver, cap=PARALLEL_CAP)))
+
+    def _by_choice(self, answers: dict) -> None:
+        """Each scouted step whose first form was not decided in time, and whose
+        action takes a card (``Symbolic.choice_cases``), asked again as its exact
+        cut once per value of that card: unsat when every case is (then no other
+        form is asked), sat when one is (the cut is sat: the whole query is asked
+        next).  The cases go option cards first (the last cards: the ones whose
+        effects make a step hard), each within CHOICE_CASE seconds, and the
+        first case not unsat ends the split: the step goes on to its other forms
+        (some steps, such as a Pride Cycle's give, are slow card by card)."""
+        ch, sym, pid = self.ch, self.sym, self.pid
+        for ta in self.cut_jobs:
+            conds = sym.choice_cases(ta[1])
+            if answers[ta].result != UNKNOWN or conds is None:
+                continue
+            qs = []
+            for i in reversed(range(len(conds))):
+                cq = subset_query(self.cuts[ta], lambda lab: True,
+                                  f"case {i} of the card {ta[1]} takes")
+                cq.meaning = (f"unsat proves no {ta[1]} step with this card breaks {ta[0]}; "
+                              f"with every case unsat, no {ta[1]} step breaks {ta[0]}")
+                cq.add("case", conds[i])
+                qs.append((cq, f"proof-{ta[0]}-{ta[1]}-choice{i}"))
+            ch.progress(f"{pid}: does {ta[1]} break {ta[0]}? (scouted core, one card "
+                        f"played at a time: {len(qs)} queries)")
+            mine = ch.solve_all(iter(qs), self.ind.solver, cap=CHOICE_CASE,
+                                stop=lambda x: x.result != UNSAT)
+            secs = sum(x.seconds for x in mine)
+            if len(mine) == len(qs) and all(x.result == UNSAT for x in mine):
+                answers[ta] = Answer(UNSAT, secs)
+                self.later[ta] = []
+            elif any(x.result == SAT for x in mine):   # the exact cut is sat
+                answers[ta] = Answer(SAT, secs)
+                self.later[ta] = []
 
     def _settle(self, answers: dict) -> bool:
         """Every step unsat, by its cut or else whole, and the property's cores
@@ -294,4 +338,4 @@ class _Attempt:
         return True
 
 
-__all__ = ["Reproof", "PARALLEL_CAP", "SPLIT_AFTER"]
+__all__ = ["Reproof", "PARALLEL_CAP", "SPLIT_AFTER", "CHOICE_CASE"]

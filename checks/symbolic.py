@@ -123,17 +123,19 @@ class SymbolicChecker:
         return self._settled(ans, slug), won
 
     def solve_all(self, queries, solver: str = "pipeline", cap: float | None = None,
-                  tracked=None):
+                  tracked=None, stop=None):
         """``Symbolic.solve_all`` within this run's deadline: the answers, in order
         (``queries``: (query, slug) pairs, taken lazily; ``tracked``: labels whose
-        part in an unsat answer's core is reported)."""
+        part in an unsat answer's core is reported; ``stop``: an answer after
+        which no further query is taken)."""
         slugs: list = []
 
         def taken():
             for q, slug in queries:
                 slugs.append(slug)
                 yield q, slug
-        answers = self.sym.solve_all(taken(), self.budget, solver, cap, tracked=tracked)
+        answers = self.sym.solve_all(taken(), self.budget, solver, cap, tracked=tracked,
+                                     stop=stop)
         return [self._settled(ans, slug) for ans, slug in zip(answers, slugs)]
 
     def _settled(self, ans, slug: str):

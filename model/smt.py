@@ -93,8 +93,9 @@ class SmtSpec:
         """The well-formedness of ``s`` in four parts: "ranges" (each value in
         its type's range), "layout" (each pile's slots, and its set of cards
         tied to them), "ties" (each pile's ``distinct`` tied to a ladder over its
-        slots) and "top" (a pile's top card is a card of its set: implied by
-        "layout", and all a move taking the top card needs of it).
+        slots) and "top" (a pile's ``top`` is the card in the slot under its
+        length, and a card of its set: all a move reading or taking the top
+        card needs of the pile).
 
         Apart because a query may go without the last three and stay sound:
         without them every state is still a model (its set and ``distinct``
@@ -110,8 +111,9 @@ class SmtSpec:
             for p in piles:
                 out["layout"].extend(self.values.well_formed(p, PILE))
                 out["ties"].append(mk_eq(p.distinct, self.values.ladder(p.slots)))
+                out["top"].append(p.top == self.values.top(p))
                 out["top"].append(z3.Implies(p.length != 0, self.values.has(
-                    p.cards, self.values.top(p), self.n_cards)))
+                    p.cards, p.top, self.n_cards)))
         return out
 
     def init(self, s: dict) -> list:

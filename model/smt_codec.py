@@ -61,6 +61,7 @@ class StateCodec:
             out.extend(x.slots)
             out.append(x.cards)
             out.append(mk_if(x.distinct, bv(1, 1), bv(0, 1)))
+            out.append(x.top)
         elif t == BOOL:
             out.append(mk_if(x, bv(1, 1), bv(0, 1)))
         else:
@@ -78,6 +79,7 @@ class StateCodec:
                        for i in range(self.n_cards))
             out.append((self.values.card_set(value), self.n_cards))
             out.append((int(self.values.distinct(value)), 1))
+            out.append((value[-1] if value else -1, ELEM_WIDTH))
         else:
             out.append((int(value), self._width(t)))
 
@@ -88,7 +90,8 @@ class StateCodec:
         if t == PILE:
             k = self._unpack(bits, PLAYER, pos)
             slots = [self._unpack(bits, CARD, pos) for _ in range(self.n_cards)]
-            pos[0] += self.n_cards + 1   # the set of cards and ``distinct``: the slots say both
+            # the set of cards, ``distinct`` and the top card: the slots say all three
+            pos[0] += self.n_cards + 1 + ELEM_WIDTH
             return tuple(slots[:k])
         w = self._width(t)
         x = bits >> pos[0] & ((1 << w) - 1)

@@ -155,7 +155,7 @@ class Operators:
         return mk_if(mk_or(p < 0, d == 0), nobody, out)
 
     def op_top(self, v: Sequence[Any], n: Any) -> Any:
-        return self.values.top(v[0])
+        return v[0].top
 
     def op_pile_len(self, v: Sequence[Any], n: Any) -> Any:
         return z3.ZeroExt(self.iw - ELEM_WIDTH, v[0].length)
@@ -166,7 +166,7 @@ class Operators:
         return Pile(pile.length + 1,
                     tuple(mk_if(pile.length == i, c, x) for i, x in enumerate(pile.slots)),
                     pile.cards | bit,
-                    mk_and(pile.distinct, (pile.cards & bit) == 0))
+                    mk_and(pile.distinct, (pile.cards & bit) == 0), c)
 
     def op_pop(self, v: Sequence[Any], n: Any) -> Pile:
         # the top card leaves the set unless it lies lower in the pile too, which
@@ -179,14 +179,16 @@ class Operators:
         length = mk_if(pile.length == 0, pile.length, pile.length - 1)
         slots = tuple(mk_if(pile.length == i + 1, z3.BitVecVal(-1, ELEM_WIDTH), x)
                       for i, x in enumerate(pile.slots))
-        top = self.values.slot(pile, pile.length - 1)
+        top = pile.top
         lower = mk_or(*[mk_and(z3.ULT(i, pile.length - 1), x == top)
                         for i, x in enumerate(pile.slots[:-1])])
         stays = mk_or(pile.length == 0, mk_not(self.values.in_range(top, w)),
                       mk_and(mk_not(pile.distinct), lower))
         return Pile(length, slots,
                     mk_if(stays, pile.cards, pile.cards & ~self.values.single(top, w)),
-                    mk_or(pile.distinct, self.values.ladder(slots)))
+                    mk_or(pile.distinct, self.values.ladder(slots)),
+                    mk_if(z3.ULE(pile.length, 1), z3.BitVecVal(-1, ELEM_WIDTH),
+                          self.values.slot(pile, pile.length - 2)))
 
     def op_pile_cards(self, v: Sequence[Any], n: Any) -> Any:
         return v[0].cards
@@ -200,7 +202,7 @@ class Operators:
         neg = z3.BitVecVal(-1, ELEM_WIDTH)
         return Pile(mk_if(c >= 0, z3.BitVecVal(1, ELEM_WIDTH), z3.BitVecVal(0, ELEM_WIDTH)),
                     tuple([mk_if(c >= 0, c, neg)] + [neg] * (w - 1)),
-                    self.values.card_bit(c), TRUE)
+                    self.values.card_bit(c), TRUE, mk_if(c >= 0, c, neg))
 
     def op_get(self, v: Sequence[Any], n: Any) -> Any:
         m, k = v

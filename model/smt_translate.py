@@ -46,7 +46,7 @@ def term_id(v: Any) -> Any:
         return v.get_id()
     if isinstance(v, Pile):
         return (Pile, v.length.get_id(), tuple(x.get_id() for x in v.slots),
-                v.cards.get_id(), v.distinct.get_id())
+                v.cards.get_id(), v.distinct.get_id(), v.top.get_id())
     if isinstance(v, tuple):
         return tuple(term_id(x) for x in v)
     return ("py", v)

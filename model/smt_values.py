@@ -26,8 +26,16 @@ value of each type is, how two are compared, chosen between and bounded.
                kept the same way: a state's pile ties it to a ladder over its
                slots (``SmtSpec.wf_parts``, apart from the rest of the
                well-formedness), push keeps it while the card is new, pop keeps
-               it, so what a move does to it never reads the slots;
-               tests/test_smt.py proves all of it exact
+               it, so what a move does to it never reads the slots.  ``top``
+               (a BitVec(8), -1 for an empty pile) is the top card, kept the
+               same way: a state's pile ties it to the slot under the length
+               (the "top" part of ``SmtSpec.wf_parts``), push makes it the
+               card pushed, pop the slot below, so a push's top card is the
+               card pushed without a lookup over the slots (a push onto a pile
+               of every card, which no play reaches, keeps the engine's top
+               card where the slots have no room for it: the step proofs that
+               a discard leaves a card on the pile no longer count the pile's
+               cards to exclude it); tests/test_smt.py proves all of it exact
 ``map[T]``     a tuple of n_players values of type T
 ``table``      the constant Python tuple (tables are always constants)
 =============  ==============================================================
@@ -166,6 +174,7 @@ class Pile:
     slots: tuple
     cards: z3.BitVecRef   # the set of the cards in slots 0 .. length-1
     distinct: z3.BoolRef  # no card occurs twice in slots 0 .. length-1
+    top: z3.BitVecRef     # the top card (slot length-1), -1 for an empty pile
 
 
 #: an aggregate's record: (its term, which sum, the set summed)
@@ -207,7 +216,8 @@ class Values:
                         tuple(z3.BitVec(f"{name}_{i}", ELEM_WIDTH)
                               for i in range(self.n_cards)),
                         z3.BitVec(f"{name}_cards", self.n_cards),
-                        z3.Bool(f"{name}_distinct"))
+                        z3.Bool(f"{name}_distinct"),
+                        z3.BitVec(f"{name}_top", ELEM_WIDTH))
         raise SpecError(f"no Z3 sort for type {t}")
 
     def const(self, value: Any, t: str) -> Any:
@@ -233,7 +243,8 @@ class Values:
                         tuple(self.bv(value[i] if i < len(value) else -1, ELEM_WIDTH)
                               for i in range(self.n_cards)),
                         self.bv(self.card_set(value), self.n_cards),
-                        boolval(self.distinct(value)))
+                        boolval(self.distinct(value)),
+                        self.bv(value[-1] if value else -1, ELEM_WIDTH))
         raise SpecError(f"no Z3 constant for type {t}")
 
     def card_set(self, pile: Sequence[int]) -> int:
@@ -257,7 +268,8 @@ class Values:
         if t == PILE:
             return Pile(mk_if(c, a.length, b.length),
                         tuple(mk_if(c, x, y) for x, y in zip(a.slots, b.slots)),
-                        mk_if(c, a.cards, b.cards), mk_if(c, a.distinct, b.distinct))
+                        mk_if(c, a.cards, b.cards), mk_if(c, a.distinct, b.distinct),
+                        mk_if(c, a.top, b.top))
         if t.startswith("table"):
             if a != b:
                 raise SpecError("a conditional choice between two tables")
@@ -271,7 +283,7 @@ class Values:
         if t == PILE:
             return mk_and(a.length == b.length,
                           *[x == y for x, y in zip(a.slots, b.slots)], a.cards == b.cards,
-                          mk_eq(a.distinct, b.distinct))
+                          mk_eq(a.distinct, b.distinct), a.top == b.top)
         if t.startswith("table"):
             return boolval(tuple(a) == tuple(b))
         if t == INT:
@@ -437,7 +449,8 @@ class Values:
         return mk_and(*out)
 
     def top(self, pile: Pile) -> Any:
-        """The pile's top card, -1 for an empty pile."""
+        """The pile's top card as its slots say, -1 for an empty pile (what a
+        state's tie equates ``pile.top`` with; a move reads ``pile.top``)."""
         return mk_if(pile.length == 0, z3.BitVecVal(-1, ELEM_WIDTH),
                      self.slot(pile, pile.length - 1))
 

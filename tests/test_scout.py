@@ -112,6 +112,33 @@ def test_an_abstraction_that_proves_nothing_sends_the_step_back_to_its_cut(monke
     assert False in asked and True in asked   # both abstractions were tried first
 
 
+@pytest.mark.slow
+def test_a_step_asked_one_card_played_at_a_time_proves_the_same(monkeypatch):
+    """A step whose first form is not decided in time, and whose action takes a
+    card, is asked once per card played: the re-proof still proves FROZEN, with
+    the same rules and invariants as when every step is decided whole."""
+    from itcp.checks import reproof
+    from itcp.model import smt_checks
+    outs, split = [], []
+    original = smt_checks.Symbolic.choice_cases
+
+    def counted(self, action):
+        cases = original(self, action)
+        split.append(cases is not None)
+        return cases
+    monkeypatch.setattr(smt_checks.Symbolic, "choice_cases", counted)
+    for after in (reproof.SPLIT_AFTER, 1e-6):   # then no first form is decided in time
+        monkeypatch.setattr(reproof, "SPLIT_AFTER", after)
+        msgs: list = []
+        ch = SymbolicChecker(real(), progress=msgs.append)
+        out = ch.reproof.prove("FROZEN")
+        assert out is not None and out.proved
+        outs.append((sorted(out.rules), sorted(out.used), sorted(ch.inductor.proven)))
+    assert any(split)
+    assert any("one card played at a time" in m for m in msgs)
+    assert outs[0] == outs[1]
+
+
 def test_a_scouted_invariant_refuted_here_sends_the_proof_back_to_the_search(monkeypatch):
     ch = SymbolicChecker(real())
     ind = ch.inductor
