@@ -471,9 +471,6 @@ class ProcessParts:
 #: parts at all
 WARM_STATES = 200_000
 
-#: the parts' processes of the search under way (the memory watchdog counts them)
-RUNNING: list[int] = []
-
 
 # -- the coordinator ---------------------------------------------------------------------
 
@@ -542,11 +539,11 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
     shared = getattr(parts, "shared", None)
     if shared is not None:
         store.over(shared)
-    RUNNING[:] = parts.pids
     coord = _Coordinator(ex, store, b, parts, workers, limits, deadline, track_rules, start)
     coord.progress, coord.part_progress, coord.on_level = progress, part_progress, on_level
     killed = False
-    gc.disable()
+    collecting = gc.isenabled()
+    gc.disable()   # no reference cycles here; the collector would walk the tables
     try:
         coord.run(resume)
     except Pause:
@@ -562,7 +559,8 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
         except (KeyboardInterrupt, PartError, OSError, EOFError):
             killed = True
     finally:
-        gc.enable()
+        if collecting:
+            gc.enable()
         totals = []
         if not killed:
             try:
@@ -570,7 +568,6 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
             except (KeyboardInterrupt, PartError, OSError, EOFError):
                 killed = True
         parts.close(kill=killed)
-        RUNNING.clear()
     coord.finish(totals)
     ex.seconds = time.monotonic() - start
     ex.unpack, ex.key_of = layout.compile()[1], key_of
@@ -835,4 +832,4 @@ def search(game: Game, limits: Limits | None = None, workers: int = 1, **kw) -> 
 
 
 __all__ = ["explore_partitioned", "search", "Part", "PartPlan", "Parts", "ProcessParts",
-           "PartError", "RUNNING", "PartProgress", "WARM_STATES"]
+           "PartError", "PartProgress", "WARM_STATES"]
