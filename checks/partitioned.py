@@ -672,9 +672,11 @@ class _Coordinator:
             if self.on_level is not None:
                 self.on_level(ex, self.level_now)
             if self.poll():
+                ex.level = self.level_now()   # a limit: where a checkpoint goes on from
                 return
             if limits.max_depth is not None and d >= limits.max_depth:
                 ex.limit = f"--depth {limits.max_depth}"
+                ex.level = self.level_now()
                 return
             results = self.parts.call("expand", [(d, self.deadline)] * self.n)
             for r in results:
@@ -683,6 +685,7 @@ class _Coordinator:
             if any(r["stopped"] for r in results):
                 ex.limit = f"--timeout {limits.timeout:g}"
                 self.back_to_mark()
+                ex.level = self.level_now()
                 return
             d += 1
             ex.depth = d

@@ -166,3 +166,20 @@ def test_an_interrupt_in_any_step_of_a_level_goes_back_to_its_top(call, search_r
     assert stopped.interrupted and stopped.level is not None
     assert search_report(explore_partitioned(game, 2, resume=resume_point(stopped),
                                              warm=0)) == full
+
+
+def test_a_limit_in_parts_writes_the_level_to_go_on_from(tmp_path):
+    """``--workers 2`` stopped by ``--max-states`` past the first 200,000 states
+    (the parts' share): its last checkpoint is the top of the level it was in,
+    and ``--resume`` goes on to the uninterrupted report."""
+    uninterrupted = _uninterrupted(tmp_path, *TABLE)
+    r = _itcp("check", "official", *TABLE, "--json", "--max-states", "400000", "--workers", "2",
+              "--checkpoint", "ck", cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    stopped = json.loads(r.stdout)["stats"]
+    written = json.loads((tmp_path / "ck" / "checkpoint.json").read_text())["level"]["states"]
+    assert 200_000 < written <= stopped["states"] < uninterrupted["stats"]["states"]
+    r = _itcp("check", "official", *TABLE, "--json", "--resume", "ck", "--workers", "2",
+              cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert _report_json(r.stdout) == uninterrupted
