@@ -774,10 +774,7 @@ class Search:
         self.waiting: dict = {}   # level -> [(words, source numbers, post-Pass flags)]
         self.committed = (0, 0, 0, 0)
         spec = game.spec
-        self.unseen_rules = {a.name: set(r for r, _ in a.guards)
-                             | {r for ups in a.updates.values() for r, *_ in ups}
-                             | set(a.used_defs) | {d for ds in a.update_defs.values() for d in ds}
-                             for a in spec.actions}
+        self.unseen_rules = rules_to_cover(spec)
         self.quiet = {a.name: 0 for a in spec.actions}
         self.taken: set = set()
         self.folding = True
@@ -786,6 +783,10 @@ class Search:
         #: where the search stands at the top of the current level
         self.level: Level | None = None
         self.on_level: Callable[[Exploration, Callable[[], Level]], None] | None = None
+
+    def coverage_sampled(self) -> bool:
+        """Rule coverage stopped being tracked for an action with rules still unseen."""
+        return any(q >= COVERAGE_PATIENCE and self.unseen_rules[a] for a, q in self.quiet.items())
 
     # -- levels ------------------------------------------------------------------------
     def mark(self, d: int) -> Level:
@@ -1025,8 +1026,7 @@ class Search:
             ex.unreduced_states = ex.states
         if self.bounds[1] >= 0:
             ex.hand_min, ex.hand_max = self.bounds
-        ex.coverage_sampled = any(q >= COVERAGE_PATIENCE and self.unseen_rules[a]
-                                  for a, q in self.quiet.items())
+        ex.coverage_sampled = self.coverage_sampled()
         if ex.terminal and self.track_rules:
             ex.fired |= fired_at_round_end(game)
         ex.depth = max(ex.depth, ex.depth_of.deepest())
@@ -1087,6 +1087,15 @@ def resume_point(ex: Exploration, level: Level | None = None) -> Resume:
                   np.frombuffer(ex._edge_dst, dtype=np.int32)[:level.edges].copy(),
                   np.array(ex.deadlocks[:level.deadlocks], dtype=np.int64),
                   np.frombuffer(ex.deal_action, dtype=np.int32)[:level.deals].copy())
+
+
+def rules_to_cover(spec) -> dict[str, set]:
+    """Per action, the rules and definitions a move of it can exercise (what rule
+    coverage looks for)."""
+    return {a.name: set(r for r, _ in a.guards)
+            | {r for ups in a.updates.values() for r, *_ in ups}
+            | set(a.used_defs) | {d for ds in a.update_defs.values() for d in ds}
+            for a in spec.actions}
 
 
 def fired_at_round_end(game: Game) -> set:

@@ -56,7 +56,6 @@ from itcp.model.engine import Game
 
 from .explore import (
     CHUNK_STATES,
-    COVERAGE_PATIENCE,
     Exploration,
     Level,
     Limits,
@@ -67,6 +66,7 @@ from .explore import (
     fired_at_round_end,
     limit_reached,
     resume_point,
+    rules_to_cover,
     search_backend,
     search_setup,
 )
@@ -321,10 +321,10 @@ class Part:
 
     def counts(self) -> dict:
         """What the part counted, for the search's totals (and its rule coverage)."""
-        s, ex = self.search, self.ex
-        sampled = any(q >= COVERAGE_PATIENCE and s.unseen_rules[a] for a, q in s.quiet.items())
+        ex = self.ex
         return {"transitions": ex.transitions, "terminal": ex.terminal, "fired": ex.fired,
-                "sampled": sampled, "waiting": ex._waiting_peak, "states": self.store.n}
+                "sampled": self.search.coverage_sampled(), "waiting": ex._waiting_peak,
+                "states": self.store.n}
 
 
 # -- transports ------------------------------------------------------------------------
@@ -585,11 +585,7 @@ class _Coordinator:
         self.progress = self.part_progress = self.on_level = None
         self.bounds = [999, -1]
         self.frontier = [0] * n
-        spec = ex.game.spec
-        self.unseen = {a.name: set(r for r, _ in a.guards)
-                       | {r for ups in a.updates.values() for r, *_ in ups}
-                       | set(a.used_defs) | {d for ds in a.update_defs.values() for d in ds}
-                       for a in spec.actions}
+        self.unseen = rules_to_cover(ex.game.spec)
         self.depth = 0
         self.mark: tuple = ()
         self.base: Level | None = None   # the level a resumed search started from

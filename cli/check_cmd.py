@@ -179,17 +179,18 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
                              f"--max-states {max_states:,} is more",
                              hint=f"use --max-states {GRAPH_LIMIT} or less with --graph")
         max_states = max_states or GRAPH_LIMIT
-    if engine == "symbolic" and (ray_address or workers):
-        raise InputError("--workers and --ray spread the explicit search",
+    explicit_only = [o for o, given in (("--workers", workers), ("--ray", ray_address),
+                                        ("--checkpoint", checkpoint_dir),
+                                        ("--resume", resume_dir)) if given]
+    if engine == "symbolic" and explicit_only:
+        raise InputError(f"{', '.join(explicit_only)}: options of the explicit search",
                          hint="use --engine explicit or all with them")
+    v = _load(variant, config_flags)
+    # the cluster is joined once every input is known good
     transport = ray_cluster(ray_address).transport() if ray_address is not None else None
     if transport is not None and workers is None:
         workers = transport.cpus
     workers = workers or 1
-    if engine == "symbolic" and (checkpoint_dir or resume_dir):
-        raise InputError("--checkpoint and --resume are the explicit search's",
-                         hint="use --engine explicit or all with them")
-    v = _load(variant, config_flags)
     identity = search_identity(v, not no_symmetry)
     resume = read_checkpoint(resume_dir, identity) if resume_dir is not None else None
     ckpt = None
