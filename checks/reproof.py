@@ -6,12 +6,12 @@ invariants a proof rests on and, per step, the labels of its unsat core; here
 every one of those invariants is proved again (after every deal, then each
 step), each step query cut to its scouted core (a subset of the conjuncts:
 unsat there is unsat for the whole query).  A cut with point sums is asked
-first with the sums as free values, then as functions of their sets, then as
-it is (an abstraction proves something only when unsat); a cut whose action
-takes a card is asked once per card played once its first form takes too long,
-and a cut that splits by card is asked one card at a time once it takes too
-long as a whole; a cut that
-is not unsat here is raced against itself without the state's
+first with the sums as free values (an abstraction proves something only when
+unsat).  A first form that takes too long is asked again: one card at a time
+where the formula splits by card (each case briefly), then once per card played
+where the action takes a card, then with the sums as functions of their sets,
+then as it is, and at the end one card at a time without the brief limit; a cut
+that is not unsat here is raced against itself without the state's
 well-formedness, then the whole step query is asked.  A plan that fails here
 gives None, and the caller searches on its own (``Inductor.prove``): nothing
 proved at the scout table is ever reported as a proof.
@@ -31,7 +31,7 @@ PARALLEL_CAP = 30.0
 #: seconds a scouted step query whose formula splits by card (``Symbolic.card_cases``)
 #: may take as a whole before it is asked one card at a time (at eight players, full
 #: deck: about 0.2 s per card, where a Pride Cycle's delivery as a whole took over 60 s)
-SPLIT_AFTER = 10.0
+SPLIT_AFTER = 5.0
 #: seconds one case of a step asked once per card played (``Symbolic.choice_cases``)
 #: may take; the first case not unsat in time ends the split (at eight players,
 #: full deck: "a discard opening Mercy's race leaves nobody to race" was not
@@ -138,15 +138,20 @@ class Reproof:
             self._split[name] = self.sym.card_cases(self.ind.after(name))
         return self._split[name]
 
-    def by_card(self, pid: str, answers: dict, cuts: dict) -> None:
+    def by_card(self, pid: str, answers: dict, cuts: dict, done: set,
+                quick: bool = False) -> None:
         """Each scouted step still unknown whose formula splits by card
         (``Symbolic.card_cases``) asked again one card at a time, every case of
-        every such step decided several at once: unsat when every case is."""
+        every such step decided several at once: unsat when every case is.
+        A step in ``done`` was split already; each one split here is added.
+        ``quick``: each case within CHOICE_CASE seconds, the first case not unsat
+        ending the split, and a step whose split ended so not added to ``done``
+        (it may be split again later, without that limit)."""
         ch, sym = self.ch, self.sym
         n_cards = ch.spec.config.n_cards
         split: list = []   # ((formula, action), its case queries)
         for ta, ans in answers.items():
-            if ans.result != UNKNOWN:
+            if ans.result != UNKNOWN or ta in done:
                 continue
             cases = self.cases(ta[0])
             if cases is None:
@@ -165,16 +170,23 @@ class Reproof:
             return
         ch.progress(f"{pid}: {len(split)} scouted core(s) asked again one card at a time "
                     f"({sum(len(qs) for _, qs in split)} queries)")
-        flat = [(cq, f"proof-{ta[0]}-{ta[1]}-case{i}")
-                for ta, qs in split for i, cq in enumerate(qs)]
-        got = iter(ch.solve_all(iter(flat), self.ind.solver, cap=PARALLEL_CAP))
-        for ta, qs in split:
-            mine = [next(got) for _ in qs]
-            secs = sum(x.seconds for x in mine)
-            if all(x.result == UNSAT for x in mine):
-                answers[ta] = Answer(UNSAT, secs)
-            elif any(x.result == SAT for x in mine):   # the cut itself is sat then
-                answers[ta] = Answer(SAT, secs)
+        # quick: step by step, each stopping at its first case not unsat; else all at once
+        for group in ([[x] for x in split] if quick else [split]):
+            flat = [(cq, f"proof-{ta[0]}-{ta[1]}-case{i}")
+                    for ta, qs in group for i, cq in enumerate(qs)]
+            got = iter(ch.solve_all(iter(flat), self.ind.solver,
+                                    cap=CHOICE_CASE if quick else PARALLEL_CAP,
+                                    stop=(lambda x: x.result != UNSAT) if quick else None))
+            for ta, qs in group:
+                mine = [x for x in (next(got, None) for _ in qs) if x is not None]
+                secs = sum(x.seconds for x in mine)
+                if len(mine) == len(qs) and all(x.result == UNSAT for x in mine):
+                    answers[ta] = Answer(UNSAT, secs)
+                elif any(x.result == SAT for x in mine):   # the cut itself is sat then
+                    answers[ta] = Answer(SAT, secs)
+                elif quick:
+                    continue
+                done.add(ta)
 
 
 class _Attempt:
@@ -193,10 +205,12 @@ class _Attempt:
         #: (formula, action) -> its cut's forms still to ask if need be, each made on
         #: demand (None: that abstraction does not exist)
         self.later: dict = {}
+        #: the steps already asked one card at a time (``Reproof.by_card``)
+        self.split: set = set()
 
     def run(self) -> Outcome | None:
         answers = self._decide_cuts()
-        self.rp.by_card(self.pid, answers, self.cuts)
+        self.rp.by_card(self.pid, answers, self.cuts, self.split)
         return self.out if self._settle(answers) else None
 
     def _cut_forms(self):
@@ -249,7 +263,15 @@ class _Attempt:
         ch, pid, solver, later = self.ch, self.pid, self.ind.solver, self.later
         answers = dict(zip(self.cut_jobs, ch.solve_all(self._cut_forms(), solver,
                                                        cap=PARALLEL_CAP)))
+        # a step still undecided whose formula splits by card: one card at a time
+        # before its slower forms (at eight players, full deck, CONSERVATION under
+        # a Pride Cycle's give: 30 s unknown twice as sums, then 3 s by card);
+        # then one whose action takes a card, once per card played
+        self.rp.by_card(self.pid, answers, self.cuts, self.split, quick=True)
         self._by_choice(answers)
+        for ta in self.split:
+            if answers[ta].result == SAT:   # the exact cut is sat: no form is unsat
+                later[ta] = []
         while True:
             again = [ta for ta in self.cut_jobs if answers[ta].result != UNSAT and later[ta]]
             if not again:

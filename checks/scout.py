@@ -271,6 +271,23 @@ class Scout:
                 else None
         return _PLANS[key]
 
+    def determined_cores(self, pid: str) -> dict | None:
+        """Action -> the labels of the minimised core of the scout table's proof of
+        DETERMINED (``pid``); None when the scout table does not prove it."""
+        if self.failed or pid not in self.props:
+            return None
+        key = self._key(pid, "cores")
+        if key not in _PLANS:
+            self._checker()
+            self.progress(f"{pid}: scouting at {self.table}")
+            try:
+                v = self.ch.determined(pid)
+            except (TimeoutError, OutOfTime):
+                self.failed = True
+                return None
+            _PLANS[key] = self.ch.cores.get(pid) if v.verdict == HOLDS else None
+        return _PLANS[key]
+
     @staticmethod
     def _still_holds(labels, believed, pid) -> bool:
         """A step's core ``labels`` (None: not asked yet) still proves it: every

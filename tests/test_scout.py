@@ -211,3 +211,77 @@ def test_no_deadlock_on_a_big_table_rests_on_the_invariants_the_scout_table_need
     v = ch.check("NO_DEADLOCK")
     assert v.verdict == HOLDS and v.evidence["kind"] == "inductive", v.evidence
     assert set(v.evidence["invariants"]) <= set(support) <= set(ch.inductor.proven)
+
+
+def _determined(ch):
+    v = ch.check("DETERMINED")
+    return v.verdict, v.evidence
+
+
+def test_determined_on_a_big_table_asks_each_action_cut_to_the_scout_tables_core(monkeypatch):
+    """On a big table DETERMINED asks each action's query cut to the core the
+    scout table's proof found: unsat there is unsat whole, so the verdict and
+    the rules are those of the cut (no minimising at the real table)."""
+    from itcp.checks.verdicts import HOLDS
+    from itcp.model import smt_checks
+    minimised: list = []
+    original = smt_checks.Symbolic.minimise
+
+    def counted(self, q, *args, **kw):
+        minimised.append(q.title)
+        return original(self, q, *args, **kw)
+    monkeypatch.setattr(smt_checks.Symbolic, "minimise", counted)
+    small = SymbolicChecker(real())   # the whole queries, minimised here
+    verdict, whole = _determined(small)
+    assert verdict == HOLDS and minimised
+    big = SymbolicChecker(real())
+    big.inductor.big = True   # this table counts as big (its solver stays the small one's)
+    scout = big.reproof.scout()
+    cores = scout.determined_cores("DETERMINED")
+    assert cores and set(cores) == set(big.sym.actions)
+    minimised.clear()
+    verdict, cut = _determined(big)
+    assert verdict == HOLDS, cut
+    # every action settled by its scouted cut: nothing minimised at this table
+    assert not [d for d in minimised if "DETERMINED" in d]
+    assert "scout table" in cut["core_note"]
+    assert set(cut["rules"]) <= big.rule_ids
+    assert big.cores["DETERMINED"] == cores
+
+
+def test_determined_falls_back_to_the_whole_query_where_a_scouted_core_is_too_small(
+        monkeypatch):
+    """Every scouted core empty (each cut query satisfiable): each action is asked
+    whole and its core minimised here, as on a small table, with the same rules."""
+    from itcp.checks.verdicts import HOLDS
+    _, whole = _determined(SymbolicChecker(real()))
+    big = SymbolicChecker(real())
+    big.inductor.big = True
+    monkeypatch.setattr(S.Scout, "determined_cores",
+                        lambda self, pid: {a: [] for a in big.sym.actions})
+    verdict, ev = _determined(big)
+    assert verdict == HOLDS
+    assert sorted(ev["rules"]) == sorted(whole["rules"])
+    assert "scout table" not in ev.get("core_note", "")
+
+
+@pytest.mark.slow
+def test_a_step_whose_formula_splits_by_card_is_split_before_its_slower_forms(monkeypatch):
+    """No first form decided in time: CONSERVATION's own steps (its formula splits by
+    card) are asked one card at a time before any other form (a form closer to the
+    sums' values, or one case per card played), and the re-proof proves what it proves when every step is decided whole."""
+    from itcp.checks import reproof
+    outs, logs = [], []
+    for after in (reproof.SPLIT_AFTER, 1e-6):
+        monkeypatch.setattr(reproof, "SPLIT_AFTER", after)
+        msgs: list = []
+        ch = SymbolicChecker(real(), progress=msgs.append)
+        out = ch.reproof.prove("CONSERVATION")
+        assert out is not None and out.proved
+        outs.append((sorted(out.rules), sorted(out.used), sorted(ch.inductor.proven)))
+        logs.append(msgs)
+    split = [i for i, m in enumerate(logs[1]) if "asked again one card at a time" in m]
+    later = [i for i, m in enumerate(logs[1]) if "closer to their sums' values" in m
+             or "one card played at a time" in m]
+    assert split and later and split[0] < later[0]
+    assert outs[0] == outs[1]
