@@ -13,7 +13,8 @@ starting and listing the rules, no solving): each figure is also given as a
 multiple of it, so figures from two machines or two days can be compared.
 
     python bench/full_deck.py [--variant clarified] [--players 2..8] [--runs 3]
-                              [--property P ...] [--together] [--timeout 900]
+                              [--property P ...] [--together | --only-together]
+                              [--timeout 900]
 """
 from __future__ import annotations
 
@@ -59,15 +60,18 @@ def main() -> None:
     ap.add_argument("--property", action="append", default=None, choices=property_ids())
     ap.add_argument("--together", action="store_true",
                     help="also time the command with no --property (all nine at once)")
+    ap.add_argument("--only-together", action="store_true",
+                    help="time only the command with no --property, at each player count")
     args = ap.parse_args()
+    together = 0.0
     base = [timed([EXE, "rules", "--json"], 60)[0] for _ in range(args.runs)]
     b = statistics.median(base)
     print(f"medians of {args.runs} run(s); baseline `itcp-check rules --json` {b:.2f} s")
     print(f"{'players':>7}  {'property':<14} {'verdict':<9} {'evidence':<10} "
           f"{'wall s':>8}  {'x base':>7}  runs")
     for n in players_of(args.players):
-        todo = [[p] for p in (args.property or property_ids())]
-        if args.together:
+        todo = [] if args.only_together else [[p] for p in (args.property or property_ids())]
+        if args.together or args.only_together:
             todo.append([])
         for props in todo:
             cmd = [EXE, "check", args.variant, "--engine", "symbolic", "--full-deck",
@@ -87,8 +91,12 @@ def main() -> None:
                 verdict = f"{got.count('HOLDS')}/{len(got)} HOLDS"
                 kind = ""
             name = props[0] if props else "all nine"
+            together += 0.0 if props else secs
             print(f"{n:>7}  {name:<14} {verdict:<9} {kind:<10} {secs:8.1f}  {secs / b:7.1f}  "
                   + "/".join(f"{s:.1f}" for s, _ in runs), flush=True)
+    if together:
+        print(f"all nine at {args.players} players, the medians summed: {together:.1f} s "
+              f"({together / 60:.1f} min)")
 
 
 if __name__ == "__main__":

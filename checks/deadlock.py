@@ -6,8 +6,9 @@ from each action's guards (``Symbolic.can_move``, arguments enumerated):
 
 0. On a big table (the full deck), first the invariants a scout table's proof
    of NO_DEADLOCK used (``Reproof.support``): each is proved here by
-   the re-proof of its own scouted plan, and step 1 assumes those alone; if the
-   scout table has no proof, or step 1 is not unsat with them, on as below.
+   the re-proof of its own scouted plan, and step 1 assumes those alone; if
+   step 1 is not unsat with them, on as below.  If the scout table has no
+   proof, straight to step 3.
 1. Ask for a well-formed state satisfying the proved invariants, not terminal,
    where no action can move.  Unsat proves that every reachable live state has a
    legal move (the invariants cover every reachable state).
@@ -58,7 +59,13 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
     # on a big table, first the invariants a scout table's proof used (each proved
     # here), and only those assumed: unsat with fewer assumptions is unsat with all
     scouted = ch.reproof.support(pid)
-    for _ in range(ROUNDS):
+    # on a big table whose scout table has no proof (there it has a dead end, or
+    # its invariants fail here), none is sought here: the plain Houdini over
+    # every candidate takes Z3 many minutes at the full deck (``official`` at four
+    # players: UNKNOWN after 480 s). Straight to the bounded search, as ROUND_ENDS
+    # goes straight to its lasso
+    rounds = 0 if ind.big and scouted is None and reachability else ROUNDS
+    for _ in range(rounds):
         assumed = list(ind.proven) if scouted is None else scouted
         q = Query(f"{pid}: a well-formed state satisfying the proved invariants, not terminal, "
                   "in which no action can move",
@@ -89,7 +96,8 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
     return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
         "kind": "bounded", "depth": ch._bmc_done.get(pid, -1),
         "candidate": game.describe(witness) if witness is not None else None,
-        "note": "a live state without a legal move satisfies every proved invariant, but no "
+        "note": ("the scout table has no proof of it, and no " if not rounds else
+                 "a live state without a legal move satisfies every proved invariant, but no ")
                 + (f"deadlock is reachable within {ch.depth} moves after any deal; whether one "
                    "is reachable later is not known" if reachability else
                    "search for a reachable one was made")})

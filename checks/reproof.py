@@ -30,8 +30,14 @@ from .scout import Plan, cut_to_core
 PARALLEL_CAP = 30.0
 #: seconds a scouted step query whose formula splits by card (``Symbolic.card_cases``)
 #: may take as a whole before it is asked one card at a time (at eight players, full
-#: deck: about 0.2 s per card, where a Pride Cycle's delivery as a whole took over 60 s)
-SPLIT_AFTER = 5.0
+#: deck: about 0.05 s per card, where CONSERVATION under a Pride Cycle's give as a
+#: whole was not decided in 60 s)
+CARD_SPLIT_AFTER = 4.0
+#: seconds a scouted step query whose action takes a card (``Symbolic.choice_cases``)
+#: may take as a whole before it is asked once per card played (at eight players,
+#: full deck: FROZEN under a Pride Cycle's give is unsat whole in about 6 s, and
+#: slower card by card)
+SPLIT_AFTER = 7.0
 #: seconds one case of a step asked once per card played (``Symbolic.choice_cases``)
 #: may take; the first case not unsat in time ends the split (at eight players,
 #: full deck: "a discard opening Mercy's race leaves nobody to race" was not
@@ -238,7 +244,9 @@ class _Attempt:
                     self.cuts[t, a] = cut_to_core(q, labels)
                     form = self._first_form(self.cuts[t, a], (t, a))
                     # a copy: the cut is asked again, split, if this takes long
-                    if self.rp.cases(t) is not None or self.sym.choice_cases(a) is not None:
+                    if self.rp.cases(t) is not None:
+                        form = replace(form, cap=CARD_SPLIT_AFTER)
+                    elif self.sym.choice_cases(a) is not None:
                         form = replace(form, cap=SPLIT_AFTER)
                     yield form, f"proof-{t}-{a}"
 
@@ -360,4 +368,4 @@ class _Attempt:
         return True
 
 
-__all__ = ["Reproof", "PARALLEL_CAP", "SPLIT_AFTER", "CHOICE_CASE"]
+__all__ = ["Reproof", "PARALLEL_CAP", "CARD_SPLIT_AFTER", "SPLIT_AFTER", "CHOICE_CASE"]

@@ -66,6 +66,7 @@ def test_the_re_proof_proves_conservation_one_card_at_a_time(monkeypatch):
     game = Game.from_variant(load_with("clarified", dict(REAL)))
     whole = SymbolicChecker(game).reproof.prove("CONSERVATION")
     assert whole is not None and whole.proved
+    monkeypatch.setattr(R, "CARD_SPLIT_AFTER", 0.001)
     monkeypatch.setattr(R, "SPLIT_AFTER", 0.001)
     said = []
     ch = SymbolicChecker(game, progress=said.append)

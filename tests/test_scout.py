@@ -272,8 +272,9 @@ def test_a_step_whose_formula_splits_by_card_is_split_before_its_slower_forms(mo
     sums' values, or one case per card played), and the re-proof proves what it proves when every step is decided whole."""
     from itcp.checks import reproof
     outs, logs = [], []
-    for after in (reproof.SPLIT_AFTER, 1e-6):
-        monkeypatch.setattr(reproof, "SPLIT_AFTER", after)
+    for after in ((reproof.CARD_SPLIT_AFTER, reproof.SPLIT_AFTER), (1e-6, 1e-6)):
+        monkeypatch.setattr(reproof, "CARD_SPLIT_AFTER", after[0])
+        monkeypatch.setattr(reproof, "SPLIT_AFTER", after[1])
         msgs: list = []
         ch = SymbolicChecker(real(), progress=msgs.append)
         out = ch.reproof.prove("CONSERVATION")
@@ -285,3 +286,24 @@ def test_a_step_whose_formula_splits_by_card_is_split_before_its_slower_forms(mo
              or "one card played at a time" in m]
     assert split and later and split[0] < later[0]
     assert outs[0] == outs[1]
+
+
+@pytest.mark.slow
+def test_no_deadlock_on_a_big_table_without_a_scouted_proof_goes_straight_to_bmc(monkeypatch):
+    """``official`` has a dead end at the scout table, so the scout has no proof:
+    on a big table NO_DEADLOCK then looks for a reachable dead end at once (no
+    plain Houdini over every candidate, which takes Z3 many minutes at the full
+    deck), and the engine replays the one it finds."""
+    from itcp.checks.verdicts import VIOLATED
+
+    def no_houdini(names):
+        raise AssertionError("the plain Houdini was asked at the real table")
+    # ranks 2..3, hands of 1: a little bigger than the scout table, with the
+    # default table's dead end (one move after the deal)
+    ch = SymbolicChecker(Game.from_variant(load_with("official", dict(REAL, ranks=(2, 3),
+                                                                      hand=1))))
+    ch.inductor.big = True   # this table counts as big (its solver stays the small one's)
+    monkeypatch.setattr(ch.inductor, "houdini", no_houdini)
+    assert ch.reproof.scout().graph_support("NO_DEADLOCK") is None
+    v = ch.check("NO_DEADLOCK")
+    assert v.verdict == VIOLATED and v.evidence["kind"] == "bmc", v.evidence
