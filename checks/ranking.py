@@ -137,7 +137,7 @@ def ranked(ch, pid: str, reachability: bool = True) -> Verdict:
         cti = _counterexample(rk, lab, ans.model)
         if not ind.exclude(ans.model):
             break
-    v = lasso(ch, pid, ch.depth) if reachability else None
+    v = lasso(ch, pid, ch.lasso_depth) if reachability else None
     if v is not None:
         return v
     why = ("the scout table has no proof by the ranking function, " if not rounds else
@@ -147,7 +147,7 @@ def ranked(ch, pid: str, reachability: bool = True) -> Verdict:
         "kind": "bounded", "depth": ch._bmc_done.get(pid, -1), "ranking": rk.names,
         "counterexample": cti,
         "note": why + "but " + (
-                    f"no lasso is reachable within {ch.depth} moves after any deal"
+                    f"no lasso is reachable within {ch.lasso_depth} moves after any deal"
                     if reachability else "no lasso was looked for")})
 
 

@@ -39,6 +39,8 @@ from .scout import MINIMISE_SECONDS, Scout, cut_to_core
 from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
 DEFAULT_DEPTH = 6
+#: the lasso search's depth when none is given (``SymbolicChecker.lasso_depth``)
+LASSO_DEPTH = 8
 MAX_K = 1
 #: seconds the core minimisation of one proof (all its per-action queries) may take
 CORE_SECONDS = 20.0
@@ -72,6 +74,11 @@ class SymbolicChecker:
                  candidate_names=None, rounds: int = ROUNDS):
         self.game, self.spec = game, game.spec
         self.depth = DEFAULT_DEPTH if depth is None else depth
+        #: how deep the lasso search goes: a lasso is a Pass and then a loop back to
+        #: an earlier state, longer than a safety violation (``official`` at the
+        #: full deck with four players: 7 moves), so without a ``depth`` it goes
+        #: deeper than the other searches
+        self.lasso_depth = max(self.depth, LASSO_DEPTH) if depth is None else depth
         self.timeout = timeout
         self.max_k = max_k
         self.start = time.monotonic()
@@ -430,4 +437,4 @@ def symbolic_verdicts(game: Game, wanted=None, depth=None, timeout=None, emit=No
     return out, ch.stats()
 
 
-__all__ = ["symbolic_verdicts", "SymbolicChecker", "DEFAULT_DEPTH"]
+__all__ = ["symbolic_verdicts", "SymbolicChecker", "DEFAULT_DEPTH", "LASSO_DEPTH"]

@@ -138,9 +138,14 @@ def test_sigterm_stops_the_parts_and_reports_unknown(tmp_path):
                           "--ranks", "2..3", "--hand", "2", "--options", "all", "--workers", "2",
                           "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          cwd=tmp_path)
-    time.sleep(8)
-    children = _children(p.pid)
+    # the parts fork once the first states are searched: wait for them (seconds on an
+    # idle machine, longer on a loaded one), then a little more so the search is midway
+    deadline = time.monotonic() + 90
+    while len(children := _children(p.pid)) < 2 and time.monotonic() < deadline \
+            and p.poll() is None:
+        time.sleep(0.2)
     assert len(children) == 2, children   # the two parts are running
+    time.sleep(2)
     p.send_signal(signal.SIGTERM)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 1, err

@@ -58,6 +58,22 @@ def test_official_round_ends_lasso_is_replayed_by_the_engine():
     assert explicit.verdict == VIOLATED
 
 
+def test_the_lasso_search_goes_deeper_than_bmc_unless_a_depth_is_given():
+    """A lasso is a Pass and then a loop back: longer than a safety violation, so
+    without --depth the lasso search goes to LASSO_DEPTH (``official`` at the full
+    deck with four players has one of 7 moves, past BMC's default of 6); a depth
+    given bounds both."""
+    from itcp.checks.symbolic import DEFAULT_DEPTH, LASSO_DEPTH
+    assert LASSO_DEPTH > DEFAULT_DEPTH
+    ch = SymbolicChecker(game("clarified"))
+    assert (ch.depth, ch.lasso_depth) == (DEFAULT_DEPTH, LASSO_DEPTH)
+    ch = SymbolicChecker(game("clarified"), depth=3)
+    assert (ch.depth, ch.lasso_depth) == (3, 3)
+    # a depth of 1: no lasso of official's is that short, and the note names the depth
+    v = SymbolicChecker(game("official"), depth=1).check("ROUND_ENDS")
+    assert v.verdict == UNKNOWN and "within 1 moves" in v.evidence["note"], v.evidence
+
+
 def _three_repentances() -> Game:
     v = load_with("clarified", dict(players=3, suits=1, ranks="2..3", hand=1,
                                     options="repentance=3"))
