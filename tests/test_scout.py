@@ -269,7 +269,8 @@ def test_determined_falls_back_to_the_whole_query_where_a_scouted_core_is_too_sm
 def test_a_step_whose_formula_splits_by_card_is_split_before_its_slower_forms(monkeypatch):
     """No first form decided in time: CONSERVATION's own steps (its formula splits by
     card) are asked one card at a time before any other form (a form closer to the
-    sums' values, or one case per card played), and the re-proof proves what it proves when every step is decided whole."""
+    sums' values, or one case per card played), and the re-proof proves what it
+    proves when every step is decided whole."""
     from itcp.checks import reproof
     outs, logs = [], []
     for after in ((reproof.CARD_SPLIT_AFTER, reproof.SPLIT_AFTER), (1e-6, 1e-6)):
