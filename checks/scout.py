@@ -278,14 +278,14 @@ class Scout:
             return None
         key = self._key(pid, "cores")
         if key not in _PLANS:
-            self._checker()
+            ch = self._checker()
             self.progress(f"{pid}: scouting at {self.table}")
             try:
-                v = self.ch.determined(pid)
+                v = ch.determined(pid)
             except (TimeoutError, OutOfTime):
                 self.failed = True
                 return None
-            _PLANS[key] = self.ch.cores.get(pid) if v.verdict == HOLDS else None
+            _PLANS[key] = ch.cores.get(pid) if v.verdict == HOLDS else None
         return _PLANS[key]
 
     @staticmethod
