@@ -137,24 +137,28 @@ def test_sigterm_stops_the_parts_and_reports_unknown(tmp_path):
     p = subprocess.Popen([exe, "check", "official", "--players", "2", "--suits", "1",
                           "--ranks", "2..3", "--hand", "2", "--options", "all", "--workers", "2",
                           "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         cwd=tmp_path)
-    # the parts fork once the first states are searched: wait for them (seconds on an
-    # idle machine, longer on a loaded one), then a little more so the search is midway
-    deadline = time.monotonic() + 90
-    while len(children := _children(p.pid)) < 2 and time.monotonic() < deadline \
-            and p.poll() is None:
-        time.sleep(0.2)
-    assert len(children) == 2, children   # the two parts are running
-    time.sleep(2)
-    p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=60)
-    assert p.returncode == 1, err
-    d = json.loads(out)
-    assert d["stats"]["stopped_by"] == "SIGTERM"
-    assert {x["verdict"] for x in d["properties"]} == {"UNKNOWN", "VIOLATED"}
-    assert any(x["verdict"] == "UNKNOWN" and "SIGTERM" in x["evidence"].get("limit", "")
-               for x in d["properties"])
-    assert not [c for c in children if os.path.exists(f"/proc/{c}")]
+                         cwd=tmp_path, start_new_session=True)
+    try:
+        # the parts fork once the first states are searched: wait for them (seconds on an
+        # idle machine, longer on a loaded one), then a little more so the search is midway
+        deadline = time.monotonic() + 90
+        while len(children := _children(p.pid)) < 2 and time.monotonic() < deadline \
+                and p.poll() is None:
+            time.sleep(0.2)
+        assert len(children) == 2, children   # the two parts are running
+        time.sleep(2)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 1, err
+        d = json.loads(out)
+        assert d["stats"]["stopped_by"] == "SIGTERM"
+        assert {x["verdict"] for x in d["properties"]} == {"UNKNOWN", "VIOLATED"}
+        assert any(x["verdict"] == "UNKNOWN" and "SIGTERM" in x["evidence"].get("limit", "")
+                   for x in d["properties"])
+        assert not [c for c in children if os.path.exists(f"/proc/{c}")]
+    finally:   # a failed assertion leaves no search running behind the test
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
 
 
 def _children(pid: int) -> list[int]:
