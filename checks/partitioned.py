@@ -47,6 +47,7 @@ import signal
 import time
 import traceback
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -358,6 +359,22 @@ def _serve(conn, make: Callable[[], Part]) -> None:
             return
 
 
+#: the signals a stop comes by (Ctrl-C, a scheduler's SIGTERM, a closed terminal)
+_STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+@contextmanager
+def _whole_messages():
+    """The stop signals held back while a message goes through a pipe: one that
+    comes then is delivered (as the usual KeyboardInterrupt) once it has gone
+    through whole, so a pipe never holds half a message."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 class PartError(RuntimeError):
     """A part failed: its traceback."""
 
@@ -419,19 +436,31 @@ class ProcessParts:
 
     def call(self, name: str, args_per_part: list) -> list:
         for i, (conn, args) in enumerate(zip(self.conns, args_per_part)):
-            conn.send((name, tuple(args)))
-            self.owed[i] += 1
+            with _whole_messages():
+                conn.send((name, tuple(args)))
+                self.owed[i] += 1
         return self._answers()
+
+    def _recv(self, i: int):
+        """Part ``i``'s next answer. An interrupt may come while it is awaited but
+        not while it is read: a message read half would leave the pipe mid-message
+        and the next read waiting for ever (seen under load: a SIGTERM during a
+        level's answers left the check and its parts idle)."""
+        conn = self.conns[i]
+        conn.poll(None)   # interruptible: nothing is read yet
+        with _whole_messages():
+            got = conn.recv()
+            self.owed[i] -= 1
+        return got
 
     def _answers(self) -> list:
         out = []
-        for i, conn in enumerate(self.conns):
+        for i in range(len(self.conns)):
             try:
-                status, value = conn.recv()
+                status, value = self._recv(i)
             except EOFError:
                 raise PartError(f"part {i} ended unexpectedly "
                                 f"(exit code {self.procs[i].exitcode})") from None
-            self.owed[i] -= 1
             if status == "error":
                 raise PartError(f"part {i} failed:\n{value}")
             out.append(value)
@@ -441,10 +470,9 @@ class ProcessParts:
         """After an interrupt: tell the parts to stop expanding and read the
         answers still owed, so the pipes are ready for the next call."""
         self.stop.set()
-        for i, conn in enumerate(self.conns):
+        for i in range(len(self.conns)):
             while self.owed[i] > 0:
-                conn.recv()
-                self.owed[i] -= 1
+                self._recv(i)
         self.stop.clear()
 
     def close(self, kill: bool = False) -> None:
