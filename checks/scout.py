@@ -254,38 +254,34 @@ class Scout:
         the plain Houdini over every candidate, whole queries with every member
         assumed, and some of those take Z3 minutes; knowing which few invariants
         the deadlock query needs, each can be re-proved from its own plan."""
-        if self.failed or pid not in self.props:
-            return None
-        key = self._key(pid, "support")
-        if key not in _PLANS:
-            self._checker()
-            self.progress(f"{pid}: scouting at {self.table}")
+        def support(ch):
             prover = ranked if self.props[pid].ranking else no_deadlock
-            try:
-                v = prover(self.ch, pid, reachability=False)
-            except (TimeoutError, OutOfTime):
-                self.failed = True
-                return None
-            _PLANS[key] = list(v.evidence.get("invariants", ())) \
+            v = prover(ch, pid, reachability=False)
+            return list(v.evidence.get("invariants", ())) \
                 if v.verdict == HOLDS and v.evidence.get("kind") in ("inductive", "ranking") \
                 else None
-        return _PLANS[key]
+        return self._scouted(pid, "support", support)
 
     def determined_cores(self, pid: str) -> dict | None:
         """Action -> the labels of the minimised core of the scout table's proof of
         DETERMINED (``pid``); None when the scout table does not prove it."""
+        return self._scouted(pid, "cores", lambda ch: ch.cores.get(pid)
+                             if ch.determined(pid).verdict == HOLDS else None)
+
+    def _scouted(self, pid: str, what: str, find):
+        """``find(checker)`` at the scout table, kept in ``_PLANS`` under ``what``;
+        None when there is no scout table, or its time ran out."""
         if self.failed or pid not in self.props:
             return None
-        key = self._key(pid, "cores")
+        key = self._key(pid, what)
         if key not in _PLANS:
             ch = self._checker()
             self.progress(f"{pid}: scouting at {self.table}")
             try:
-                v = ch.determined(pid)
+                _PLANS[key] = find(ch)
             except (TimeoutError, OutOfTime):
                 self.failed = True
                 return None
-            _PLANS[key] = ch.cores.get(pid) if v.verdict == HOLDS else None
         return _PLANS[key]
 
     @staticmethod
