@@ -317,15 +317,25 @@ def apply(rs: RuleSet, m: Mutant) -> RuleSet:
 
 def equivalent_by_form(rs: RuleSet, m: Mutant) -> str | None:
     """Why mutant ``m`` is the spec under every readings at ``rs``'s table, from
-    the form of the rules alone, or None: a reading swap whose two readings
-    give the definition the same body (the readings differ elsewhere).
+    the form of the rules alone, or None:
 
-    Why: such a mutant survives every check by construction (the elaborated
-    rules are the same under every readings, not only those a search or a proof
-    tried).  The rule set is built per table and a body may depend on it (a
-    reading that acts only at two players): ask at every table the claim is
-    for.  Any other mutant: None (it may still be equivalent, by search or
-    proof)."""
+    * a reading swap whose two readings give the definition the same body (the
+      readings differ elsewhere);
+    * a seat shift that folds away at the table (the seat sits under a
+      condition the rule builds constant, e.g. a card effect at a Pass), or that
+      only reorders the operands of a union, intersection, conjunction,
+      disjunction or sum: a node built once per seat and used for every seat
+      (the cards of every live hand), shifted everywhere, names each seat's
+      term under the next seat's name, and the whole is the same value.
+
+    Why: such a mutant survives every check by construction (the fragment means
+    the same under every readings, whatever the definitions it calls mean: the
+    comparison inlines none of them).  The rule set is built per table and a
+    body may depend on it (a reading that acts only at two players; the seats a
+    loop runs over): ask at every table the claim is for.  Any other mutant:
+    None (it may still be equivalent, by search or proof)."""
+    if m.operator == "shift_seat":
+        return _reordered_only(rs, m)
     if m.operator != "swap_reading":
         return None
     try:
@@ -339,6 +349,70 @@ def equivalent_by_form(rs: RuleSet, m: Mutant) -> str | None:
         return None
     return (f"the readings {rule.reading} and {other.reading} of {rule.choice} give "
             f"{f.name} the same body")
+
+
+#: Operators whose operands may be regrouped and taken in any order without
+#: changing the value (sets: union, intersection; booleans: and, or; integers:
+#: add).
+_REORDERABLE = frozenset({"union", "inter", "and", "or", "add"})
+
+
+def _reordered_only(rs: RuleSet, m: Mutant) -> str | None:
+    """``equivalent_by_form`` for a seat shift: the mutated fragment's parts,
+    folded at the table (seat arithmetic done), equal the rule's up to the
+    order of ``_REORDERABLE`` operands."""
+    try:
+        ri, new = mutated_rule(rs, m)
+    except NotApplicable:
+        return None
+    old = rs.rules[ri]
+    players = rs.config.players
+    pairs = [(f, g) for f, g in zip(old.fragments, new.fragments) if f is not g]
+    if len(old.fragments) != len(new.fragments) or not pairs:
+        return None
+    reordered = False
+    for f, g in pairs:
+        if type(f) is not type(g):
+            return None
+        for (_, x), (_, y) in zip(_parts(f), _parts(g)):
+            x, y = simplify(x, players), simplify(y, players)
+            if _same(x, y):
+                continue
+            if _unordered(x, {}) != _unordered(y, {}):
+                return None
+            reordered = True
+    if reordered:
+        return ("the shifted seats only reorder the operands of a union, intersection, "
+                "conjunction, disjunction or sum taken over the seats: the same value")
+    return "the shifted seat folds away (it sits under a condition the rule fixes)"
+
+
+def _unordered(n: A.Node, memo: dict) -> str:
+    """A key of ``n`` that is equal for two expressions equal up to the order and
+    grouping of ``_REORDERABLE`` operands (leaves keyed with their type)."""
+    hit = memo.get(id(n))
+    if hit is not None and hit[0] is n:
+        return hit[1]
+    kids = A.children(n)
+    if not kids:
+        out = f"{n.sexpr()}:{getattr(n, 'type', '')}"
+    elif isinstance(n, A.Op) and n.op in _REORDERABLE:
+        terms: list[str] = []
+        for k in kids:  # a nested operand of the same operator is regrouped into this one
+            terms.extend(_terms(k, n.op, memo))
+        out = f"({n.op}* {' '.join(sorted(terms))})"
+    else:
+        head = (type(n).__name__, getattr(n, "op", None), getattr(n, "name", None),
+                getattr(n, "var", None), getattr(n, "kind", None))
+        out = f"({head!r} {' '.join(_unordered(k, memo) for k in kids)})"
+    memo[id(n)] = (n, out)
+    return out
+
+
+def _terms(n: A.Node, o: str, memo: dict) -> list[str]:
+    if isinstance(n, A.Op) and n.op == o:
+        return [t for k in A.children(n) for t in _terms(k, o, memo)]
+    return [_unordered(n, memo)]
 
 
 # -- elaborating at one table --------------------------------------------------------

@@ -138,6 +138,38 @@ def test_a_swap_between_readings_of_the_same_body_is_equivalent_by_form():
     assert equivalent_by_form(two, Mutant("drop_guard", "play.discard", "guard[discard]")) is None
 
 
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_a_seat_shift_that_only_reorders_a_union_over_the_seats_is_equivalent_by_form(players):
+    """play.discard's guard sums the cards of every live hand: a union with one
+    term per seat, built from one node shifted everywhere.  Shifting the seat of
+    that node gives the same union in another order (equivalent at every table),
+    and the mutant compiles to the spec.  Shifting the hand's owner inside the
+    test ``hand_of[p] == p`` asks another question of each seat: no reason."""
+    rs = build_ruleset(_config(players=players, suits=2, ranks=(2, 4)))
+    spec = build_spec(rs.config, {})
+    same = _by_id(mutants_of(rs), "shift_seat play.discard guard[discard] expr:get.1>P")
+    why = equivalent_by_form(rs, same)
+    assert why and "reorder" in why
+    assert mutant_spec(spec, rs, same) is None
+    other = _by_id(mutants_of(rs), "shift_seat play.discard guard[discard] expr:eq.0>get(hand_of,P)")
+    assert equivalent_by_form(rs, other) is None
+    assert all(equivalent_by_form(rs, m) is None for m in mutants_of(rs)
+               if m.operator in ("drop_guard", "negate_guard", "negate_when", "drop_update"))
+
+
+def test_a_seat_shift_under_a_condition_the_rule_fixes_is_equivalent_by_form():
+    """At a Pass no card takes effect: the skip test of turn.advance's update of
+    ``ended`` at a Pass sits under a constant false the rule builds, so shifting
+    the seat inside it folds away at every readings; at a discard the same
+    shift acts (no reason)."""
+    rs = build_ruleset(_config(players=3, ranks=(2, 4), options=("unbelief",)))
+    at_pass = "shift_seat turn.advance update[pass].ended@0 when:skip_stops.1>first_passer'"
+    why = equivalent_by_form(rs, _by_id(mutants_of(rs), at_pass))
+    assert why and "folds away" in why
+    at_discard = at_pass.replace("update[pass]", "update[discard]")
+    assert equivalent_by_form(rs, _by_id(mutants_of(rs), at_discard)) is None
+
+
 def test_a_mutant_without_its_spot_is_not_applicable():
     rs = build_ruleset(_config())
     with pytest.raises(NotApplicable):
