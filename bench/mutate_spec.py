@@ -68,6 +68,10 @@ def read_results(path: Path) -> tuple[dict, list[dict]]:
                              "a run cut short may leave a half line: delete it and --resume") from e
         if n == 1 and "run" in obj:
             header = obj
+        elif "resumed" in obj:  # a --resume of the run, on the spec as it was then
+            run = header.setdefault("run", {})
+            run["mutants"] = obj["resumed"]["mutants"]
+            run.setdefault("resumed", []).append(obj["resumed"]["command"])
         else:
             rows.append(obj)
     return header, rows
@@ -155,6 +159,9 @@ def run(a) -> int:
     with out.open(mode) as f:
         if mode == "w":
             f.write(json.dumps(header) + "\n")
+        elif todo:  # the spec may have grown since: the record says how many it has now
+            f.write(json.dumps({"resumed": {"command": header["run"]["command"],
+                                            "mutants": total}}) + "\n")
 
         def progress(o, n, t):
             f.write(json.dumps(o.as_json()) + "\n")

@@ -32,6 +32,7 @@ reaches are elaborated again; the others are the base spec's own.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from dataclasses import dataclass, replace
 from typing import Any
@@ -358,61 +359,148 @@ _REORDERABLE = frozenset({"union", "inter", "and", "or", "add"})
 
 
 def _reordered_only(rs: RuleSet, m: Mutant) -> str | None:
-    """``equivalent_by_form`` for a seat shift: the mutated fragment's parts,
-    folded at the table (seat arithmetic done), equal the rule's up to the
-    order of ``_REORDERABLE`` operands."""
+    """``equivalent_by_form`` for a seat shift: each mutated part, folded at the
+    table (seat arithmetic done), is the rule's own (``_alike``)."""
     try:
         ri, new = mutated_rule(rs, m)
     except NotApplicable:
         return None
     old = rs.rules[ri]
-    players = rs.config.players
     pairs = [(f, g) for f, g in zip(old.fragments, new.fragments) if f is not g]
     if len(old.fragments) != len(new.fragments) or not pairs:
         return None
-    reordered = False
+    bodies: dict[str, list[Define]] = {}
+    for r in rs.rules:
+        for f in r.fragments:
+            if isinstance(f, Define):
+                bodies.setdefault(f.name, []).append(f)
+    how: set[str] = set()
     for f, g in pairs:
         if type(f) is not type(g):
             return None
         for (_, x), (_, y) in zip(_parts(f), _parts(g)):
-            x, y = simplify(x, players), simplify(y, players)
-            if _same(x, y):
-                continue
-            if _unordered(x, {}) != _unordered(y, {}):
+            got = _alike(x, y, bodies, rs.config.players, _INLINE_ROUNDS)
+            if got is None:
                 return None
-            reordered = True
-    if reordered:
-        return ("the shifted seats only reorder the operands of a union, intersection, "
-                "conjunction, disjunction or sum taken over the seats: the same value")
-    return "the shifted seat folds away (it sits under a condition the rule fixes)"
+            how |= got
+    inlined = sorted({h for h in how if h not in _HOW})
+    ways = [_HOW[h] for h in _HOW if h in how]
+    return ("the shifted seat " + " or ".join(ways)
+            + (f", under every body a reading gives {', '.join(inlined)}" if inlined else ""))
 
 
-def _unordered(n: A.Node, memo: dict) -> str:
+#: How a shifted seat leaves a part's value as it was (``_alike``'s findings).
+_HOW = {"folds": "folds away (it sits under a condition the rule fixes)",
+        "reorders": "only reorders the operands of a union, intersection, conjunction, "
+                    "disjunction or sum taken over the seats",
+        "nobody": "is only compared with nobody (a seat moved on is nobody only if it was)"}
+
+#: How deep ``_alike`` follows a changed call into the definitions it calls.
+_INLINE_ROUNDS = 3
+#: At most this many combinations of bodies per round (else: no reason).
+_INLINE_COMBOS = 64
+
+
+def _alike(x: A.Node, y: A.Node, bodies: dict, players: int, rounds: int) -> set[str] | None:
+    """How ``x`` and ``y`` are the same value at a table with ``players`` seats
+    (a subset of ``_HOW``'s keys, plus the definitions inlined), or None if this
+    form cannot tell.  Where a call's arguments differ, its definition is
+    inlined under every body the rule set gives it (each reading's: so the
+    answer holds under every readings) and the bodies compared in turn."""
+    x, y = simplify(x, players), simplify(y, players)
+    if _same(x, y):
+        return {"folds"}
+    kx, ky = _unordered(x, {}), _unordered(y, {})
+    if kx == ky:
+        return {"reorders" if _unordered(x, {}, nobody=False) == _unordered(y, {}, nobody=False)
+                else "nobody"}
+    if rounds == 0:
+        return None
+    names = sorted(_changed_calls(x, y))
+    if not names or any(n not in bodies for n in names):
+        return None
+    combos = list(itertools.product(*(bodies[n] for n in names)))
+    if len(combos) > _INLINE_COMBOS:
+        return None
+    how = set(names)
+    for combo in combos:
+        env = dict(zip(names, combo))
+        got = _alike(_inline(x, env), _inline(y, env), bodies, players, rounds - 1)
+        if got is None:
+            return None
+        how |= got
+    return how
+
+
+def _changed_calls(x: A.Node, y: A.Node) -> set[str]:
+    """The definitions called in one of ``x``, ``y`` with arguments the other
+    never gives them."""
+    cx = {_unordered(n, {}): n.name for n in A.walk(x) if isinstance(n, A.Call)}
+    cy = {_unordered(n, {}): n.name for n in A.walk(y) if isinstance(n, A.Call)}
+    return {cx.get(k) or cy[k] for k in cx.keys() ^ cy.keys()}
+
+
+def _inline(n: A.Node, env: dict, memo: dict | None = None) -> A.Node:
+    """``n`` with each call of a definition in ``env`` replaced by that body."""
+    memo = {} if memo is None else memo
+    hit = memo.get(id(n))
+    if hit is not None and hit[0] is n:
+        return hit[1]
+    kids = A.children(n)
+    new = tuple(_inline(k, env, memo) for k in kids)
+    if isinstance(n, A.Call) and n.name in env:
+        d = env[n.name]
+        out = _inline(A.substitute(d.body, {p.name: a for p, a in zip(d.params, new)}), env, memo)
+    elif kids and not all(a is b for a, b in zip(new, kids)):
+        out = A.rebuild(n, new)
+    else:
+        out = n
+    memo[id(n)] = (n, out)
+    return out
+
+
+def _unordered(n: A.Node, memo: dict, nobody: bool = True) -> str:
     """A key of ``n`` that is equal for two expressions equal up to the order and
-    grouping of ``_REORDERABLE`` operands (leaves keyed with their type)."""
+    grouping of ``_REORDERABLE`` operands and of an equality's two sides (leaves
+    keyed whole: kind, type, value or name).  With ``nobody``, a seat moved on by ``step`` and
+    compared with nobody is keyed as the seat itself: ``step`` keeps nobody
+    nobody and a seat a seat (spec/semantics.py)."""
     hit = memo.get(id(n))
     if hit is not None and hit[0] is n:
         return hit[1]
     kids = A.children(n)
     if not kids:
-        out = f"{n.sexpr()}:{getattr(n, 'type', '')}"
+        out = repr((type(n).__name__, getattr(n, "type", ""), getattr(n, "value", None),
+                    getattr(n, "name", None)))
     elif isinstance(n, A.Op) and n.op in _REORDERABLE:
         terms: list[str] = []
         for k in kids:  # a nested operand of the same operator is regrouped into this one
-            terms.extend(_terms(k, n.op, memo))
+            terms.extend(_terms(k, n.op, memo, nobody))
         out = f"({n.op}* {' '.join(sorted(terms))})"
+    elif isinstance(n, A.Op) and n.op in ("eq", "ne"):
+        a, b = kids
+        if nobody and _is_nobody(b):
+            a, b = b, a
+        if nobody and _is_nobody(a):
+            while isinstance(b, A.Op) and b.op == "step":
+                b = b.args[0]
+        out = f"({n.op} {' '.join(sorted(_unordered(k, memo, nobody) for k in (a, b)))})"
     else:
         head = (type(n).__name__, getattr(n, "op", None), getattr(n, "name", None),
                 getattr(n, "var", None), getattr(n, "kind", None))
-        out = f"({head!r} {' '.join(_unordered(k, memo) for k in kids)})"
+        out = f"({head!r} {' '.join(_unordered(k, memo, nobody) for k in kids)})"
     memo[id(n)] = (n, out)
     return out
 
 
-def _terms(n: A.Node, o: str, memo: dict) -> list[str]:
+def _is_nobody(n: A.Node) -> bool:
+    return isinstance(n, A.Const) and n.type == A.PLAYER and n.value == A.NOBODY
+
+
+def _terms(n: A.Node, o: str, memo: dict, nobody: bool) -> list[str]:
     if isinstance(n, A.Op) and n.op == o:
-        return [t for k in A.children(n) for t in _terms(k, o, memo)]
-    return [_unordered(n, memo)]
+        return [t for k in A.children(n) for t in _terms(k, o, memo, nobody)]
+    return [_unordered(n, memo, nobody)]
 
 
 # -- elaborating at one table --------------------------------------------------------

@@ -153,6 +153,9 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
     if run.get("update"):
         out += ["", f"Its survivors and time-outs run again, with the scenarios added since "
                 f"(their kills replace the first run's rows): `{run['update']}`"]
+    for command in run.get("resumed", ()):
+        out += ["", f"Resumed on the spec as it was later (the mutants it had gained): "
+                f"`{command}`"]
     out.append("")
     if run.get("mutants"):
         out += [f"Mutants run: {len(rows)} of the {run['mutants']} the spec has at these "

@@ -7,12 +7,14 @@ scenario and one tiny table (14 states)."""
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
 from itcp.checks import mutation as M
+from itcp.checks.distinguish import Same, first_difference
 from itcp.checks.mutants import (
     OPERATORS,
     Mutant,
@@ -263,6 +265,74 @@ def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp
     assert summary(rows, {}, proofs)["survived"] == 1
     text = render({"run": {}}, rows, {}, search=search, proofs=proofs)
     assert f"not proved at 1 of 1 (first: {at}: discard: it differs)" in text
+
+
+def test_a_seat_shift_only_compared_with_nobody_is_equivalent_by_form():
+    """repentance.pass = no_effect asks whether anyone has passed
+    (``first_passer == nobody``); a seat moved on by one is nobody only if it was
+    nobody, so shifting it changes nothing, in the definition itself and in the
+    rules that call it (under each reading's body of repentance_acts: the other
+    reading ignores its argument).  Shifting the seat that plays the Repentance
+    (the turn's new value) is no such case."""
+    rs = build_ruleset(_config(players=3, ranks=(2, 4), options=("repentance",)))
+    ms = mutants_of(rs)
+    body = "shift_seat repentance.pass.no_effect define.repentance_acts body:eq.0>arg0"
+    assert "compared with nobody" in equivalent_by_form(rs, _by_id(ms, body))
+    call = "shift_seat repentance.reverse update[discard].dir@0 when:repentance_acts.0>first_passer"
+    why = equivalent_by_form(rs, _by_id(ms, call))
+    assert why and "compared with nobody" in why and "repentance_acts" in why
+    others = [m for m in ms if m.operator == "shift_seat" and m.rule == "turn.advance"
+              and m.fragment == "update[discard].turn@0" and m.part == "value"
+              and "repentance_acts" not in m.spot]
+    assert len(others) > 5 and all(equivalent_by_form(rs, m) is None for m in others)
+
+
+def test_every_seat_shift_equivalent_by_form_plays_the_same_game_where_a_search_can_tell():
+    """Soundness of the form argument against the exhaustive pair search: at a
+    table small enough to exhaust (2 players, ranks 2..3, hands of one,
+    Repentance), every seat shift ``equivalent_by_form`` claims and that
+    compiles differently there (under official's readings with the rule's own
+    reading in force) plays every round the spec plays, move for move."""
+    cfg = _config(ranks=(2, 3), options=("repentance",))
+    rs = build_ruleset(cfg)
+    official = dict(load_variant("official").readings)
+    claims = [m for m in mutants_of(rs) if m.operator == "shift_seat"
+              and equivalent_by_form(rs, m)]
+    compared = 0
+    for m in claims:
+        rule = _rule(rs, m.rule)
+        readings = {**official, **({rule.choice: rule.reading} if rule.choice else {})}
+        base = build_spec(cfg, readings, scope=rule.scope)
+        mutated = mutant_spec(base, rs, m)
+        if mutated is None:
+            continue
+        compared += 1
+        assert isinstance(first_difference(Game(base), Game(mutated)), Same), m.id
+    assert compared >= 5
+
+
+def test_a_resumed_run_records_the_mutants_the_spec_gained(tmp_path):
+    """``bench/mutate_spec.py --resume`` on a spec that has gained mutants since
+    the run began appends a line saying so: the record then counts the mutants
+    the spec has now, and the report names the resumed command."""
+    spec = importlib.util.spec_from_file_location(
+        "itcp_bench_mutate_spec", Path(__file__).parents[1] / "bench" / "mutate_spec.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    record = tmp_path / "run.jsonl"
+    row = {"id": "drop_guard play.discard guard[discard]", "operator": "drop_guard",
+           "rule": "play.discard", "fragment": "guard[discard]", "part": "", "spot": "",
+           "description": "play.discard: drop guard[discard]", "status": "killed",
+           "kills": [["x.toml", "refused"]]}
+    record.write_text("\n".join(json.dumps(x) for x in (
+        {"run": {"command": "python bench/mutate_spec.py --out run.jsonl", "mutants": 2}},
+        row,
+        {"resumed": {"command": "python bench/mutate_spec.py --resume", "mutants": 3}},
+        {**row, "id": "drop_guard play.discard guard[pass]", "fragment": "guard[pass]"})) + "\n")
+    header, rows = bench.read_results(record)
+    assert header["run"]["mutants"] == 3 and len(rows) == 2
+    assert header["run"]["resumed"] == ["python bench/mutate_spec.py --resume"]
+    assert "Resumed on the spec as it was later" in render(header, rows, {})
 
 
 def test_a_check_that_never_takes_the_changed_action_is_skipped():
