@@ -31,7 +31,7 @@ from itcp.model.engine import Game, build_spec
 from itcp.scenarios.format import to_toml
 from itcp.scenarios.save import end_expectation, trace_scenario
 from itcp.spec.errors import ConfigError
-from itcp.spec.rulebook import SENTENCES
+from itcp.spec.rulebook import rule_core
 from itcp.spec.variants import FULL_DECK_OVERRIDES, Variant, load_variant
 
 from . import story as S
@@ -65,24 +65,6 @@ def sizes_scope(sizes) -> str:
 
 
 # -- helpers --------------------------------------------------------------------------
-
-def rule_core(spec, rule_ids) -> dict:
-    """Rules of a core with their rulebook sentences and readings."""
-    rules: list[str] = []
-    sentences: dict[str, str] = {}
-    readings: dict[str, str] = {}
-    for rid in rule_ids:
-        try:
-            r = spec.rule(rid)
-        except StopIteration:
-            continue
-        rules.append(rid)
-        for sid in r.sentences:
-            sentences.setdefault(sid, SENTENCES.get(sid, ""))
-        if r.choice:
-            readings[r.choice] = r.reading
-    return {"rules": rules, "sentences": dict(sorted(sentences.items())), "readings": readings}
-
 
 # -- witnesses ---------------------------------------------------------------------------
 

@@ -14,12 +14,10 @@ import textwrap
 import time
 
 import click
-import networkx as nx
 from tqdm import tqdm
 
 from itcp.checks.explore import Limits
 from itcp.checks.partitioned import search
-from itcp.checks.symbolic import symbolic_verdicts
 from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, Verdict, exit_code, search_verdicts, verdicts
 from itcp.model.engine import Game
 from itcp.report.html import check_page
@@ -91,7 +89,17 @@ def _itf_files(variant: str, vs) -> dict[str, str]:
             for x in vs if x.trace is not None}
 
 
+def _symbolic_verdicts(*args, **kwargs):
+    """``symbolic_verdicts``, imported when first asked for: Z3 costs a tenth of a
+    second to import, and an explicit check never needs it."""
+    from itcp.checks.symbolic import symbolic_verdicts  # lazy (tests/test_layers.py LAZY)
+
+    return symbolic_verdicts(*args, **kwargs)
+
+
 def _write_graph(ex, out: FileOut):
+    import networkx as nx  # lazy: only --graph needs it (tests/test_layers.py LAZY)
+
     g = nx.DiGraph()
     for i in range(ex.states):
         g.add_node(i, depth=int(ex.depth_of[i]))
@@ -323,7 +331,7 @@ def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_sy
         return _not_started(v, properties, budget, as_json, engine)
     sym_stats, svs = None, []
     if engine == "all":
-        got = _interruptible(budget, symbolic_verdicts, game, wanted, depth,
+        got = _interruptible(budget, _symbolic_verdicts, game, wanted, depth,
                              budget.search_timeout(), smt, stopped=lambda: budget.reason)
         if got is not None:
             svs, sym_stats = got
@@ -442,7 +450,7 @@ def _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves, html
     progress = None
     if sys.stderr.isatty() and not as_json:
         progress = lambda msg: click.echo(f"\r  {msg:<70}", err=True, nl=False)
-    got = _interruptible(budget, symbolic_verdicts, game, list(properties) or None, depth,
+    got = _interruptible(budget, _symbolic_verdicts, game, list(properties) or None, depth,
                          budget.search_timeout(), smt, progress, stopped=lambda: budget.reason)
     if progress is not None:
         click.echo("\r" + " " * 74 + "\r", err=True, nl=False)

@@ -10,10 +10,10 @@ sentences, invariants); the state graph (small runs); rule coverage.
 """
 from __future__ import annotations
 
-from itcp.checks.ask import rule_core
 from itcp.checks.explore import edges, number_of, state
 from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED
 from itcp.model.engine import Game
+from itcp.spec.rulebook import rule_core
 
 from .graph import GRAPH_MAX_STATES, Node, graph_svg
 from .page import (

@@ -51,3 +51,23 @@ def rulebook_text() -> str:
 
 def sentence(sid: str) -> str:
     return SENTENCES[sid]
+
+
+def rule_core(spec, rule_ids) -> dict:
+    """The rules of a proof's core (ids of ``spec``'s rules; unknown ones are
+    skipped) with the rulebook sentences they cite and the readings they are:
+    what a report shows beside a proof, in the book's words."""
+    rules: list[str] = []
+    sentences: dict[str, str] = {}
+    readings: dict[str, str] = {}
+    for rid in rule_ids:
+        try:
+            r = spec.rule(rid)
+        except StopIteration:
+            continue
+        rules.append(rid)
+        for sid in r.sentences:
+            sentences.setdefault(sid, SENTENCES.get(sid, ""))
+        if r.choice:
+            readings[r.choice] = r.reading
+    return {"rules": rules, "sentences": dict(sorted(sentences.items())), "readings": readings}

@@ -348,6 +348,25 @@ def test_module_entry_point_subprocess(tmp_path):
     assert r.stderr.startswith("error: ") and "Traceback" not in r.stderr
 
 
+def test_an_explicit_check_never_imports_z3_or_networkx(tmp_path):
+    """Start-up is part of every command's time: the Quick start's check (the
+    explicit engine, no --graph) runs without importing Z3 or networkx, which
+    cost about a third of a second together; --engine symbolic does import Z3."""
+    code = ("import sys\nfrom itcp.cli.main import main\n"
+            "try:\n    main(sys.argv[1:], standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+            "print([m for m in ('z3', 'networkx') if m in sys.modules])\n")
+
+    def imported(*args):
+        r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                           cwd=tmp_path, env=_env(), timeout=300)
+        assert "Traceback" not in r.stderr, r.stderr
+        return r.stdout.strip().splitlines()[-1]
+
+    assert imported("check", "official", "--json") == "[]"
+    assert imported("check", "official", "--engine", "symbolic", "--property", "HAND_BOUNDS",
+                    "--json") == "['z3']"
+
+
 def _console_script() -> str | None:
     beside = Path(sys.executable).parent / "itcp-check"
     if beside.exists():

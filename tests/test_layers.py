@@ -62,6 +62,10 @@ LAZY = {
     ("itcp.report.plots", "matplotlib"): "matplotlib is the optional 'plot' extra",
     ("itcp.report.plots", "matplotlib.pyplot"): "matplotlib is the optional 'plot' extra",
     ("itcp.report.plots", "matplotlib.patches"): "matplotlib is the optional 'plot' extra",
+    ("itcp.cli.check_cmd", "networkx"):
+        "start-up: networkx takes about 0.2 s to import and only --graph needs it",
+    ("itcp.cli.check_cmd", "itcp.checks.symbolic"):
+        "start-up: Z3 takes about 0.1 s to import and an explicit check never needs it",
     ("itcp.cli.common", "itcp.checks.raycluster"):
         "Ray is the optional 'cluster' extra: imported only when --ray is given",
     ("itcp.report.browser", "playwright.sync_api"):
