@@ -3,6 +3,7 @@
     python bench/prove_mutants.py --survivors-of RESULTS [--survivors-of LATER]
                                   --record FILE [--shard I/N] [--only TEXT]
                                   [--heavy] [--history K] [--tables M,M2,M1,M12]
+                                  [--readings CP=R,CP=R]
 
 A mutant survives when no check sees it (``bench/mutate_spec.py``), and
 ``bench/pin_mutants.py`` found no round telling it apart at the small tables it
@@ -100,17 +101,21 @@ class Tables:
 
 
 def attempts(mid: str, known: Tables, choices: dict, full: bool = True, near: int = 0,
-             tables=("M", "M2"), combos: int = 0):
+             tables=("M", "M2"), combos: int = 0, extra=()):
     """(table name, readings, a combination?) to try for one mutant, in order.
-    ``combos``: then, under each shipped variant, every combination of the
-    readings of the first ``combos`` choice points the fragment reads."""
+    ``extra``: readings (choice point -> reading) tried as well, each over
+    ``official``'s with the rule's own reading in force.  ``combos``: then,
+    under each shipped variant, every combination of the readings of the first
+    ``combos`` choice points the fragment reads."""
+    official = dict(load_variant("official").readings)
     for name in tables:
         _, rs, by_id = known.table(name, TABLES[name])
         m = by_id.get(mid)
         if m is not None:
             rule = next(r for r in rs.rules if r.id == m.rule)
             bases, near_sets, _ = reading_sets(choices, rule, choices_read(rs, m))
-            for r in bases + near_sets[:near]:
+            own = {rule.choice: rule.reading} if rule.choice else {}
+            for r in bases + near_sets[:near] + [{**official, **x, **own} for x in extra]:
                 yield name, r, False
     for b in BASES if full else ():
         yield "full", dict(load_variant(b).readings), False
@@ -150,14 +155,15 @@ def by_form(mid: str, known: Tables) -> str | None:
 
 def prove(mid: str, known: Tables, choices: dict, seconds: float, full: bool = True,
           near: int = 0, history: int = 0, tables=("M", "M2"), combos: int = 0,
-          combo_proofs: int = 2) -> dict:
+          combo_proofs: int = 2, extra=()) -> dict:
     official = dict(load_variant("official").readings)
     form = by_form(mid, known)
     if form is not None:  # the spec itself at every table and readings: nothing to prove
         return {"id": mid, "outcome": "proved", "form": form, "proofs": []}
     rows, proved, failed = [], 0, 0
     alike, at_combos = 0, 0  # combinations that compile to the spec; proofs among them
-    for name, readings, combo in attempts(mid, known, choices, full, near, tables, combos):
+    for name, readings, combo in attempts(mid, known, choices, full, near, tables, combos,
+                                          extra):
         if combo and at_combos >= combo_proofs:
             break
         v, rs, by_id = known.table(name, TABLES[name])
@@ -236,6 +242,9 @@ def main(argv=None) -> int:
                     help="then every combination of the readings of the first N choice points "
                          "the fragment reads, under each shipped variant (proved at the first "
                          "two that compile differently)")
+    ap.add_argument("--readings", action="append", default=[], metavar="CP=R[,CP=R...]",
+                    help="also these readings over official's (the rule's own in force), "
+                         "e.g. mercy.race=next_only,mercy.discards=every_racer (repeatable)")
     a = ap.parse_args(argv)
     tables = tuple(x.strip() for x in a.tables.split(",") if x.strip())
     if not tables or any(x not in SMALL for x in tables):
@@ -265,12 +274,19 @@ def main(argv=None) -> int:
     for r in rs0.rules:
         if r.choice:
             choices.setdefault(r.choice, set()).add(r.reading)
+    extra = []
+    for text in a.readings:
+        pairs = [x.split("=", 1) for x in text.split(",") if x.strip()]
+        bad = [x for x in pairs if len(x) != 2 or x[1] not in choices.get(x[0], ())]
+        if bad:
+            ap.error(f"--readings {text!r}: {'='.join(bad[0])} is not a choice point's reading")
+        extra.append(dict(pairs))
     known = Tables(Path(a.cache) if a.cache else None, a.heavy)
     with open(record, "a") as out:
         for k, mid in enumerate(want, 1):
             t0 = time.monotonic()
             row = prove(mid, known, choices, a.seconds, not a.no_full_deck, a.near, a.history,
-                        tables, a.combos)
+                        tables, a.combos, extra=extra)
             row["seconds"] = round(time.monotonic() - t0, 1)
             out.write(json.dumps(row) + "\n")
             out.flush()
