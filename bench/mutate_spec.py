@@ -193,10 +193,11 @@ def report(a) -> int:
     search = None
     if a.search:  # bench/pin_mutants.py --record: the last search per mutant
         search = {}
-        for x in Path(a.search).read_text().splitlines():
-            if x.strip():
-                r = json.loads(x)
-                search[r["id"]] = r
+        for path in a.search:  # later records win
+            for x in Path(path).read_text().splitlines():
+                if x.strip():
+                    r = json.loads(x)
+                    search[r["id"]] = r
     proofs = None
     if a.proofs:  # bench/prove_mutants.py --record files: the proofs per mutant
         proofs = {}
@@ -244,8 +245,9 @@ def main(argv=None) -> int:
     ap.add_argument("--update", metavar="RESULTS", action="append",
                     help="with --report: kills of a later --survivors-of run replace the "
                          "first run's rows (repeatable)")
-    ap.add_argument("--search", metavar="RECORD",
-                    help="with --report: bench/pin_mutants.py --record's file, shown per survivor")
+    ap.add_argument("--search", metavar="RECORD", action="append",
+                    help="with --report: bench/pin_mutants.py --record's file, shown per survivor "
+                         "(repeatable; a later file's row of a mutant wins)")
     ap.add_argument("--proofs", metavar="RECORD", action="append",
                     help="with --report: bench/prove_mutants.py --record's file (repeatable); "
                          "a survivor proved there counts as equivalent")
