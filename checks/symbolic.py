@@ -39,8 +39,11 @@ from .scout import MINIMISE_SECONDS, Scout, cut_to_core
 from .verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 
 DEFAULT_DEPTH = 6
-#: the lasso search's depth when none is given (``SymbolicChecker.lasso_depth``)
-LASSO_DEPTH = 8
+#: the lasso search's depth when none is given (``SymbolicChecker.lasso_depth``):
+#: ``official``'s loops at the full deck have 7 moves at four players (an Unbelief
+#: round the passers) and 9 at eight (a Repentance taken back and replayed by two
+#: players after a Pass, 9 moves at any table size)
+LASSO_DEPTH = 9
 MAX_K = 1
 #: seconds the core minimisation of one proof (all its per-action queries) may take
 CORE_SECONDS = 20.0

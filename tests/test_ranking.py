@@ -74,6 +74,20 @@ def test_the_lasso_search_goes_deeper_than_bmc_unless_a_depth_is_given():
     assert v.verdict == UNKNOWN and "within 1 moves" in v.evidence["note"], v.evidence
 
 
+def test_the_default_lasso_search_finds_the_repentance_loop_of_nine_moves():
+    """``official``'s loop with a Repentance and no Unbelief: a Pass, then two
+    players take the Repentance back from the pile and discard it in turn, each
+    reversing the direction, so play never reaches the passer.  It has nine
+    moves at every table size (at the full deck with eight players too), so the
+    search without --depth looks that far."""
+    v = SymbolicChecker(game("official", players=3, suits=1, ranks=(2, 3), hand=1,
+                             options="repentance")).check("ROUND_ENDS")
+    assert v.verdict == VIOLATED and v.evidence.get("lasso"), v.evidence
+    assert v.trace["length"] == 9 and v.trace["replayed"]
+    loop = v.trace["steps"][v.trace["loop_starts_at_step"] - 1:]
+    assert {s["action"] for s in loop} == {"draw_pile", "discard(Repentance)"}
+
+
 def _three_repentances() -> Game:
     v = load_with("clarified", dict(players=3, suits=1, ranks="2..3", hand=1,
                                     options="repentance=3"))
