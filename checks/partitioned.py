@@ -211,7 +211,8 @@ class Part:
         deadlocks = list(ex.deadlocks)
         ex.deadlocks.clear()
         return {"out": self.take_outgoing(), "stopped": stopped, "violations": found,
-                "deadlocks": deadlocks}
+                "deadlocks": deadlocks,
+                "counted": (ex.transitions, ex.terminal, ex._waiting_peak)}
 
     def close(self, depth: int) -> dict:
         """Store the rows received for ``depth`` in move-key order: the new
@@ -596,6 +597,12 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
             except (KeyboardInterrupt, PartError, OSError, EOFError):
                 killed = True
         parts.close(kill=killed)
+    if killed:
+        # the parts ended before they told their counts: those of the last
+        # expansion they finished (every state stored since came from it); the
+        # rules they saw fire are lost, so coverage is only sampled
+        totals = [{"transitions": t, "terminal": term, "waiting": w, "fired": set(),
+                   "sampled": True} for t, term, w in coord.counted]
     coord.finish(totals)
     ex.seconds = time.monotonic() - start
     ex.unpack, ex.key_of = layout.compile()[1], key_of
@@ -616,6 +623,9 @@ class _Coordinator:
         self.unseen = rules_to_cover(ex.game.spec)
         self.depth = 0
         self.mark: tuple = ()
+        #: each part's (transitions, terminal, waiting peak) after the last expansion
+        #: it finished: the counts of a search whose parts end before they are asked
+        self.counted: list = []
         self.base: Level | None = None   # the level a resumed search started from
 
     def exchange(self, outs: list, origin: int) -> None:
@@ -703,6 +713,7 @@ class _Coordinator:
                 ex.level = self.level_now()
                 return
             results = self.parts.call("expand", [(d, self.deadline)] * self.n)
+            self.counted = [r["counted"] for r in results]
             for r in results:
                 self.found(r)
             self.exchange([r["out"] for r in results], d)

@@ -21,7 +21,7 @@ import pytest
 
 from itcp.checks import explore as E
 from itcp.checks.explore import Limits, explore
-from itcp.checks.partitioned import explore_partitioned, search
+from itcp.checks.partitioned import PartError, ProcessParts, explore_partitioned, search
 from itcp.checks.verdicts import verdicts
 from itcp.model.engine import Game
 from itcp.spec.config import Config
@@ -86,6 +86,43 @@ def test_a_limit_stops_between_levels_and_nothing_holds():
     assert {v.verdict for v in verdicts(ex)} <= {"UNKNOWN", "VIOLATED"}
     depth = explore_partitioned(game, 2, Limits(max_depth=3), warm=0)
     assert depth.limit == "--depth 3" and depth.depth_of.deepest() == 3
+
+
+class _InterruptedThenGone:
+    """Parts whose search is interrupted as it asks for the third level's
+    expansion, and which cannot then be settled: they end before they tell the
+    coordinator their counts (as after a memory-limit stop on a big table)."""
+
+    def __init__(self, game, plan):
+        self.inner = ProcessParts(game, plan)
+        self.pids, self.shared = self.inner.pids, self.inner.shared
+        self.expansions = 0
+
+    def call(self, name, args):
+        if name == "expand":
+            self.expansions += 1
+            if self.expansions == 3:
+                raise KeyboardInterrupt
+        return self.inner.call(name, args)
+
+    def settle(self):
+        raise PartError("the parts are gone")
+
+    def close(self, kill=False):
+        self.inner.close(kill=True)
+
+
+def test_parts_that_end_untold_leave_counts_that_agree_with_the_states():
+    """The states stored and the moves counted agree even when the parts end
+    before they are asked for their counts: the counts are those of the last
+    expansion the parts finished, as one process counts them at that level."""
+    game = _game("official", Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL[:3],
+                                    charity=False))
+    ex = explore_partitioned(game, 2, warm=0, transport=_InterruptedThenGone)
+    assert ex.interrupted and not ex.complete
+    one = explore(game, Limits(max_depth=ex.depth))
+    assert (ex.states, ex.transitions, ex.terminal) == (one.states, one.transitions, one.terminal)
+    assert ex.transitions >= ex.states - len(ex.deal_action)
 
 
 def test_the_first_levels_in_this_process_then_the_parts(search_report):
