@@ -336,7 +336,7 @@ def equivalent_by_form(rs: RuleSet, m: Mutant) -> str | None:
     loop runs over): ask at every table the claim is for.  Any other mutant:
     None (it may still be equivalent, by search or proof)."""
     if m.operator == "shift_seat":
-        return _reordered_only(rs, m)
+        return _shift_keeps_value(rs, m)
     if m.operator != "swap_reading":
         return None
     try:
@@ -358,7 +358,18 @@ def equivalent_by_form(rs: RuleSet, m: Mutant) -> str | None:
 _REORDERABLE = frozenset({"union", "inter", "and", "or", "add"})
 
 
-def _reordered_only(rs: RuleSet, m: Mutant) -> str | None:
+def _definitions(rs: RuleSet) -> dict[str, list[Define]]:
+    """Each definition's name -> every ``Define`` the rule set gives it (one per
+    reading of its choice point, or the one of a rule without a choice)."""
+    out: dict[str, list[Define]] = {}
+    for r in rs.rules:
+        for f in r.fragments:
+            if isinstance(f, Define):
+                out.setdefault(f.name, []).append(f)
+    return out
+
+
+def _shift_keeps_value(rs: RuleSet, m: Mutant) -> str | None:
     """``equivalent_by_form`` for a seat shift: each mutated part, folded at the
     table (seat arithmetic done), is the rule's own (``_alike``)."""
     try:
@@ -369,11 +380,7 @@ def _reordered_only(rs: RuleSet, m: Mutant) -> str | None:
     pairs = [(f, g) for f, g in zip(old.fragments, new.fragments) if f is not g]
     if len(old.fragments) != len(new.fragments) or not pairs:
         return None
-    bodies: dict[str, list[Define]] = {}
-    for r in rs.rules:
-        for f in r.fragments:
-            if isinstance(f, Define):
-                bodies.setdefault(f.name, []).append(f)
+    bodies = _definitions(rs)
     how: set[str] = set()
     for f, g in pairs:
         if type(f) is not type(g):
@@ -435,8 +442,10 @@ def _alike(x: A.Node, y: A.Node, bodies: dict, players: int, rounds: int) -> set
 def _changed_calls(x: A.Node, y: A.Node) -> set[str]:
     """The definitions called in one of ``x``, ``y`` with arguments the other
     never gives them."""
-    cx = {_unordered(n, {}): n.name for n in A.walk(x) if isinstance(n, A.Call)}
-    cy = {_unordered(n, {}): n.name for n in A.walk(y) if isinstance(n, A.Call)}
+    mx: dict = {}
+    my: dict = {}
+    cx = {_unordered(n, mx): n.name for n in A.walk(x) if isinstance(n, A.Call)}
+    cy = {_unordered(n, my): n.name for n in A.walk(y) if isinstance(n, A.Call)}
     return {cx.get(k) or cy[k] for k in cx.keys() ^ cy.keys()}
 
 
@@ -537,14 +546,7 @@ def choices_read(rs: RuleSet, m: Mutant) -> list[str]:
     fragment's change is most likely to show."""
     _, rule = _find(rs, m.rule)
     _, frag = _fragment(rule, m.fragment)
-    bodies: dict[str, list] = {}
-    owner: dict[str, set[str]] = {}
-    for r in rs.rules:
-        for f in r.fragments:
-            if isinstance(f, Define):
-                bodies.setdefault(f.name, []).append(f.body)
-                if r.choice:
-                    owner.setdefault(f.name, set()).add(r.choice)
+    defs = _definitions(rs)
     todo = set().union(*(_calls(e) for _, e in _parts(frag)))
     seen: set[str] = set()
     while todo:
@@ -552,9 +554,10 @@ def choices_read(rs: RuleSet, m: Mutant) -> list[str]:
         if name in seen:
             continue
         seen.add(name)
-        for b in bodies.get(name, ()):
-            todo |= _calls(b)
-    called = set().union(*(owner.get(n, set()) for n in seen))
+        for d in defs.get(name, ()):
+            todo |= _calls(d.body)
+    called = {r.choice for r in rs.rules if r.choice and any(
+        isinstance(f, Define) and f.name in seen for f in r.fragments)}
     readers: set[str] = set()
     if isinstance(frag, Update):
         # an update shows where its variable is read: the readings whose rules read it
