@@ -40,7 +40,7 @@ from pathlib import Path
 
 from itcp.checks import mutation as M
 from itcp.checks.mutants import OPERATORS, pinned_stem
-from itcp.report.mutation import load_notes, render, summary, write_docs
+from itcp.report.mutation import load_notes, merged_search, render, summary, write_docs
 
 REPO = Path(__file__).resolve().parent.parent
 LIBRARY = REPO / "scenarios" / "library"
@@ -192,12 +192,8 @@ def report(a) -> int:
         header = {"run": {**header.get("run", {}), "update": "; ".join(commands)}}
     search = None
     if a.search:  # bench/pin_mutants.py --record: the last search per mutant
-        search = {}
-        for path in a.search:  # later records win
-            for x in Path(path).read_text().splitlines():
-                if x.strip():
-                    r = json.loads(x)
-                    search[r["id"]] = r
+        search = merged_search([json.loads(x) for path in a.search
+                                for x in Path(path).read_text().splitlines() if x.strip()])
     proofs = None
     if a.proofs:  # bench/prove_mutants.py --record files: the proofs per mutant
         proofs = {}
@@ -247,7 +243,8 @@ def main(argv=None) -> int:
                          "first run's rows (repeatable)")
     ap.add_argument("--search", metavar="RECORD", action="append",
                     help="with --report: bench/pin_mutants.py --record's file, shown per survivor "
-                         "(repeatable; a later file's row of a mutant wins)")
+                         "(repeatable; a later file's row of a mutant wins, except that "
+                         "random rounds finding nothing, --sampled, add to the row)")
     ap.add_argument("--proofs", metavar="RECORD", action="append",
                     help="with --report: bench/prove_mutants.py --record's file (repeatable); "
                          "a survivor proved there counts as equivalent")

@@ -2,6 +2,8 @@
 
     python bench/pin_mutants.py --survivors-of RESULTS [--survivors-of LATER]
                                 [--out scenarios/pinned] [--record FILE]
+                                [--sampled SECONDS [--readings CP=R,...]]
+                                [--skip-proved RECORD] [--shard I/N]
 
 A mutant survives when no check sees it (``bench/mutate_spec.py``).  This looks
 for a round that tells it from the spec (``checks/distinguish.py``: a
@@ -35,17 +37,34 @@ FILE`` writes one JSON line per mutant: what was found, and for the others
 every table and readings exhausted or unread (the evidence an equivalence note
 in docs/mutation-notes.toml starts from).  Later files of
 ``--survivors-of`` remove the mutants they killed (a ``--survivors-of`` run of
-bench/mutate_spec.py); mutants with an equivalence note are skipped.
+bench/mutate_spec.py); mutants with an equivalence note are skipped, and with
+``--skip-proved RECORD`` those ``bench/prove_mutants.py`` proved.
+
+``--sampled SECONDS`` looks further instead: random rounds played side by side
+(``checks/distinguish.sampled_difference``) at the tables the equivalence
+proofs use (3 and 2 players, 1 suit, ranks 2..3, hands of 2 and of 1, all six
+option cards: far too many states to exhaust), under the same readings plus
+those of ``--readings`` (``--wide``: also at 4 players, and with two suits),
+for at most SECONDS per mutant.  A round found is a
+real round of the spec and is saved as above (not the shortest: a random one);
+none found is recorded as ``unseen`` with the rounds played.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from pathlib import Path
 
-from itcp.checks.distinguish import Difference, Same, first_difference, unread_write
+from itcp.checks.distinguish import (
+    Difference,
+    Same,
+    first_difference,
+    sampled_difference,
+    unread_write,
+)
 from itcp.checks.mutants import (
     choices_read,
     mutant_spec,
@@ -73,6 +92,11 @@ BASES = ("official", "clarified", "published")
 
 
 SMALL = ((2, (2, 2), 1), (3, (2, 2), 1))
+#: the tables of the random rounds (``--sampled``), (size, suits): the equivalence
+#: proofs' M, M2, M1, M12, then (``--wide``) four players, and two suits (a deck that
+#: lasts: longer rounds)
+SAMPLED = (((3, (2, 3), 2), 1), ((2, (2, 3), 2), 1), ((3, (2, 3), 1), 1), ((2, (2, 3), 1), 1))
+WIDE = (((4, (2, 3), 2), 1), ((3, (2, 3), 2), 2), ((2, (2, 3), 3), 2), ((4, (2, 3), 1), 2))
 LARGER = ((2, (2, 3), 2), (4, (2, 2), 1), (3, (2, 3), 1))
 
 
@@ -183,6 +207,14 @@ class Tables:
 
     def __init__(self):
         self._by_table: dict = {}
+        self._games: dict = {}
+
+    def game(self, table: dict, readings: dict, scope: str) -> Game:
+        """The spec's engine at a table and readings, compiled once."""
+        key = json.dumps([table, sorted(readings.items()), scope], sort_keys=True)
+        if key not in self._games:
+            self._games[key] = Game(build_spec(self.get(table)[0].config, readings, scope=scope))
+        return self._games[key]
 
     def get(self, table: dict):
         key = json.dumps(table, sort_keys=True)
@@ -242,6 +274,69 @@ def tell_apart(mid: str, known: Tables, choices: dict, seconds: float, max_pairs
     return None, {"same": same, "unread": unread, "tried": tried, "limit": None}
 
 
+def tell_apart_sampled(mid: str, known: Tables, choices: dict, seconds: float,
+                       extra=(), seed: int = 1, each: float = 4.0, wide: bool = False):
+    """(Difference, config, game) or (None, evidence) for one mutant: random
+    rounds side by side at the ``SAMPLED`` tables with every option card, under
+    the shipped readings, then ``extra`` (over ``official``'s), then
+    ``official``'s with one reading the fragment reads changed (the rule's own
+    in force), ``each`` seconds at each (table, readings) where it compiles
+    differently, until ``seconds`` are spent; ``wide``: at the ``WIDE`` tables too."""
+    start = time.monotonic()
+    official = dict(load_variant("official").readings)
+    unseen: list = []
+    rng = random.Random(f"{seed} {mid}")
+    for table, v, rs, m, readings in _sampled_attempts(mid, known, choices, extra, wide):
+        if time.monotonic() - start > seconds:
+            break
+        rule = next(r for r in rs.rules if r.id == m.rule)
+        g = known.game(table, readings, rule.scope)
+        try:
+            ms = mutant_spec(g.spec, rs, m)
+        except SpecError:
+            continue
+        if ms is None:
+            continue
+        found = sampled_difference(g, Game(ms), rng, rounds=10**9,
+                                   deadline=time.monotonic() + each)
+        at = table_text(table, readings, official)
+        if isinstance(found, Difference):
+            return (found, v.config, g), {"at": at, "sampled": unseen}
+        unseen.append([at, found.rounds, found.states])
+    return None, {"sampled": unseen, "same": [], "unread": [], "tried": len(unseen),
+                  "limit": f"{seconds:g} s"}
+
+
+def _sampled_attempts(mid: str, known: Tables, choices: dict, extra, wide: bool):
+    """(table, variant, rule set, mutant, readings) in the order ``--sampled`` tries them."""
+    official = dict(load_variant("official").readings)
+    found = []
+    for size, suits in SAMPLED + (WIDE if wide else ()):
+        got = known.get(_table(size, OPTIONS, suits))
+        if got is not None and mid in got[2]:
+            found.append((_table(size, OPTIONS, suits), *got))
+    if not found:
+        return
+    _, _, rs0, by_id0 = found[0]
+    rule = next(r for r in rs0.rules if r.id == by_id0[mid].rule)
+    bases, near, _ = reading_sets(choices, rule, choices_read(rs0, by_id0[mid]))
+    own = {rule.choice: rule.reading} if rule.choice else {}
+    for readings in bases + [{**official, **x, **own} for x in extra] + near:
+        for table, v, rs, by_id in found:
+            yield table, v, rs, by_id[mid], readings
+
+
+def proved(records: list[str]) -> set:
+    """The mutants whose last row in these ``bench/prove_mutants.py`` records is proved."""
+    last: dict = {}
+    for path in records:
+        for x in Path(path).read_text().splitlines():
+            if x.strip():
+                r = json.loads(x)
+                last[r["id"]] = r.get("outcome")
+    return {m for m, o in last.items() if o == "proved"}
+
+
 def survivors(files: list[str], notes: dict) -> list[str]:
     rows = [json.loads(x) for x in Path(files[0]).read_text().splitlines()[1:] if x.strip()]
     want = {r["id"] for r in rows if r.get("status") in ("survived", "timeout")}
@@ -263,10 +358,27 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=20.0, help="time per mutant")
     ap.add_argument("--max-pairs", type=int, default=200_000, help="pairs per table at most")
     ap.add_argument("--only", action="append", metavar="TEXT")
+    ap.add_argument("--sampled", type=float, metavar="SECONDS",
+                    help="random rounds side by side at the proofs' larger tables instead, "
+                         "SECONDS per mutant")
+    ap.add_argument("--readings", action="append", default=[], metavar="CP=R[,CP=R...]",
+                    help="with --sampled: also these readings over official's")
+    ap.add_argument("--each", type=float, default=2.0, metavar="SECONDS",
+                    help="with --sampled: random rounds at each table and readings")
+    ap.add_argument("--wide", action="store_true",
+                    help="with --sampled: also at four players and with two suits")
+    ap.add_argument("--skip-proved", action="append", default=[], metavar="RECORD",
+                    help="leave out the mutants bench/prove_mutants.py proved in RECORD")
+    ap.add_argument("--shard", default="1/1", metavar="I/N", help="the I-th of N parts")
     a = ap.parse_args(argv)
     want = survivors(a.survivors_of, load_notes(NOTES))
+    if a.skip_proved:
+        done = proved(a.skip_proved)
+        want = [m for m in want if m not in done]
     if a.only:
         want = [m for m in want if any(s in m for s in a.only)]
+    i, n = (int(x) for x in a.shard.split("/"))
+    want = want[i - 1::n]
     if a.record and Path(a.record).exists():  # go on with a search cut short
         done = {json.loads(x)["id"] for x in Path(a.record).read_text().splitlines()
                 if x.strip()}
@@ -278,11 +390,22 @@ def main(argv=None) -> int:
     for r in rs0.rules:
         if r.choice:
             choices.setdefault(r.choice, set()).add(r.reading)
+    extra = []
+    for text in a.readings:
+        pairs = [x.split("=", 1) for x in text.split(",") if x.strip()]
+        bad = [x for x in pairs if len(x) != 2 or x[1] not in choices.get(x[0], ())]
+        if bad:
+            ap.error(f"--readings {text!r}: {'='.join(bad[0])} is not a choice point's reading")
+        extra.append(dict(pairs))
     known, pinned = Tables(), 0
     record = open(a.record, "a") if a.record else None
     for n, mid in enumerate(want, 1):
         t0 = time.monotonic()
-        found, evidence = tell_apart(mid, known, choices, a.seconds, a.max_pairs)
+        if a.sampled is not None:
+            found, evidence = tell_apart_sampled(mid, known, choices, a.sampled, extra,
+                                                 each=a.each, wide=a.wide)
+        else:
+            found, evidence = tell_apart(mid, known, choices, a.seconds, a.max_pairs)
         row = {"id": mid, "seconds": round(time.monotonic() - t0, 1), **evidence}
         if found is not None:
             d, config, g = found
@@ -298,10 +421,14 @@ def main(argv=None) -> int:
                 except InputError as e:
                     row["outcome"], row["error"] = "not saved", str(e)
         else:
-            row["outcome"] = ("same" if evidence["same"] else
+            row["outcome"] = ("unseen" if evidence.get("sampled") else
+                              "same" if evidence["same"] else
                               "unread" if evidence["unread"] else "inert")
         print(f"[{n}/{len(want)}] {row['outcome']:<9} {row['seconds']:5.1f}s {mid}"
-              + (f"  at {row['at']}" if "at" in row else f"  ({len(evidence['same'])} "
+              + (f"  at {row['at']}" if "at" in row else
+                 f"  ({sum(x[1] for x in evidence['sampled'])} random rounds at "
+                 f"{len(evidence['sampled'])} tables and readings)" if evidence.get("sampled") else
+                 f"  ({len(evidence['same'])} "
                  f"tables exhausted, {len(evidence['unread'])} with the value unread)"),
               file=sys.stderr, flush=True)
         if record:

@@ -24,6 +24,7 @@ mutation runner's property tables still run).
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from itcp.checks.divergence import Observable
@@ -113,6 +114,67 @@ def first_difference(g: Game, gm: Game, max_pairs: int = 200_000
         return Difference("illegal", states, actions + (what,))
     return Difference("refused", states + (g.apply(f.node[0], what, validate=False),),
                       actions + (what,))
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """Random rounds played side by side showed no difference: evidence, not proof."""
+    rounds: int
+    states: int
+
+
+def sampled_difference(g: Game, gm: Game, rng, rounds: int, max_steps: int = 400,
+                       deadline: float | None = None) -> Difference | Unseen:
+    """A round ``g`` and ``gm`` play differently, found by random rounds played
+    side by side (the same deal, then each move drawn from ``g``'s legal ones,
+    a chance outcome as ``g`` draws it), or ``Unseen`` after ``rounds`` of them
+    (or at ``deadline``, a ``time.monotonic()`` value).
+
+    Why: the pair search (``first_difference``) is exhaustive and so limited to
+    tables of a few cards; a mutant whose difference needs more cards, a third
+    player and several option cards in one round is out of its reach.  Random
+    rounds at such a table reach deep states cheaply.  What is a difference is
+    the pair search's: a move one game allows and the other refuses, or a state
+    that differs in what a scenario can state.  The round found is not the
+    shortest; it is a real round of the spec, so it makes a scenario as the pair
+    search's does."""
+    see, see_m = _observer(g), _observer(gm)
+    s0 = g.initial_state()
+    seen = 0
+    for r in range(rounds):
+        if deadline is not None and time.monotonic() > deadline:
+            return Unseen(r, seen)
+        sa = sb = s0
+        states, actions = [s0], []
+        for _ in range(max_steps + 1):
+            if g.is_terminal(sa):
+                break
+            if g.is_chance(sa) or sa == s0:
+                a = g.sample_chance(sa, rng)
+                la = None
+            else:
+                la = g.legal_actions(sa)
+                lb = gm.legal_actions(sb)
+                if set(la) != set(lb):
+                    extra = next((x for x in lb if x not in set(la)), None)
+                    if extra is not None:
+                        return Difference("illegal", tuple(states), tuple(actions) + (extra,))
+                    lost = next(x for x in la if x not in set(lb))
+                    return Difference("refused", tuple(states) + (g.apply(sa, lost, validate=False),),
+                                      tuple(actions) + (lost,))
+                if not la:
+                    break
+                a = rng.choice(la)
+            if la is None and sa != s0 and a not in gm.legal_actions(sb):
+                return Difference("refused", tuple(states) + (g.apply(sa, a, validate=False),),
+                                  tuple(actions) + (a,))
+            sa, sb = g.apply(sa, a, validate=False), gm.apply(sb, a, validate=False)
+            states.append(sa)
+            actions.append(a)
+            seen += 1
+            if _differ(see(sa), see_m(sb)):
+                return Difference("facts", tuple(states), tuple(actions))
+    return Unseen(rounds, seen)
 
 
 def observed_formulas(spec: Spec) -> list:

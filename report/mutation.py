@@ -97,10 +97,32 @@ def _operator_table(rows: list[dict], notes: dict, proofs: dict | None = None) -
                    "stillborn", "score"], lines)
 
 
+def merged_search(rows: list[dict]) -> dict:
+    """mutant id -> its ``bench/pin_mutants.py`` row, from the rows of several
+    records in order: a later row wins, except that random rounds which found
+    nothing (``--sampled``: outcome "unseen") add to an earlier row of the same
+    mutant instead of hiding what that exhaustive search found."""
+    out: dict = {}
+    for r in rows:
+        was = out.get(r["id"])
+        if r["outcome"] == "unseen" and was is not None:
+            out[r["id"]] = {**was, "sampled": r["sampled"]}
+        else:
+            out[r["id"]] = r
+    return out
+
+
 def _searched(row: dict | None) -> str:
-    """What ``bench/pin_mutants.py``'s search found for a survivor."""
+    """What ``bench/pin_mutants.py``'s searches found for a survivor."""
     if row is None:
         return "not searched"
+    if row["outcome"] != "pinned" and row.get("sampled"):
+        rounds = sum(x[1] for x in row["sampled"])
+        more = (f"nothing in {rounds:,} random rounds at {len(row['sampled'])} larger "
+                f"tables and readings")
+        if row["outcome"] == "unseen":
+            return more
+        return f"{_searched({k: v for k, v in row.items() if k != 'sampled'})}; {more}"
     if row["outcome"] == "pinned":
         return f"told apart at {row['at']}: scenarios/pinned/{row['file']}"
     if row["outcome"] in ("same", "unread", "inert"):
@@ -140,7 +162,7 @@ def _search_kind(row: dict | None) -> str:
         return "none"
     if row["outcome"] in ("pinned", "not saved"):
         return "pinned" if row["outcome"] == "pinned" else "none"
-    if row["same"]:
+    if row["outcome"] == "unseen" or row["same"]:
         return "same"
     return "unread" if row.get("unread") else "inert"
 
@@ -199,8 +221,9 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
                 f"yet run against them); for {kinds['unread']} the value the mutated update "
                 f"writes is never read at any table and readings tried (liveness); "
                 f"{kinds['same']} were not told apart at any table and readings it exhausted "
-                f"(some also unread at others); {kinds['inert']} change no elaborated spec at "
-                f"the tables tried; {kinds['none']} were not searched.", ""]
+                f"or by random rounds at larger ones (some also unread at others); "
+                f"{kinds['inert']} change no elaborated spec at the tables tried; "
+                f"{kinds['none']} were not searched.", ""]
         out += ["The last column: what the search for a round that tells the mutant from the "
                 "spec (`bench/pin_mutants.py`, `checks/distinguish.py`) found. \"Not told "
                 "apart\" is evidence that the mutant is equivalent, not a proof: it holds at "
@@ -274,4 +297,4 @@ def write_docs(path: Path, generated: str) -> None:
     tmp.replace(path)
 
 
-__all__ = ["BEGIN", "END", "load_notes", "render", "summary", "write_docs"]
+__all__ = ["BEGIN", "END", "load_notes", "merged_search", "render", "summary", "write_docs"]

@@ -2,9 +2,17 @@
 differently, and says Same only after every pair the two reach was seen."""
 from __future__ import annotations
 
+import random
 from collections import deque
 
-from itcp.checks.distinguish import Difference, Same, Undecided, first_difference
+from itcp.checks.distinguish import (
+    Difference,
+    Same,
+    Undecided,
+    Unseen,
+    first_difference,
+    sampled_difference,
+)
 from itcp.checks.mutants import Mutant, mutant_spec
 from itcp.model.engine import Game, build_spec
 from itcp.scenarios.replay import facts
@@ -105,3 +113,32 @@ def test_what_the_search_observes_is_what_a_scenario_states():
     g = Game.make(load_variant("official", TABLE).config)
     keys = {k.split(".")[0] for k in facts(g, g.deal(__import__("random").Random(1)))}
     assert keys == {"hand" if n == "hands" else n for n in SCENARIO_FACTS} | {"top", "scores"}
+
+
+def test_random_rounds_side_by_side_find_a_real_round_the_two_play_differently():
+    g, gm = _games(Mutant("drop_update", "turn.advance", "update[pass].actor@0"))
+    got = sampled_difference(g, gm, random.Random(3), rounds=2000)
+    assert isinstance(got, Difference) and got.kind == "facts"
+    s, sm = g.initial_state(), gm.initial_state()
+    for a, want in zip(got.actions, got.states[1:]):  # the spec's own round, move by move
+        s, sm = g.apply(s, a), gm.apply(sm, a)
+        assert s == want
+    assert facts(g, s) != facts(gm, sm)
+
+
+def test_random_rounds_tell_a_dropped_guard_by_a_move_the_spec_refuses():
+    g, gm = _games(Mutant("drop_guard", "play.discard", "guard[discard]"))
+    got = sampled_difference(g, gm, random.Random(3), rounds=2000)
+    assert isinstance(got, Difference) and got.kind == "illegal"
+    *moves, extra = got.actions
+    s = g.initial_state()
+    for a in moves:
+        s = g.apply(s, a)
+    assert extra not in g.legal_actions(s) and extra in gm.legal_actions(got.states[-1])
+
+
+def test_random_rounds_of_a_game_and_itself_show_nothing_and_count_what_they_played():
+    g = Game.make(load_variant("official", TABLE).config)
+    got = sampled_difference(g, g, random.Random(3), rounds=50)
+    assert isinstance(got, Unseen) and got.rounds == 50 and got.states > 50
+    assert sampled_difference(g, g, random.Random(3), rounds=50, deadline=0.0) == Unseen(0, 0)

@@ -28,7 +28,7 @@ from itcp.checks.mutants import (
     mutated_rule,
 )
 from itcp.model.engine import Game, build_spec
-from itcp.report.mutation import load_notes, render, summary
+from itcp.report.mutation import load_notes, merged_search, render, summary
 from itcp.spec import ast as A
 from itcp.spec.config import Config
 from itcp.spec.errors import InputError
@@ -250,6 +250,17 @@ def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp
     search[m.id].update(outcome="unread", same=[], unread=["2p ...", "3p ..."], limit="5 s")
     text = render({"run": {}}, rows, {}, search=search)
     assert "never read at 2 tables and readings (stopped at 5 s)" in text
+    # random rounds at larger tables that found nothing add to the row
+    search[m.id]["sampled"] = [["3p 1s 2..3 h2 ...", 900, 8000], ["2p ...", 100, 700]]
+    text = render({"run": {}}, rows, {}, search=search)
+    assert ("never read at 2 tables and readings (stopped at 5 s); nothing in 1,000 random "
+            "rounds at 2 larger tables and readings") in text
+    del search[m.id]["sampled"]
+    pinned = {"id": m.id, "outcome": "pinned", "at": "3p", "file": "x.toml"}
+    unseen = {"id": m.id, "outcome": "unseen", "sampled": [["3p", 5, 50]]}
+    assert merged_search([search[m.id], unseen])[m.id] == {**search[m.id], "sampled": [["3p", 5, 50]]}
+    assert merged_search([unseen])[m.id] == unseen
+    assert merged_search([search[m.id], unseen, pinned])[m.id] == pinned
     # a proof of bench/prove_mutants.py takes it out of the denominator, and the
     # report gives the score both ways; a failed proof leaves it a survivor
     at = "3p 1s 2..3 h2 [every card] official"
