@@ -44,7 +44,7 @@ bench/mutate_spec.py); mutants with an equivalence note are skipped, and with
 (``checks/distinguish.sampled_difference``) at the tables the equivalence
 proofs use (3 and 2 players, 1 suit, ranks 2..3, hands of 2 and of 1, all six
 option cards: far too many states to exhaust), under the same readings plus
-those of ``--readings`` (``--wide``: also at 4 players, and with two suits),
+those of ``--readings`` (``--wide``: at 4 players and with two suits instead),
 for at most SECONDS per mutant.  A round found is a
 real round of the spec and is saved as above (not the shortest: a random one);
 none found is recorded as ``unseen`` with the rounds played.
@@ -93,7 +93,7 @@ BASES = ("official", "clarified", "published")
 
 SMALL = ((2, (2, 2), 1), (3, (2, 2), 1))
 #: the tables of the random rounds (``--sampled``), (size, suits): the equivalence
-#: proofs' M, M2, M1, M12, then (``--wide``) four players, and two suits (a deck that
+#: proofs' M, M2, M1, M12; or (``--wide``) four players, and two suits (a deck that
 #: lasts: longer rounds)
 SAMPLED = (((3, (2, 3), 2), 1), ((2, (2, 3), 2), 1), ((3, (2, 3), 1), 1), ((2, (2, 3), 1), 1))
 WIDE = (((4, (2, 3), 2), 1), ((3, (2, 3), 2), 2), ((2, (2, 3), 3), 2), ((4, (2, 3), 1), 2))
@@ -275,18 +275,20 @@ def tell_apart(mid: str, known: Tables, choices: dict, seconds: float, max_pairs
 
 
 def tell_apart_sampled(mid: str, known: Tables, choices: dict, seconds: float,
-                       extra=(), seed: int = 1, each: float = 4.0, wide: bool = False):
+                       extra=(), seed: int = 1, each: float = 4.0, wide: bool = False,
+                       first=()):
     """(Difference, config, game) or (None, evidence) for one mutant: random
     rounds side by side at the ``SAMPLED`` tables with every option card, under
     the shipped readings, then ``extra`` (over ``official``'s), then
     ``official``'s with one reading the fragment reads changed (the rule's own
     in force), ``each`` seconds at each (table, readings) where it compiles
-    differently, until ``seconds`` are spent; ``wide``: at the ``WIDE`` tables too."""
+    differently, until ``seconds`` are spent; ``wide``: at the ``WIDE`` tables instead;
+    ``first``: readings (over ``official``'s) tried before all these."""
     start = time.monotonic()
     official = dict(load_variant("official").readings)
     unseen: list = []
     rng = random.Random(f"{seed} {mid}")
-    for table, v, rs, m, readings in _sampled_attempts(mid, known, choices, extra, wide):
+    for table, v, rs, m, readings in _sampled_attempts(mid, known, choices, extra, wide, first):
         if time.monotonic() - start > seconds:
             break
         rule = next(r for r in rs.rules if r.id == m.rule)
@@ -307,11 +309,11 @@ def tell_apart_sampled(mid: str, known: Tables, choices: dict, seconds: float,
                   "limit": f"{seconds:g} s"}
 
 
-def _sampled_attempts(mid: str, known: Tables, choices: dict, extra, wide: bool):
+def _sampled_attempts(mid: str, known: Tables, choices: dict, extra, wide: bool, first=()):
     """(table, variant, rule set, mutant, readings) in the order ``--sampled`` tries them."""
     official = dict(load_variant("official").readings)
     found = []
-    for size, suits in SAMPLED + (WIDE if wide else ()):
+    for size, suits in WIDE if wide else SAMPLED:
         got = known.get(_table(size, OPTIONS, suits))
         if got is not None and mid in got[2]:
             found.append((_table(size, OPTIONS, suits), *got))
@@ -321,9 +323,32 @@ def _sampled_attempts(mid: str, known: Tables, choices: dict, extra, wide: bool)
     rule = next(r for r in rs0.rules if r.id == by_id0[mid].rule)
     bases, near, _ = reading_sets(choices, rule, choices_read(rs0, by_id0[mid]))
     own = {rule.choice: rule.reading} if rule.choice else {}
-    for readings in bases + [{**official, **x, **own} for x in extra] + near:
+    for readings in [{**official, **x, **own} for x in first] + bases + [
+            {**official, **x, **own} for x in extra] + near:
         for table, v, rs, by_id in found:
             yield table, v, rs, by_id[mid], readings
+
+
+def failed_proof_readings(records: list[str]) -> dict:
+    """mutant id -> the readings (as changes to ``official``'s) under which a
+    ``bench/prove_mutants.py`` proof failed: a state the invariants allow where
+    the mutant plays differently, which random rounds under those readings may
+    reach."""
+    out: dict = {}
+    for path in records:
+        for x in Path(path).read_text().splitlines():
+            if not x.strip():
+                continue
+            r = json.loads(x)
+            for p in r.get("proofs", ()):
+                if p["result"] in ("proved", "same") or " official" not in p["at"]:
+                    continue
+                _, _, swaps = p["at"].partition(" official")
+                pairs = [y.split("=", 1) for y in swaps.removeprefix(" + ").split(", ") if "=" in y]
+                readings = dict(pairs)
+                if readings not in out.setdefault(r["id"], []):
+                    out[r["id"]].append(readings)
+    return out
 
 
 def proved(records: list[str]) -> set:
@@ -366,7 +391,10 @@ def main(argv=None) -> int:
     ap.add_argument("--each", type=float, default=2.0, metavar="SECONDS",
                     help="with --sampled: random rounds at each table and readings")
     ap.add_argument("--wide", action="store_true",
-                    help="with --sampled: also at four players and with two suits")
+                    help="with --sampled: at four players and with two suits instead")
+    ap.add_argument("--from-proofs", action="append", default=[], metavar="RECORD",
+                    help="with --sampled: first the readings under which the mutant's proof "
+                         "failed in RECORD (bench/prove_mutants.py)")
     ap.add_argument("--skip-proved", action="append", default=[], metavar="RECORD",
                     help="leave out the mutants bench/prove_mutants.py proved in RECORD")
     ap.add_argument("--shard", default="1/1", metavar="I/N", help="the I-th of N parts")
@@ -397,12 +425,18 @@ def main(argv=None) -> int:
         if bad:
             ap.error(f"--readings {text!r}: {'='.join(bad[0])} is not a choice point's reading")
         extra.append(dict(pairs))
+    failed = failed_proof_readings(a.from_proofs)
+    for readings in (r for rs in failed.values() for r in rs):
+        bad = [f"{k}={v}" for k, v in readings.items() if v not in choices.get(k, ())]
+        if bad:
+            ap.error(f"--from-proofs: {bad[0]} is not a choice point's reading")
     known, pinned = Tables(), 0
     record = open(a.record, "a") if a.record else None
     for n, mid in enumerate(want, 1):
         t0 = time.monotonic()
         if a.sampled is not None:
             found, evidence = tell_apart_sampled(mid, known, choices, a.sampled, extra,
+                                                 first=failed.get(mid, ()),
                                                  each=a.each, wide=a.wide)
         else:
             found, evidence = tell_apart(mid, known, choices, a.seconds, a.max_pairs)

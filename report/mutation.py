@@ -100,12 +100,12 @@ def _operator_table(rows: list[dict], notes: dict, proofs: dict | None = None) -
 def merged_search(rows: list[dict]) -> dict:
     """mutant id -> its ``bench/pin_mutants.py`` row, from the rows of several
     records in order: a later row wins, except that random rounds which found
-    nothing (``--sampled``: outcome "unseen") add to an earlier row of the same
-    mutant instead of hiding what that exhaustive search found."""
+    nothing (``--sampled``: a row with "sampled", not pinned) add to an earlier row
+    of the same mutant instead of hiding what that exhaustive search found."""
     out: dict = {}
     for r in rows:
         was = out.get(r["id"])
-        if r["outcome"] == "unseen" and was is not None:
+        if "sampled" in r and r["outcome"] != "pinned" and was is not None:
             out[r["id"]] = {**was, "sampled": r["sampled"]}
         else:
             out[r["id"]] = r

@@ -261,6 +261,8 @@ def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp
     assert merged_search([search[m.id], unseen])[m.id] == {**search[m.id], "sampled": [["3p", 5, 50]]}
     assert merged_search([unseen])[m.id] == unseen
     assert merged_search([search[m.id], unseen, pinned])[m.id] == pinned
+    nowhere = {"id": m.id, "outcome": "inert", "sampled": [], "same": [], "limit": "9 s"}
+    assert merged_search([search[m.id], nowhere])[m.id] == {**search[m.id], "sampled": []}
     # a proof of bench/prove_mutants.py takes it out of the denominator, and the
     # report gives the score both ways; a failed proof leaves it a survivor
     at = "3p 1s 2..3 h2 [every card] official"
