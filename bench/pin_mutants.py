@@ -372,6 +372,28 @@ def survivors(files: list[str], notes: dict) -> list[str]:
     return sorted(want - set(notes))
 
 
+def choice_points() -> dict:
+    """choice point -> its readings, as the rule set names them."""
+    choices: dict = {}
+    for r in build_ruleset(load_variant("official").config).rules:
+        if r.choice:
+            choices.setdefault(r.choice, set()).add(r.reading)
+    return choices
+
+
+def readings_option(ap, texts: list[str], choices: dict) -> list[dict]:
+    """``--readings CP=R[,CP=R...]`` (repeatable) as dicts; a bad one is the
+    parser's error."""
+    out = []
+    for text in texts:
+        pairs = [x.split("=", 1) for x in text.split(",") if x.strip()]
+        bad = [x for x in pairs if len(x) != 2 or x[1] not in choices.get(x[0], ())]
+        if bad:
+            ap.error(f"--readings {text!r}: {'='.join(bad[0])} is not a choice point's reading")
+        out.append(dict(pairs))
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--survivors-of", required=True, action="append", metavar="RESULTS",
@@ -413,18 +435,8 @@ def main(argv=None) -> int:
         want = [m for m in want if m not in done]
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    rs0 = build_ruleset(load_variant("official").config)
-    choices: dict = {}
-    for r in rs0.rules:
-        if r.choice:
-            choices.setdefault(r.choice, set()).add(r.reading)
-    extra = []
-    for text in a.readings:
-        pairs = [x.split("=", 1) for x in text.split(",") if x.strip()]
-        bad = [x for x in pairs if len(x) != 2 or x[1] not in choices.get(x[0], ())]
-        if bad:
-            ap.error(f"--readings {text!r}: {'='.join(bad[0])} is not a choice point's reading")
-        extra.append(dict(pairs))
+    choices = choice_points()
+    extra = readings_option(ap, a.readings, choices)
     failed = failed_proof_readings(a.from_proofs)
     for readings in (r for rs in failed.values() for r in rs):
         bad = [f"{k}={v}" for k, v in readings.items() if v not in choices.get(k, ())]
