@@ -414,6 +414,8 @@ def main(argv=None) -> int:
                     help="with --sampled: random rounds at each table and readings")
     ap.add_argument("--wide", action="store_true",
                     help="with --sampled: at four players and with two suits instead")
+    ap.add_argument("--first", action="append", default=[], metavar="CP=R[,CP=R...]",
+                    help="with --sampled: these readings over official's before all others")
     ap.add_argument("--from-proofs", action="append", default=[], metavar="RECORD",
                     help="with --sampled: first the readings under which the mutant's proof "
                          "failed in RECORD (bench/prove_mutants.py)")
@@ -437,6 +439,7 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     choices = choice_points()
     extra = readings_option(ap, a.readings, choices)
+    first = readings_option(ap, a.first, choices)
     failed = failed_proof_readings(a.from_proofs)
     for readings in (r for rs in failed.values() for r in rs):
         bad = [f"{k}={v}" for k, v in readings.items() if v not in choices.get(k, ())]
@@ -448,7 +451,7 @@ def main(argv=None) -> int:
         t0 = time.monotonic()
         if a.sampled is not None:
             found, evidence = tell_apart_sampled(mid, known, choices, a.sampled, extra,
-                                                 first=failed.get(mid, ()),
+                                                 first=first + failed.get(mid, []),
                                                  each=a.each, wide=a.wide)
         else:
             found, evidence = tell_apart(mid, known, choices, a.seconds, a.max_pairs)

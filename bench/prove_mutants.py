@@ -46,7 +46,15 @@ import sys
 import time
 from pathlib import Path
 
-from pin_mutants import NOTES, OPTIONS, reading_sets, survivors, table_text
+from pin_mutants import (
+    NOTES,
+    OPTIONS,
+    choice_points,
+    reading_sets,
+    readings_option,
+    survivors,
+    table_text,
+)
 
 from itcp.checks.equivalence import Proved, StepProver
 from itcp.checks.mutants import choices_read, equivalent_by_form, mutant_change, mutants_of
@@ -269,18 +277,8 @@ def main(argv=None) -> int:
                 last[r["id"]] = r["outcome"]
         want = [m for m in want if m not in last
                 or last[m] in a.again]
-    rs0 = build_ruleset(load_variant("official").config)
-    choices: dict = {}
-    for r in rs0.rules:
-        if r.choice:
-            choices.setdefault(r.choice, set()).add(r.reading)
-    extra = []
-    for text in a.readings:
-        pairs = [x.split("=", 1) for x in text.split(",") if x.strip()]
-        bad = [x for x in pairs if len(x) != 2 or x[1] not in choices.get(x[0], ())]
-        if bad:
-            ap.error(f"--readings {text!r}: {'='.join(bad[0])} is not a choice point's reading")
-        extra.append(dict(pairs))
+    choices = choice_points()
+    extra = readings_option(ap, a.readings, choices)
     known = Tables(Path(a.cache) if a.cache else None, a.heavy)
     with open(record, "a") as out:
         for k, mid in enumerate(want, 1):
