@@ -419,3 +419,42 @@ def test_a_mutant_whose_value_folds_a_condition_away_still_plays():
         for a in g.legal_actions(s):
             todo.append(g.apply(s, a))
     assert seen == 500 or not todo
+
+
+def _pin_mutants():
+    spec = importlib.util.spec_from_file_location(
+        "itcp_bench_pin_mutants", Path(__file__).parents[1] / "bench" / "pin_mutants.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_random_rounds_under_the_readings_a_proof_failed_at_tell_a_survivor_apart(tmp_path):
+    """``bench/pin_mutants.py --sampled --from-proofs``: the readings of each
+    failed proof are read back from the record, and random rounds side by side
+    under them find the round that a mutant clearing a Justice duty's seat at a
+    race's last discard plays differently (it outlasts the turn only when a
+    racer set it: ``mercy.discards = every_racer``)."""
+    bench = _pin_mutants()
+    at = "3p 1s 2..3 h2 [mercy, justice] official"
+    record = tmp_path / "proofs.jsonl"
+    record.write_text(json.dumps({"id": "m", "proofs": [
+        {"at": f"{at} + mercy.discards=every_racer, justice.duty=stacking", "result": "not proved"},
+        {"at": at, "result": "not proved"},
+        {"at": f"{at} + pass.reached=circuit", "result": "proved"},
+        {"at": f"{at} + pass.reached=circuit", "result": "same"}]}) + "\n")
+    assert bench.failed_proof_readings([str(record)]) == {
+        "m": [{"mercy.discards": "every_racer", "justice.duty": "stacking"}, {}]}
+    mid = "negate_when turn.advance update[discard].duty_on@0"
+    found, evidence = bench.tell_apart_sampled(
+        mid, bench.Tables(), bench.choice_points(), seconds=60, each=30,
+        first=[{"mercy.discards": "every_racer"}])
+    assert found is not None, evidence
+    d, config, g = found
+    assert "mercy.discards=every_racer" in evidence["at"]
+    # the round is the spec's own, and the scenario made of it replays under the spec
+    s = g.initial_state()
+    for a, want in zip(d.actions, d.states[1:]):
+        s = g.apply(s, a)
+        assert s == want
+    assert "[[move]]" in bench.scenario(config, g, mid, d)
