@@ -145,7 +145,8 @@ def sampled_difference(g: Game, gm: Game, rng, rounds: int, max_steps: int = 400
         if deadline is not None and time.monotonic() > deadline:
             return Unseen(r, seen)
         sa = sb = s0
-        states, actions = [s0], []
+        states: list = [s0]
+        actions: list = []
         for _ in range(max_steps + 1):
             if g.is_terminal(sa):
                 break
