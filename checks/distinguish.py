@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from itcp.checks.divergence import Observable
+from itcp.checks.divergence import Observable, legality_difference
 from itcp.checks.divergence import first_difference as search
 from itcp.model.engine import Game
 from itcp.model.liveness import liveness, next_phases
@@ -107,12 +107,17 @@ def first_difference(g: Game, gm: Game, max_pairs: int = 200_000
     f = got.found
     states = tuple(node[0] for node, _ in f.path) + (f.node[0],)
     actions = tuple(a for _, a in f.path)
-    kind, what = f.what
+    return _difference(g, states, actions, f.what[0], f.what[1])
+
+
+def _difference(g: Game, states: tuple, actions: tuple, kind: str, what) -> Difference:
+    """The ``Difference`` for what ``divergence.Observable`` saw after the spec's
+    ``states`` and ``actions``: facts that differ, or a move one game refuses."""
     if kind == "facts":
         return Difference("facts", states, actions)
     if kind == "illegal_under_a":  # the mutant allows a move the spec refuses
         return Difference("illegal", states, actions + (what,))
-    return Difference("refused", states + (g.apply(f.node[0], what, validate=False),),
+    return Difference("refused", states + (g.apply(states[-1], what, validate=False),),
                       actions + (what,))
 
 
@@ -150,25 +155,16 @@ def sampled_difference(g: Game, gm: Game, rng, rounds: int, max_steps: int = 400
         for _ in range(max_steps + 1):
             if g.is_terminal(sa):
                 break
-            if g.is_chance(sa) or sa == s0:
+            if sa == s0:  # the deal: the same under both, as in the pair search
                 a = g.sample_chance(sa, rng)
-                la = None
             else:
                 la = g.legal_actions(sa)
-                lb = gm.legal_actions(sb)
-                if set(la) != set(lb):
-                    extra = next((x for x in lb if x not in set(la)), None)
-                    if extra is not None:
-                        return Difference("illegal", tuple(states), tuple(actions) + (extra,))
-                    lost = next(x for x in la if x not in set(lb))
-                    return Difference("refused", tuple(states) + (g.apply(sa, lost, validate=False),),
-                                      tuple(actions) + (lost,))
+                differ = legality_difference(la, gm.legal_actions(sb))
+                if differ is not None:
+                    return _difference(g, tuple(states), tuple(actions), *differ)
                 if not la:
                     break
-                a = rng.choice(la)
-            if la is None and sa != s0 and a not in gm.legal_actions(sb):
-                return Difference("refused", tuple(states) + (g.apply(sa, a, validate=False),),
-                                  tuple(actions) + (a,))
+                a = g.sample_chance(sa, rng) if g.is_chance(sa) else rng.choice(la)
             sa, sb = g.apply(sa, a, validate=False), gm.apply(sb, a, validate=False)
             states.append(sa)
             actions.append(a)

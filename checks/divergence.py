@@ -162,16 +162,26 @@ class Observable:
         if ga.is_terminal(sa):
             return None, ()
         la, lb = ga.legal_actions(sa), gb.legal_actions(sb)
-        set_b = set(lb)
-        for x in la:
-            if x not in set_b:
-                return ("illegal_under_b", x), ()
-        set_a = set(la)
-        for x in lb:
-            if x not in set_a:
-                return ("illegal_under_a", x), ()
+        differ = legality_difference(la, lb)
+        if differ is not None:
+            return differ, ()
         return None, [(x, (ga.apply(sa, x, validate=False), gb.apply(sb, x, validate=False)))
                       for x in la]
 
 
-__all__ = ["first_difference", "Found", "Search", "Exact", "Observable"]
+def legality_difference(la, lb) -> tuple | None:
+    """``("illegal_under_b", move)`` for a move of ``la`` missing from ``lb``,
+    ``("illegal_under_a", move)`` for one of ``lb`` missing from ``la``, or None
+    when the two lists of legal moves hold the same moves."""
+    set_b = set(lb)
+    for x in la:
+        if x not in set_b:
+            return ("illegal_under_b", x)
+    set_a = set(la)
+    for x in lb:
+        if x not in set_a:
+            return ("illegal_under_a", x)
+    return None
+
+
+__all__ = ["first_difference", "Found", "Search", "Exact", "Observable", "legality_difference"]
