@@ -129,7 +129,8 @@ class Unseen:
 
 
 def sampled_difference(g: Game, gm: Game, rng, rounds: int, max_steps: int = 400,
-                       deadline: float | None = None) -> Difference | Unseen:
+                       deadline: float | None = None, choose=None,
+                       watch=None) -> Difference | Unseen:
     """A round ``g`` and ``gm`` play differently, found by random rounds played
     side by side (the same deal, then each move drawn from ``g``'s legal ones,
     a chance outcome as ``g`` draws it), or ``Unseen`` after ``rounds`` of them
@@ -142,7 +143,11 @@ def sampled_difference(g: Game, gm: Game, rng, rounds: int, max_steps: int = 400
     the pair search's: a move one game allows and the other refuses, or a state
     that differs in what a scenario can state.  The round found is not the
     shortest; it is a real round of the spec, so it makes a scenario as the pair
-    search's does."""
+    search's does.
+
+    ``choose(state, legal, rng)`` picks the move instead of a uniform draw (a
+    bias towards the moves a mutant is about); ``watch(action, state, state_m)``
+    sees every step's pair of states (what differs between them, where)."""
     see, see_m = _observer(g), _observer(gm)
     s0 = g.initial_state()
     seen = 0
@@ -164,8 +169,13 @@ def sampled_difference(g: Game, gm: Game, rng, rounds: int, max_steps: int = 400
                     return _difference(g, tuple(states), tuple(actions), *differ)
                 if not la:
                     break
-                a = g.sample_chance(sa, rng) if g.is_chance(sa) else rng.choice(la)
+                if g.is_chance(sa):
+                    a = g.sample_chance(sa, rng)
+                else:
+                    a = rng.choice(la) if choose is None else choose(sa, la, rng)
             sa, sb = g.apply(sa, a, validate=False), gm.apply(sb, a, validate=False)
+            if watch is not None:
+                watch(a, sa, sb)
             states.append(sa)
             actions.append(a)
             seen += 1

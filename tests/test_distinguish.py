@@ -142,3 +142,20 @@ def test_random_rounds_of_a_game_and_itself_show_nothing_and_count_what_they_pla
     got = sampled_difference(g, g, random.Random(3), rounds=50)
     assert isinstance(got, Unseen) and got.rounds == 50 and got.states > 50
     assert sampled_difference(g, g, random.Random(3), rounds=50, deadline=0.0) == Unseen(0, 0)
+
+
+def test_random_rounds_play_the_chosen_moves_and_show_every_pair_of_states():
+    g, gm = _games(Mutant("drop_update", "turn.advance", "update[pass].actor@0"))
+    seen: list = []
+    chosen: list = []
+
+    def never_pass(state, legal, rng):
+        chosen.append(legal)
+        return next((a for a in legal if a[0] != "pass"), legal[0])
+
+    got = sampled_difference(g, gm, random.Random(3), rounds=200, choose=never_pass,
+                             watch=lambda a, sa, sb: seen.append((a, sa == sb)))
+    # the mutant differs only after a Pass: a chooser that never passes while it
+    # can do anything else never shows it, and the watcher saw every step alike
+    assert isinstance(got, Unseen) and chosen and len(seen) == got.states
+    assert all(same for _, same in seen) and not any(a[0] == "pass" for a, _ in seen)

@@ -1,0 +1,184 @@
+"""Random rounds that try to refute the equivalence notes of docs/mutation-notes.toml.
+
+    python bench/check_notes.py [--only TEXT] [--seconds S] [--seed N]
+                                [--record FILE] [--out DIR] [--shard I/N]
+
+A note argues by hand that a mutant of the spec plays the same game as the spec
+under every table and readings.  An argument can be wrong; this plays the spec
+and the noted mutant side by side (``checks/distinguish.sampled_difference``,
+the same deal, moves and chance outcomes) at tables larger and more varied than
+the mutation run's (two to five players, one or two suits, several copies of
+Mercy, Justice, Pride Cycle and Secret Combination, so that effects chain),
+under readings drawn at random for every choice point with the mutated rule's
+own reading in force, the moves drawn with a bias towards the moves effects come
+from (answers, option cards discarded or given; a Pass rarely).  Whole games for
+a rule of whole games (``game.*``).
+
+A round the two play differently (a move one refuses, a state that differs in
+what a scenario states) refutes the note: it is saved as a scenario in ``--out``
+(never over a file) and the command exits 1.  Otherwise each row says what the
+rounds saw, the evidence a note cites: the rounds and steps played, the steps at
+which the two games' states differed at all (in a variable no scenario states),
+and which variables differed in which phases, which is what most notes claim
+("they differ only in resume, only in DISCARD").  Evidence, not proof: a note's
+argument is the proof.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from itcp.checks.distinguish import Difference, sampled_difference
+from itcp.checks.mutants import mutant_spec, mutants_of, pinned_stem
+from itcp.model.engine import Game, build_spec
+from itcp.report.mutation import load_notes
+from itcp.spec.lang import SpecError
+from itcp.spec.rules import build_ruleset
+from itcp.spec.rules.table import PHASE_NAMES
+from itcp.spec.variants import load_variant
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pin_mutants import NOTES, choice_points, scenario  # noqa: E402
+
+#: (players, suits, ranks, hand, option cards with copies): effects that chain
+#: (a Justice answered by a Mercy whose race winner forms a team) need copies
+TABLES = (
+    (2, 1, (2, 3), 2, ("mercy", "justice", "repentance", "unbelief", "pride_cycle",
+                       "secret_combination")),
+    (3, 1, (2, 3), 2, ("mercy=2", "justice=2", "repentance", "unbelief", "pride_cycle",
+                       "secret_combination")),
+    (4, 2, (2, 3), 2, ("mercy=2", "justice=3", "repentance", "unbelief", "pride_cycle=2",
+                       "secret_combination")),
+    (5, 2, (2, 3), 2, ("mercy=3", "justice=3", "repentance", "unbelief", "pride_cycle",
+                       "secret_combination=2")),
+    (3, 2, (2, 4), 3, ("mercy=2", "justice=2", "repentance", "unbelief", "pride_cycle",
+                       "secret_combination")),
+)
+
+
+def table_dict(t) -> dict:
+    players, suits, ranks, hand, options = t
+    return {"players": players, "suits": suits, "ranks": ranks, "hand": hand,
+            "options": list(options)}
+
+
+def biased(option_cards: frozenset):
+    """A move chooser: answers and moves that play an option card are three
+    times as likely as others, a Pass a fifth as likely."""
+    def choose(state, legal, rng):
+        weights = [0.2 if a[0] == "pass" else
+                   3.0 if a[0] == "answer" or (a[0] in ("discard", "give")
+                                               and a[1][0] in option_cards) else 1.0
+                   for a in legal]
+        return rng.choices(legal, weights)[0]
+    return choose
+
+
+class Watch:
+    """What differed between the two games' states, step by step."""
+
+    def __init__(self, g: Game):
+        self.names = g.var_names
+        self.phase = g.index["phase"]
+        self.steps = self.differed = 0
+        self.where: Counter = Counter()
+
+    def __call__(self, action, sa, sb) -> None:
+        self.steps += 1
+        if sa == sb:
+            return
+        self.differed += 1
+        phase = PHASE_NAMES[sa[self.phase]]
+        for name, x, y in zip(self.names, sa, sb):
+            if x != y:
+                self.where[f"{name} in {phase}"] += 1
+
+
+def check(mid: str, choices: dict, seconds: float, rng, out: Path) -> dict:
+    """Random rounds for one noted mutant until ``seconds`` are spent."""
+    start = time.monotonic()
+    row: dict = {"id": mid, "rounds": 0, "steps": 0, "differed": 0, "where": Counter(),
+                 "attempts": 0, "compiled_same": 0}
+    while time.monotonic() - start < seconds:
+        table = table_dict(rng.choice(TABLES))
+        v = load_variant("official", table)
+        rs = build_ruleset(v.config)
+        m = next((x for x in mutants_of(rs) if x.id == mid), None)
+        if m is None:
+            row["attempts"] += 1
+            continue
+        rule = next(r for r in rs.rules if r.id == m.rule)
+        readings = {cp: rng.choice(sorted(rds)) for cp, rds in choices.items()}
+        if rule.choice:
+            readings[rule.choice] = rule.reading
+        row["attempts"] += 1
+        try:
+            base = build_spec(v.config, readings, scope=rule.scope)
+            ms = mutant_spec(base, rs, m)
+        except SpecError:
+            continue
+        if ms is None:
+            row["compiled_same"] += 1
+            continue
+        g = Game(base)
+        watch = Watch(g)
+        options = frozenset(c.index for c in v.config.cards if c.is_option)
+        found = sampled_difference(g, Game(ms), rng, rounds=10**9,
+                                   deadline=time.monotonic() + min(2.0, seconds / 10),
+                                   choose=biased(options), watch=watch)
+        row["steps"] += watch.steps
+        row["differed"] += watch.differed
+        row["where"].update(watch.where)
+        if isinstance(found, Difference):
+            path = out / f"{pinned_stem(mid)}.toml"
+            if not path.exists():
+                path.write_text(scenario(v.config, g, mid, found), encoding="utf-8")
+            row.update(refuted=str(path), table=table, readings=readings)
+            break
+        row["rounds"] += found.rounds
+    row["where"] = dict(row["where"].most_common())
+    row["seconds"] = round(time.monotonic() - start, 1)
+    return row
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", action="append", metavar="TEXT",
+                    help="only the noted mutants whose id contains TEXT (repeatable)")
+    ap.add_argument("--seconds", type=float, default=60.0, help="time per mutant")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--record", metavar="FILE", help="one JSON line per mutant")
+    ap.add_argument("--shard", default="1/1", metavar="I/N", help="the I-th of N parts")
+    ap.add_argument("--out", default="refuted", metavar="DIR",
+                    help="where a round that refutes a note is saved as a scenario")
+    a = ap.parse_args(argv)
+    ids = sorted(load_notes(NOTES))
+    if a.only:
+        ids = [m for m in ids if any(s in m for s in a.only)]
+    i, n = (int(x) for x in a.shard.split("/"))
+    ids = ids[i - 1::n]
+    choices = choice_points()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    record = open(a.record, "a") if a.record else None
+    refuted = 0
+    for n, mid in enumerate(ids, 1):
+        row = check(mid, choices, a.seconds, random.Random(f"{a.seed} {mid}"), out)
+        refuted += "refuted" in row
+        print(f"[{n}/{len(ids)}] {mid}: "
+              + (f"REFUTED, {row['refuted']}" if "refuted" in row else
+                 f"{row['rounds']} rounds, {row['steps']} steps, {row['differed']} differed "
+                 f"({', '.join(list(row['where'])[:4]) or 'never'})"), flush=True)
+        if record:
+            record.write(json.dumps(row) + "\n")
+            record.flush()
+    return 1 if refuted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
