@@ -202,7 +202,15 @@ def report(a) -> int:
                 if x.strip():
                     r = json.loads(x)
                     proofs[r["id"]] = r
-    text = render(header, rows, notes, before, search, proofs)
+    checked = None
+    if a.notes_check:  # bench/check_notes.py --record: the random rounds per noted mutant
+        checked = {}
+        for path in a.notes_check:
+            for x in Path(path).read_text().splitlines():
+                if x.strip():
+                    r = json.loads(x)
+                    checked[r["id"]] = r
+    text = render(header, rows, notes, before, search, proofs, checked)
     if a.docs:
         write_docs(Path(a.docs), text)
         print(f"wrote {a.docs}", file=sys.stderr)
@@ -248,6 +256,9 @@ def main(argv=None) -> int:
     ap.add_argument("--proofs", metavar="RECORD", action="append",
                     help="with --report: bench/prove_mutants.py --record's file (repeatable); "
                          "a survivor proved there counts as equivalent")
+    ap.add_argument("--notes-check", metavar="RECORD", action="append",
+                    help="with --report: bench/check_notes.py --record's file (repeatable): "
+                         "the random rounds that tried to refute each note")
     a = ap.parse_args(argv)
     if a.workers < 1 or a.seconds <= 0 or a.sample < 0:
         ap.error("--workers must be at least 1, --seconds positive, --sample not negative")

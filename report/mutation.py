@@ -167,8 +167,23 @@ def _search_kind(row: dict | None) -> str:
     return "unread" if row.get("unread") else "inert"
 
 
+def _checked(row: dict | None) -> str:
+    """What ``bench/check_notes.py``'s random rounds saw of a noted mutant."""
+    if row is None:
+        return "not run"
+    if row.get("refuted"):
+        return f"**refuted**: {row['refuted']}"
+    if not row["steps"]:
+        return "compiles to the spec at every table and readings drawn" \
+            if row.get("compiled_same") else "no round played"
+    where = ", ".join(list(row["where"])[:3]) + (", ..." if len(row["where"]) > 3 else "")
+    return (f"{row['rounds']:,} rounds, {row['steps']:,} steps; the states differed at "
+            f"{row['differed']:,}" + (f" ({where})" if where else "") + "; no move or fact did")
+
+
 def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | None = None,
-           search: dict | None = None, proofs: dict | None = None) -> str:
+           search: dict | None = None, proofs: dict | None = None,
+           checked: dict | None = None) -> str:
     run = header.get("run", {})
     s = summary(rows, notes, proofs)
     out = [BEGIN, "", f"Command: `{run.get('command', 'python bench/mutate_spec.py')}`"]
@@ -258,11 +273,22 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
                            for r in pr])
     eq = [r for r in rows if _status(r, notes) == "equivalent"]
     out += ["", f"### Equivalent mutants ({len(eq)})", "",
-            "Each with the argument of `docs/mutation-notes.toml` (note number)."]
+            "Each with the argument of `docs/mutation-notes.toml` (note number)"
+            + (" and what random rounds that tried to refute it saw (`bench/check_notes.py`: "
+               "the spec and the mutant side by side under random readings at two to five "
+               "players; evidence, not proof)" if checked is not None else "") + "."]
     out.append("")
-    if eq:
+    if eq and checked is not None:
+        out += _table(["mutant", "note", "random rounds", "why"],
+                      [[f"`{r['id']}`", notes[r["id"]][1], _checked(checked.get(r["id"])),
+                        notes[r["id"]][0]] for r in eq])
+    elif eq:
         out += _table(["mutant", "note", "why"],
                       [[f"`{r['id']}`", notes[r["id"]][1], notes[r["id"]][0]] for r in eq])
+    wrong = sorted(m for m, r in (checked or {}).items() if r.get("refuted") and m in notes)
+    if wrong:
+        out += ["", "Notes that random rounds refute (the round is in the scenario named): "
+                + ", ".join(f"`{x}`" for x in wrong)]
     stale = sorted(r["id"] for r in rows if r["id"] in notes and r["status"] == "killed")
     if stale:
         out += ["", "Notes on mutants a check kills here: the note is wrong: "

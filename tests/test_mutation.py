@@ -458,3 +458,39 @@ def test_random_rounds_under_the_readings_a_proof_failed_at_tell_a_survivor_apar
         s = g.apply(s, a)
         assert s == want
     assert "[[move]]" in bench.scenario(config, g, mid, d)
+
+
+def _bench(name: str):
+    spec = importlib.util.spec_from_file_location(
+        f"itcp_bench_{name}", Path(__file__).parents[1] / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_random_rounds_refute_a_wrong_note_and_not_a_right_one(tmp_path):
+    """``bench/check_notes.py``: a mutant that plays differently (a dropped turn
+    change after a Pass) is refuted, its round saved as a scenario of the spec;
+    a noted one (the reveal's owed reset, which gives owed the value it has)
+    plays on, and the rounds count the steps where only a hidden variable
+    differed.  The report shows both."""
+    import random
+
+    check_notes = _bench("check_notes")
+    choices = check_notes.choice_points()
+    wrong = check_notes.check("drop_update turn.advance update[pass].actor@0", choices, 20.0,
+                              random.Random(1), tmp_path)
+    assert wrong.get("refuted") and Path(wrong["refuted"]).exists()
+    assert "[[move]]" in Path(wrong["refuted"]).read_text()
+    right = check_notes.check("drop_update turn.advance update[discard].duty_on@0", choices,
+                              3.0, random.Random(1), tmp_path)
+    assert "refuted" not in right and right["rounds"] > 0 and right["differed"] > 0
+    assert set(right["where"]) <= {f"duty_on in {p}" for p in
+                                   ("DRAW", "DECK", "DISCARD", "RACE", "PRIDE", "SECRET", "OVER")}
+    rows = [{"id": i, "status": "survived", "operator": "drop_update", "detail": "",
+             "reached": [], "kills": []} for i in (wrong["id"], right["id"])]
+    notes = {i: ("an argument", 1) for i in (wrong["id"], right["id"])}
+    text = render({"run": {}}, rows, notes, checked={r["id"]: r for r in (wrong, right)})
+    assert f"{right['rounds']:,} rounds" in text and "**refuted**" in text
+    assert f"Notes that random rounds refute (the round is in the scenario named): `{wrong['id']}`" \
+        in text
