@@ -160,7 +160,9 @@ def sampled_difference(g: Game, gm: Game, rng, rounds: int, max_steps: int = 400
         for _ in range(max_steps + 1):
             if g.is_terminal(sa):
                 break
-            if sa == s0:  # the deal: the same under both, as in the pair search
+            if sa[0] == s0[0]:
+                # a deal (the first, or a later round's in a whole game): drawn, not
+                # enumerated (a table's deals are too many), the same under both
                 a = g.sample_chance(sa, rng)
             else:
                 la = g.legal_actions(sa)
