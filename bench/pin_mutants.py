@@ -184,7 +184,8 @@ def table_text(table: dict, readings: dict, base: dict) -> str:
 
 WHAT = {"facts": "the state's facts differ from the spec's after the last move",
         "illegal": "its last move, refused by the spec, is allowed by the mutant",
-        "refused": "its last move, allowed by the spec, is refused by the mutant"}
+        "refused": "its last move, allowed by the spec, is refused by the mutant",
+        "bounds": "after its last move the mutant's state leaves a variable's declared bounds"}
 
 
 def scenario(config, g: Game, mutant_id: str, d: Difference) -> str:

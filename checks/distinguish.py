@@ -47,7 +47,8 @@ class Difference:
     states differ in what is observed), "refused" (the last action, allowed by
     the first game, is refused by the second; ``states`` ends after it) or
     "illegal" (the last action is the second game's, refused by the first;
-    ``states`` ends before it)."""
+    ``states`` ends before it) or "bounds" (after the last action the second
+    game's state leaves a variable's declared bounds, the first's does not)."""
     kind: str
     states: tuple
     actions: tuple
@@ -183,6 +184,8 @@ def sampled_difference(g: Game, gm: Game, rng, rounds: int, max_steps: int = 400
             seen += 1
             if _differ(see(sa), see_m(sb)):
                 return Difference("facts", tuple(states), tuple(actions))
+            if gm.outside_bounds(sb) is not None and g.outside_bounds(sa) is None:
+                return Difference("bounds", tuple(states), tuple(actions))
     return Unseen(rounds, seen)
 
 

@@ -191,6 +191,22 @@ class Game:
         for a in self.legal_actions(s):
             yield a, self._apply[a[0]](s, a[1])
 
+    def outside_bounds(self, s) -> tuple[str, int, tuple[int, int]] | None:
+        """The first variable whose value leaves the bounds the spec declares for
+        it (``StateVar.bounds``, what the search packs a state in): (name, value,
+        bounds), or None.  Why: a rule that drives a counter out of its range is
+        broken even where no fact a scenario states shows it yet, and the search
+        could not store the state; a replay and the side-by-side rounds check it."""
+        for i, v in enumerate(self.spec.variables):
+            if v.bounds is None:
+                continue
+            lo, hi = v.bounds
+            values = s[i] if isinstance(s[i], tuple) else (s[i],)   # a map: each seat's
+            bad = next((x for x in values if not lo <= x <= hi), None)
+            if bad is not None:
+                return v.name, bad, v.bounds
+        return None
+
     def scores(self, s) -> tuple[int, ...]:
         return self.impl.scores(s)
 

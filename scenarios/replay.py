@@ -170,7 +170,15 @@ def replay(scenario) -> Result:
                          [("illegal_at", illegal_at, "legal", False)])
         s = game.apply(s, a)
         states.append(s)
+        outside = game.outside_bounds(s)
+        if outside is not None:
+            name, value, (lo, hi) = outside
+            return _fail(sc, states, None,
+                         f"step {mv.step}: after {game.action_str(a)}, {name} = {value} is "
+                         f"outside the bounds {lo}..{hi} the spec declares for it",
+                         [(name, f"{lo}..{hi}", value, False)])
     return _check(sc, states, refusal)
+
 
 
 def _legal_hint(game, s) -> str:

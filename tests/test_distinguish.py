@@ -159,3 +159,26 @@ def test_random_rounds_play_the_chosen_moves_and_show_every_pair_of_states():
     # can do anything else never shows it, and the watcher saw every step alike
     assert isinstance(got, Unseen) and chosen and len(seen) == got.states
     assert all(same for _, same in seen) and not any(a[0] == "pass" for a, _ in seen)
+
+
+def test_random_rounds_see_a_mutant_leave_a_bound_the_spec_declares():
+    """A mutant that plays every move alike but drives ``owed`` below its
+    declared range (a turn ended by a single Pride Cycle gift no longer resets
+    it) is told apart by the bounds, which the spec's state keeps."""
+    table = {"players": 2, "suits": 1, "ranks": (2, 2), "hand": 1,
+             "options": ("pride_cycle", "secret_combination")}
+    v = load_variant("official", table)
+    base = build_spec(v.config, dict(v.readings))
+    ms = mutant_spec(base, build_ruleset(v.config),
+                     Mutant("negate_when", "turn.advance", "update[give].owed@0"))
+    g, gm = Game(base), Game(ms)
+    got = sampled_difference(g, gm, random.Random(3), rounds=20000)
+    assert isinstance(got, Difference) and got.kind == "bounds"
+    sm = gm.initial_state()
+    for a in got.actions:
+        sm = gm.apply(sm, a)
+    assert gm.outside_bounds(sm)[0] == "owed" and g.outside_bounds(got.states[-1]) is None
+    s0 = g.initial_state()
+    assert g.outside_bounds(s0) is None
+    assert g.outside_bounds((s0[0], *[-1 if n == "owed" else x for n, x in
+                                      zip(g.var_names[1:], s0[1:])])) == ("owed", -1, (0, 31))
