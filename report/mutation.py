@@ -177,8 +177,9 @@ def _checked(row: dict | None) -> str:
         return "compiles to the spec at every table and readings drawn" \
             if row.get("compiled_same") else "no round played"
     where = ", ".join(list(row["where"])[:3]) + (", ..." if len(row["where"]) > 3 else "")
-    return (f"{row['rounds']:,} rounds, {row['steps']:,} steps; the states differed at "
-            f"{row['differed']:,}" + (f" ({where})" if where else "") + "; no move or fact did")
+    differed = (f"the states differed at {row['differed']:,} ({where})" if row["differed"]
+                else "the states never differed")
+    return f"{row['rounds']:,} rounds, {row['steps']:,} steps; {differed}; no move or fact did"
 
 
 def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | None = None,
