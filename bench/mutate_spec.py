@@ -194,22 +194,10 @@ def report(a) -> int:
     if a.search:  # bench/pin_mutants.py --record: the last search per mutant
         search = merged_search([json.loads(x) for path in a.search
                                 for x in Path(path).read_text().splitlines() if x.strip()])
-    proofs = None
-    if a.proofs:  # bench/prove_mutants.py --record files: the proofs per mutant
-        proofs = {}
-        for path in a.proofs:
-            for x in Path(path).read_text().splitlines():
-                if x.strip():
-                    r = json.loads(x)
-                    proofs[r["id"]] = r
-    checked = None
-    if a.notes_check:  # bench/check_notes.py --record: the random rounds per noted mutant
-        checked = {}
-        for path in a.notes_check:
-            for x in Path(path).read_text().splitlines():
-                if x.strip():
-                    r = json.loads(x)
-                    checked[r["id"]] = r
+    # bench/prove_mutants.py --record: the proofs per mutant; bench/check_notes.py
+    # --record: the random rounds per noted mutant (a later file's row wins)
+    proofs = _rows_by_id(a.proofs) if a.proofs else None
+    checked = _rows_by_id(a.notes_check) if a.notes_check else None
     text = render(header, rows, notes, before, search, proofs, checked)
     if a.docs:
         write_docs(Path(a.docs), text)
@@ -220,6 +208,17 @@ def report(a) -> int:
     print(f"score {s['killed']}/{s['scored']} = {s['score']:.1%}; survivors without a note: "
           f"{s['unexplained']}", file=sys.stderr)
     return 0
+
+
+def _rows_by_id(paths: list[str]) -> dict:
+    """mutant id -> its row, from JSON-lines records (a later row of an id wins)."""
+    out = {}
+    for path in paths:
+        for x in Path(path).read_text().splitlines():
+            if x.strip():
+                r = json.loads(x)
+                out[r["id"]] = r
+    return out
 
 
 def main(argv=None) -> int:
