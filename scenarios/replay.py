@@ -180,7 +180,6 @@ def replay(scenario) -> Result:
     return _check(sc, states, refusal)
 
 
-
 def _legal_hint(game, s) -> str:
     legal = game.legal_actions(s)
     if not legal:
