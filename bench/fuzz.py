@@ -109,6 +109,11 @@ class Worker:
         states, actions = [s], []
         ending = "step cap"
         for _ in range(MAX_STEPS):
+            outside = game.outside_bounds(s)
+            if outside is not None:   # the search could not store the state: a spec error
+                name, value, (lo, hi) = outside
+                raise ValueError(f"after move {len(actions)}, {name} = {value} is outside "
+                                 f"the bounds {lo}..{hi} the spec declares for it")
             if not impl.state_ok(s):
                 for p, fn in state_fn:
                     if not fn(s):
