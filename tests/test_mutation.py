@@ -494,3 +494,15 @@ def test_random_rounds_refute_a_wrong_note_and_not_a_right_one(tmp_path):
     assert f"{right['rounds']:,} rounds" in text and "**refuted**" in text
     assert f"Notes that random rounds refute (the round is in the scenario named): `{wrong['id']}`" \
         in text
+
+
+def test_a_mutant_that_leaves_a_declared_bound_is_killed_by_its_pinned_round():
+    """The pinned round of a mutant that plays every move as the spec does but
+    drives ``owed`` below its declared bounds passes on the spec and fails on
+    the mutant, naming the variable and the bounds."""
+    pinned = Path(__file__).parents[1] / "scenarios" / "pinned"
+    base = M.baseline([pinned / "negate-when-turn-advance-update-give-owed-0.toml"], tables=())
+    out = M.run_mutant(base, Mutant("negate_when", "turn.advance", "update[give].owed@0"),
+                       seconds=60)
+    assert out.status == M.KILLED
+    assert "owed = -1 is outside the bounds 0..31" in out.kills[0][1]
