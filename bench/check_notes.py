@@ -34,37 +34,30 @@ from collections import Counter
 from pathlib import Path
 
 from itcp.checks.distinguish import Difference, sampled_difference
-from itcp.checks.mutants import mutant_spec, mutants_of, pinned_stem
+from itcp.checks.mutants import mutant_spec, pinned_stem
 from itcp.model.engine import Game, build_spec
 from itcp.report.mutation import load_notes
 from itcp.spec.lang import SpecError
-from itcp.spec.rules import build_ruleset
 from itcp.spec.rules.table import PHASE_NAMES
-from itcp.spec.variants import load_variant
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pin_mutants import NOTES, choice_points, scenario  # noqa: E402
+from pin_mutants import NOTES, Tables, _table, choice_points, scenario  # noqa: E402
 
-#: (players, suits, ranks, hand, option cards with copies): effects that chain
-#: (a Justice answered by a Mercy whose race winner forms a team) need copies
+#: the tables, as ``pin_mutants._table`` takes them ((players, ranks, hand), option
+#: cards with copies, suits): effects that chain (a Justice answered by a Mercy
+#: whose race winner forms a team) need copies
 TABLES = (
-    (2, 1, (2, 3), 2, ("mercy", "justice", "repentance", "unbelief", "pride_cycle",
-                       "secret_combination")),
-    (3, 1, (2, 3), 2, ("mercy=2", "justice=2", "repentance", "unbelief", "pride_cycle",
-                       "secret_combination")),
-    (4, 2, (2, 3), 2, ("mercy=2", "justice=3", "repentance", "unbelief", "pride_cycle=2",
-                       "secret_combination")),
-    (5, 2, (2, 3), 2, ("mercy=3", "justice=3", "repentance", "unbelief", "pride_cycle",
-                       "secret_combination=2")),
-    (3, 2, (2, 4), 3, ("mercy=2", "justice=2", "repentance", "unbelief", "pride_cycle",
-                       "secret_combination")),
+    ((2, (2, 3), 2), ("mercy", "justice", "repentance", "unbelief", "pride_cycle",
+                      "secret_combination"), 1),
+    ((3, (2, 3), 2), ("mercy=2", "justice=2", "repentance", "unbelief", "pride_cycle",
+                      "secret_combination"), 1),
+    ((4, (2, 3), 2), ("mercy=2", "justice=3", "repentance", "unbelief", "pride_cycle=2",
+                      "secret_combination"), 2),
+    ((5, (2, 3), 2), ("mercy=3", "justice=3", "repentance", "unbelief", "pride_cycle",
+                      "secret_combination=2"), 2),
+    ((3, (2, 4), 3), ("mercy=2", "justice=2", "repentance", "unbelief", "pride_cycle",
+                      "secret_combination"), 2),
 )
-
-
-def table_dict(t) -> dict:
-    players, suits, ranks, hand, options = t
-    return {"players": players, "suits": suits, "ranks": ranks, "hand": hand,
-            "options": list(options)}
 
 
 def biased(option_cards: frozenset):
@@ -99,19 +92,23 @@ class Watch:
                 self.where[f"{name} in {phase}"] += 1
 
 
-def check(mid: str, choices: dict, seconds: float, rng, out: Path) -> dict:
-    """Random rounds for one noted mutant until ``seconds`` are spent."""
+def check(mid: str, choices: dict, seconds: float, rng, out: Path,
+          known: Tables | None = None) -> dict:
+    """Random rounds for one noted mutant until ``seconds`` are spent (``known``:
+    the tables' rule sets and mutants, built once for every mutant)."""
+    known = Tables() if known is None else known
     start = time.monotonic()
     row: dict = {"id": mid, "rounds": 0, "steps": 0, "differed": 0, "where": Counter(),
                  "attempts": 0, "compiled_same": 0}
     while time.monotonic() - start < seconds:
-        table = table_dict(rng.choice(TABLES))
-        v = load_variant("official", table)
-        rs = build_ruleset(v.config)
-        m = next((x for x in mutants_of(rs) if x.id == mid), None)
+        table = _table(*rng.choice(TABLES))
+        got = known.get(table)
+        m = got[2].get(mid) if got is not None else None
         if m is None:
             row["attempts"] += 1
             continue
+        assert got is not None   # the mutant was found in it
+        v, rs, _ = got
         rule = next(r for r in rs.rules if r.id == m.rule)
         readings = {cp: rng.choice(sorted(rds)) for cp, rds in choices.items()}
         if rule.choice:
@@ -166,9 +163,9 @@ def main(argv=None) -> int:
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     record = open(a.record, "a") if a.record else None
-    refuted = 0
+    refuted, known = 0, Tables()
     for n, mid in enumerate(ids, 1):
-        row = check(mid, choices, a.seconds, random.Random(f"{a.seed} {mid}"), out)
+        row = check(mid, choices, a.seconds, random.Random(f"{a.seed} {mid}"), out, known)
         refuted += "refuted" in row
         print(f"[{n}/{len(ids)}] {mid}: "
               + (f"REFUTED, {row['refuted']}" if "refuted" in row else

@@ -279,13 +279,11 @@ def render(header: dict, rows: list[dict], notes: dict, before: list[dict] | Non
                "the spec and the mutant side by side under random readings at two to five "
                "players; evidence, not proof)" if checked is not None else "") + "."]
     out.append("")
-    if eq and checked is not None:
-        out += _table(["mutant", "note", "random rounds", "why"],
-                      [[f"`{r['id']}`", notes[r["id"]][1], _checked(checked.get(r["id"])),
-                        notes[r["id"]][0]] for r in eq])
-    elif eq:
-        out += _table(["mutant", "note", "why"],
-                      [[f"`{r['id']}`", notes[r["id"]][1], notes[r["id"]][0]] for r in eq])
+    if eq:   # with a column for what the random rounds saw, where they ran
+        out += _table(["mutant", "note"] + ["random rounds"] * (checked is not None) + ["why"],
+                      [[f"`{r['id']}`", notes[r["id"]][1]]
+                       + ([_checked(checked.get(r["id"]))] if checked is not None else [])
+                       + [notes[r["id"]][0]] for r in eq])
     wrong = sorted(m for m, r in (checked or {}).items() if r.get("refuted") and m in notes)
     if wrong:
         out += ["", "Notes that random rounds refute (the round is in the scenario named): "
