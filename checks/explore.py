@@ -350,6 +350,18 @@ def move_keys(src, place, outcome) -> np.ndarray:
     return (src << 2 * PLACE_BITS) | (place << PLACE_BITS) | outcome
 
 
+def places(src: np.ndarray) -> np.ndarray:
+    """Each row's place among the rows of its source (``src`` sorted): 0, 1, ...
+    from the first row of each source."""
+    at = np.arange(len(src))
+    if not len(src):
+        return at
+    first = np.empty(len(src), dtype=bool)
+    first[0] = True
+    np.not_equal(src[1:], src[:-1], out=first[1:])
+    return at - np.maximum.accumulate(np.where(first, at, 0))
+
+
 def by_source(mv: Moves) -> Moves:
     """The moves in the search's order: by source state, then as the backend
     lists one state's moves (by action, then parameter).  A batch stored in this
@@ -940,7 +952,7 @@ class Search:
             return
         # a move's place among its source's moves: with the source's number, the
         # move's identity in the search's order (a partitioned search sorts by it)
-        place = np.arange(len(mv)) - np.searchsorted(mv.src, mv.src) if self.keyed else None
+        place = places(mv.src) if self.keyed else None
         pp_src = b.post_pass(words)
         chance = b.chance(mv.words) if self.folding else np.zeros(len(mv), dtype=bool)
         keep = ~chance
@@ -959,7 +971,7 @@ class Search:
                     # the outcome's place among its chance node's outcomes, after
                     # every direct move of the source (1 + ...)
                     opened = place[ci][out.src]
-                    o_place = np.arange(len(out)) - np.searchsorted(out.src, out.src)
+                    o_place = places(out.src)
                     keys = move_keys(nums[o_src], opened, 1 + o_place)
                 self.defer(d + 2, b.canon(out.words), nums[o_src], pp2, keys)
         sel = np.flatnonzero(keep)

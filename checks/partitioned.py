@@ -34,9 +34,12 @@ chunk in every part.
 
 The first ``WARM_STATES`` states are searched in the calling process and handed
 over as a resumed search (the successor code is compiled once; a small table
-needs no parts).  Parts run as forked processes (``ProcessParts``: they inherit
-the compiled game) or as Ray actors (``raycluster.RayParts``); a part is driven
-only through its methods, so the same ``Part`` runs under either transport.
+needs no parts).  Parts run on this machine (``ProcessParts``: part 0 in the
+calling process, the others forked, inheriting the compiled game, their arrays
+handed over through shared memory, ``mailbox.py``) or as Ray actors
+(``raycluster.RayParts``); a part is driven only through its methods, so the
+same ``Part`` runs under either transport.  The rows a level's expansion finds
+for another part go to it with the call that closes the next level.
 """
 from __future__ import annotations
 
@@ -44,6 +47,7 @@ import gc
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -71,6 +75,7 @@ from .explore import (
     search_backend,
     search_setup,
 )
+from .mailbox import Channel, Mailbox
 from .statestore import StateStore, owner_of, shared_rows
 
 #: a part's rows for one level: (words, move keys, post-Pass flags, deals); a row's
@@ -214,9 +219,13 @@ class Part:
                 "deadlocks": deadlocks,
                 "counted": (ex.transitions, ex.terminal, ex._waiting_peak)}
 
-    def close(self, depth: int) -> dict:
-        """Store the rows received for ``depth`` in move-key order: the new
-        states, their move keys (sorted), parents, deals and checks."""
+    def close(self, depth: int, bundles: list | None = None, origin: int = -1) -> dict:
+        """Store the rows received for ``depth`` (with ``bundles``, the rows the
+        other parts found for this one expanding level ``origin``, see
+        ``receive``) in move-key order: the new states, their move keys
+        (sorted), parents, deals and checks."""
+        if bundles:
+            self.receive(bundles, origin)
         entries = self.buffers.pop(depth, [])
         self.consumed[depth] = entries   # given back if the level is undone (``rollback``)
         words, keys, pp, deal = _cat([r for _, r in entries], self.width)
@@ -410,43 +419,53 @@ class Parts(Protocol):
 
 
 class ProcessParts:
-    """Parts as forked processes on this machine (they inherit the compiled
-    game), one pipe each."""
+    """Parts on this machine: part 0 in this process (its rows go to the
+    coordinator and come from it by reference, through no pipe, and the
+    machine runs one process less), the others forked processes (they inherit
+    the compiled game), one pipe each.  A call sends every forked part its
+    share, does part 0's here meanwhile, then reads the others' answers."""
 
     def __init__(self, game: Game, plan: PartPlan):
         parts = plan.parts
         ctx = multiprocessing.get_context("fork")
         self.conns, self.procs = [], []
         self.stop = ctx.Event()   # set: the parts stop expanding between chunks
-        self.owed = [0] * parts   # answers sent for and not yet read
+        self.owed = [0] * (parts - 1)   # answers sent for and not yet read
         #: the coordinator's key array, shared with the parts (made before they fork)
         self.shared = shared_rows(plan.width) if plan.width else None
-        for i in range(parts):
+        self.boxes: list[Mailbox] = []
+        for i in range(1, parts):
             mine, theirs = ctx.Pipe()
+            # the arrays of a call and of its answer go through shared memory
+            down, up = Mailbox.make(), Mailbox.make()
+            self.boxes += [b for b in (down, up) if b is not None]
             p = ctx.Process(target=_serve,
-                            args=(theirs, lambda i=i: plan.part(game, i, self.stop,
-                                                                 self.shared)),
+                            args=(Channel(theirs, up, down),
+                                  lambda i=i: plan.part(game, i, self.stop, self.shared)),
                             daemon=True, name=f"itcp-part-{i}")
             p.start()
             theirs.close()
-            self.conns.append(mine)
+            self.conns.append(Channel(mine, down, up))
             self.procs.append(p)
-            self.owed[i] = 1
-        self.pids = [p.pid for p in self.procs if p.pid is not None]
+            self.owed[i - 1] = 1
+        self.local = plan.part(game, 0, self.stop, self.shared)
+        self.pids = [os.getpid()] + [p.pid for p in self.procs if p.pid is not None]
         self._answers()
 
     def call(self, name: str, args_per_part: list) -> list:
-        for i, (conn, args) in enumerate(zip(self.conns, args_per_part)):
+        for i, (conn, args) in enumerate(zip(self.conns, args_per_part[1:])):
             with _whole_messages():
                 conn.send((name, tuple(args)))
                 self.owed[i] += 1
-        return self._answers()
+        with _stops_deferred(self.stop):
+            mine = getattr(self.local, name)(*args_per_part[0])
+        return [mine] + self._answers()
 
     def _recv(self, i: int):
-        """Part ``i``'s next answer. An interrupt may come while it is awaited but
-        not while it is read: a message read half would leave the pipe mid-message
-        and the next read waiting for ever (seen under load: a SIGTERM during a
-        level's answers left the check and its parts idle)."""
+        """Part ``i + 1``'s next answer. An interrupt may come while it is
+        awaited but not while it is read: a message read half would leave the
+        pipe mid-message and the next read waiting for ever (seen under load: a
+        SIGTERM during a level's answers left the check and its parts idle)."""
         conn = self.conns[i]
         conn.poll(None)   # interruptible: nothing is read yet
         with _whole_messages():
@@ -460,10 +479,10 @@ class ProcessParts:
             try:
                 status, value = self._recv(i)
             except EOFError:
-                raise PartError(f"part {i} ended unexpectedly "
+                raise PartError(f"part {i + 1} ended unexpectedly "
                                 f"(exit code {self.procs[i].exitcode})") from None
             if status == "error":
-                raise PartError(f"part {i} failed:\n{value}")
+                raise PartError(f"part {i + 1} failed:\n{value}")
             out.append(value)
         return out
 
@@ -493,6 +512,38 @@ class ProcessParts:
                 p.join()
         for conn in self.conns:
             conn.close()
+        for box in self.boxes:
+            box.close()
+
+
+@contextmanager
+def _stops_deferred(stop):
+    """Part 0's share of a call, done in this process, is never cut midway (a
+    part left half-way through storing a level could not be rolled back): a
+    stop that comes meanwhile (a signal, or the budget's watchdog, which runs
+    the SIGINT handler) sets ``stop``, so an expansion ends after its chunk as
+    the forked parts' do, and is acted on once the share is done."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list = []
+
+    def note(signum, frame):
+        came.append(signum)
+        stop.set()
+
+    old = {sig: signal.signal(sig, note) for sig in _STOPS}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        if came:
+            handler = old[came[0]]
+            if callable(handler):
+                handler(came[0], None)
+            elif handler == signal.SIG_DFL and came[0] == signal.SIGINT:
+                raise KeyboardInterrupt
 
 
 #: states searched in the calling process before the parts take over: the code
@@ -628,13 +679,17 @@ class _Coordinator:
         self.counted: list = []
         self.base: Level | None = None   # the level a resumed search started from
 
-    def exchange(self, outs: list, origin: int) -> None:
-        """Hand every part the rows the others found for it."""
+    def inboxes(self, outs: list) -> list[list]:
+        """The rows the parts found for each part, one list per part."""
         inbox: list[list] = [[] for _ in range(self.n)]
         for out in outs:
             for j, bundle in out.items():
                 inbox[j].extend(bundle)
-        self.parts.call("receive", [(box, origin) for box in inbox])
+        return inbox
+
+    def exchange(self, outs: list, origin: int) -> None:
+        """Hand every part the rows the others found for it."""
+        self.parts.call("receive", [(box, origin) for box in self.inboxes(outs)])
 
     # -- the start: the deals, or a level reached before --------------------------------
     def begin(self) -> tuple[int, int]:
@@ -716,7 +771,8 @@ class _Coordinator:
             self.counted = [r["counted"] for r in results]
             for r in results:
                 self.found(r)
-            self.exchange([r["out"] for r in results], d)
+            # the rows go with the next level's close (one call less a level)
+            inbox = self.inboxes([r["out"] for r in results])
             if any(r["stopped"] for r in results):
                 ex.limit = f"--timeout {limits.timeout:g}"
                 self.back_to_mark()
@@ -724,7 +780,7 @@ class _Coordinator:
                 return
             d += 1
             ex.depth = d
-            new, later = self.close(d)
+            new, later = self.close(d, inbox, d - 1)
             if self.progress is not None:
                 self.progress(ex.states, d, time.monotonic() - self.start)
         ex.complete = True
@@ -785,11 +841,13 @@ class _Coordinator:
             if pid not in ex.violations or w[1] < ex.violations[pid][1]:
                 ex.violations[pid] = w
 
-    def close(self, depth: int) -> tuple[int, int]:
-        """Close level ``depth`` in every part and number its new states: how
-        many, and how many rows the parts hold for later levels."""
+    def close(self, depth: int, inbox: list | None = None, origin: int = -1) -> tuple[int, int]:
+        """Close level ``depth`` in every part (handing each part first the rows
+        ``inbox`` holds for it, found expanding level ``origin``) and number its
+        new states: how many, and how many rows the parts hold for later levels."""
         ex = self.ex
-        got = self.parts.call("close", [(depth,)] * self.n)
+        got = self.parts.call("close", [(depth,) if inbox is None else (depth, inbox[j], origin)
+                                        for j in range(self.n)])
         keys = np.concatenate([g["keys"] for g in got])
         k = len(keys)
         if k:

@@ -59,7 +59,7 @@ def owner_of(words, parts: int) -> np.ndarray:
 
 
 #: Linux's MAP_NORESERVE: address space only, memory given page by page as written
-_NORESERVE = 0x4000 if sys.platform.startswith("linux") else 0
+NORESERVE = 0x4000 if sys.platform.startswith("linux") else 0
 #: rows reserved at once for a large key array (address space, not memory)
 RESERVE_ROWS = 1 << 31
 
@@ -67,10 +67,10 @@ RESERVE_ROWS = 1 << 31
 def _mapped(rows: int, words: int, flags: int) -> np.ndarray | None:
     """An (rows, words) int64 array over an anonymous mapping that takes memory
     only as its pages are written, or None where that is not available."""
-    if not _NORESERVE:
+    if not NORESERVE:
         return None
     try:
-        buf = mmap.mmap(-1, rows * words * 8, flags=flags | mmap.MAP_ANONYMOUS | _NORESERVE)
+        buf = mmap.mmap(-1, rows * words * 8, flags=flags | mmap.MAP_ANONYMOUS | NORESERVE)
     except (OSError, ValueError, OverflowError):
         return None
     return np.frombuffer(buf, dtype=np.int64).reshape(rows, words)

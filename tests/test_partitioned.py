@@ -15,13 +15,21 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
 
 from itcp.checks import explore as E
 from itcp.checks.explore import Limits, explore
-from itcp.checks.partitioned import PartError, ProcessParts, explore_partitioned, search
+from itcp.checks.partitioned import (
+    PartError,
+    PartPlan,
+    ProcessParts,
+    _stops_deferred,
+    explore_partitioned,
+    search,
+)
 from itcp.checks.verdicts import verdicts
 from itcp.model.engine import Game
 from itcp.spec.config import Config
@@ -176,13 +184,14 @@ def test_sigterm_stops_the_parts_and_reports_unknown(tmp_path):
                           "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          cwd=tmp_path, start_new_session=True)
     try:
-        # the parts fork once the first states are searched: wait for them (seconds on an
-        # idle machine, longer on a loaded one), then a little more so the search is midway
+        # part 1 forks once the first states are searched (part 0 runs in the command's
+        # own process): wait for it (seconds on an idle machine, longer on a loaded
+        # one), then a little more so the search is midway
         deadline = time.monotonic() + 90
-        while len(children := _children(p.pid)) < 2 and time.monotonic() < deadline \
+        while len(children := _children(p.pid)) < 1 and time.monotonic() < deadline \
                 and p.poll() is None:
             time.sleep(0.2)
-        assert len(children) == 2, children   # the two parts are running
+        assert len(children) == 1, children   # the forked part is running
         time.sleep(2)
         p.send_signal(signal.SIGTERM)
         out, err = p.communicate(timeout=60)
@@ -204,3 +213,27 @@ def _children(pid: int) -> list[int]:
         with open(f"/proc/{pid}/task/{task}/children") as f:
             out += [int(x) for x in f.read().split()]
     return out
+
+
+def test_part_0_runs_in_this_process_and_the_others_are_forked():
+    game = _game("official", Config(players=2, suits=2, ranks=(2, 2), hand=1))
+    parts = ProcessParts(game, PartPlan(3, True, True, True, True, False, 2))
+    try:
+        assert parts.pids[0] == os.getpid() and len(parts.procs) == 2
+        assert [c["states"] for c in parts.call("counts", [()] * 3)] == [0, 0, 0]
+    finally:
+        parts.close()
+    assert not any(p.is_alive() for p in parts.procs)
+
+
+def test_a_stop_during_the_local_share_ends_its_expansion_and_comes_after_it():
+    """A signal while part 0's share runs here sets the parts' stop flag (an
+    expansion ends after its chunk) and is raised only once the share is done,
+    so part 0 is never left half-way through a step."""
+    stop, done = threading.Event(), []
+    with pytest.raises(KeyboardInterrupt):
+        with _stops_deferred(stop):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            done.append(stop.is_set())
+    assert done == [True]
