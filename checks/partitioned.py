@@ -536,14 +536,10 @@ def _stops_deferred(stop):
     try:
         yield
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
-        if came:
-            handler = old[came[0]]
-            if callable(handler):
-                handler(came[0], None)
-            elif handler == signal.SIG_DFL and came[0] == signal.SIGINT:
-                raise KeyboardInterrupt
+        for sig, handler in old.items():   # (None: a handler not set from Python)
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        if came:   # delivered again, to the handler it was meant for
+            signal.raise_signal(came[0])
 
 
 #: states searched in the calling process before the parts take over: the code
