@@ -138,7 +138,8 @@ class Part:
         self.search = _PartSearch(self, self.ex, game, Limits(), self.b, None, track_rules)
         self.search.folding = fold
         self.width = layout.words
-        self.glob = np.empty(0, dtype=np.int64)   # local number -> global number
+        self._glob = np.empty(1 << 16, dtype=np.int64)   # local number -> global number
+        self.globbed = 0                                  # (its first ``globbed`` entries)
         self.lo = self.hi = 0                      # this level's states (local numbers)
         self.buffers: dict[int, list] = {}         # depth -> rows this part owns
         self.outgoing: dict[int, list] = {}        # part -> [(depth, rows)]
@@ -147,6 +148,26 @@ class Part:
         self.origin = -1                           # the level whose expansion routes rows
         self.at: tuple = ()                        # the part at the top of the level expanded
         self.consumed: dict[int, list] = {}        # depth -> the rows its close stored
+
+    @property
+    def glob(self) -> np.ndarray:
+        """Each local state number's global number."""
+        return self._glob[:self.globbed]
+
+    @glob.setter
+    def glob(self, numbers: np.ndarray) -> None:
+        self.globbed = 0
+        self._add_numbers(numbers)
+
+    def _add_numbers(self, numbers: np.ndarray) -> None:
+        """Append global numbers (grown by doubling: a level's copy, not the whole)."""
+        need = self.globbed + len(numbers)
+        if need > len(self._glob):
+            grown = np.empty(max(need, 2 * len(self._glob)), dtype=np.int64)
+            grown[:self.globbed] = self._glob[:self.globbed]
+            self._glob = grown
+        self._glob[self.globbed:need] = numbers
+        self.globbed = need
 
     # -- routing ---------------------------------------------------------------------
     def route(self, depth, words, keys, pp, deal):
@@ -275,7 +296,7 @@ class Part:
         order): the level's post-Pass edges and first state-property
         violations, in global numbers.  The stored states become the frontier."""
         n0, e_src, e_dst, e_keys, bad = self.pending
-        self.glob = np.concatenate([self.glob, numbers.astype(np.int64)])
+        self._add_numbers(numbers)
         self.lo, self.hi = n0, self.store.n
         if self.shared is not None and len(numbers):
             self.shared[numbers] = self.store.keys[n0:self.store.n]
@@ -304,7 +325,7 @@ class Part:
         (_, n, g, self.lo, self.hi, tr, term, peak, fired, unseen, quiet, taken, reported,
          violations) = self.at
         self.store.rollback(n)
-        self.glob = self.glob[:g]
+        self.globbed = g
         ex, s = self.ex, self.search
         ex.transitions, ex.terminal, ex._waiting_peak = tr, term, peak
         ex.fired, s.unseen_rules, s.quiet, s.taken = fired, unseen, quiet, taken
