@@ -22,7 +22,7 @@ import pickle
 
 import numpy as np
 
-from .statestore import NORESERVE
+from .statestore import reserved_mapping
 
 #: bytes of address space a mailbox reserves (memory only as its pages are written)
 MAILBOX_BYTES = 1 << 37
@@ -32,17 +32,18 @@ class Mailbox:
     """A shared mapping one end writes and the other reads."""
 
     def __init__(self, size: int = MAILBOX_BYTES):
-        self.buf = mmap.mmap(-1, size, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS | NORESERVE)
-        self.bytes = np.frombuffer(self.buf, dtype=np.uint8)
+        buf = reserved_mapping(size, mmap.MAP_SHARED)
+        if buf is None:
+            raise OSError("no shared anonymous mapping on this system")
+        self.buf = buf
+        self.bytes = np.frombuffer(buf, dtype=np.uint8)
 
     @classmethod
     def make(cls) -> Mailbox | None:
         """A mailbox, or None where shared anonymous mappings are not available."""
-        if not NORESERVE:
-            return None
         try:
             return cls()
-        except (OSError, ValueError, OverflowError):
+        except OSError:
             return None
 
     def put(self, buffers: list) -> list | None:

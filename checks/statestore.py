@@ -59,19 +59,27 @@ def owner_of(words, parts: int) -> np.ndarray:
 
 
 #: Linux's MAP_NORESERVE: address space only, memory given page by page as written
-NORESERVE = 0x4000 if sys.platform.startswith("linux") else 0
+_NORESERVE = 0x4000 if sys.platform.startswith("linux") else 0
 #: rows reserved at once for a large key array (address space, not memory)
 RESERVE_ROWS = 1 << 31
 
 
-def _mapped(rows: int, words: int, flags: int) -> np.ndarray | None:
-    """An (rows, words) int64 array over an anonymous mapping that takes memory
-    only as its pages are written, or None where that is not available."""
-    if not NORESERVE:
+def reserved_mapping(size: int, flags: int) -> mmap.mmap | None:
+    """An anonymous mapping of ``size`` bytes (``flags``: MAP_SHARED or
+    MAP_PRIVATE) that takes memory only as its pages are written, or None where
+    that is not available."""
+    if not _NORESERVE:
         return None
     try:
-        buf = mmap.mmap(-1, rows * words * 8, flags=flags | mmap.MAP_ANONYMOUS | NORESERVE)
+        return mmap.mmap(-1, size, flags=flags | mmap.MAP_ANONYMOUS | _NORESERVE)
     except (OSError, ValueError, OverflowError):
+        return None
+
+
+def _mapped(rows: int, words: int, flags: int) -> np.ndarray | None:
+    """An (rows, words) int64 array over a ``reserved_mapping``, or None."""
+    buf = reserved_mapping(rows * words * 8, flags)
+    if buf is None:
         return None
     return np.frombuffer(buf, dtype=np.int64).reshape(rows, words)
 
