@@ -43,7 +43,7 @@ from .common import (
     ray_cluster,
     variant_argument,
 )
-from .limits import SEARCH_SHARE, Budget, memory_option_value, resident, show_size
+from .limits import SEARCH_SHARE, Budget, in_use, memory_option_value, show_size
 from .output import FileOut, Outputs
 
 
@@ -70,7 +70,7 @@ def _progress():
 
     def update(states, depth, seconds):
         bar.n = states
-        bar.set_postfix_str(f"depth {depth}, {show_size(resident())}" + shown["parts"])
+        bar.set_postfix_str(f"depth {depth}, {show_size(in_use())}" + shown["parts"])
         bar.refresh()
 
     def parts(figures):

@@ -3,6 +3,7 @@ gives a whole report: every undecided property UNKNOWN, naming what stopped it."
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import signal
 import subprocess
@@ -106,6 +107,49 @@ def test_the_memory_limit_stops_the_search(cli, monkeypatch):
     report = _stopped_report(r.stdout, "memory limit (--max-memory: 2.0 GB)")
     assert report["stats"]["limit"] == "memory limit (--max-memory: 2.0 GB)"
     assert 0 < report["stats"]["states"]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/smaps_rollup"), reason="needs Linux's smaps_rollup")
+def test_pages_two_processes_share_are_counted_once():
+    """A partitioned search's parts share their key array and mailboxes:
+    ``in_use`` counts such a page once, ``resident`` once per process."""
+    size = 64 << 20
+    shared = mmap.mmap(-1, size)   # MAP_SHARED, anonymous, like the key array
+    shared.write(b"x" * size)
+    ready, told = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child touches every page, then waits to be killed
+        sum(shared[i] for i in range(0, size, mmap.PAGESIZE))
+        os.write(told, b"1")
+        time.sleep(60)
+        os._exit(0)
+    try:
+        assert os.read(ready, 1) == b"1"
+        resident, fair = limits.resident(), limits.in_use()
+        assert resident - fair > size // 2, (resident, fair)
+        assert fair > size
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(ready)
+        os.close(told)
+
+
+def test_the_memory_limit_counts_shared_pages_once(monkeypatch):
+    """Resident sizes past the limit stop nothing while the memory in use, the
+    shared pages counted once, is under it; once that passes it, the search stops."""
+    monkeypatch.setattr(limits, "resident", lambda: 3 << 30)
+    used = [1 << 30]
+    monkeypatch.setattr(limits, "in_use", lambda: used[0])
+    with limits.Budget(max_memory=2 << 30) as b:
+        with b.interruptible():
+            time.sleep(10 * limits.POLL)
+        assert b.reason is None
+        used[0] = 3 << 30
+        with pytest.raises(KeyboardInterrupt):
+            with b.interruptible():
+                time.sleep(limits.FAIR_POLL + 20 * limits.POLL)
+        assert b.reason == "memory limit (--max-memory: 2.0 GB)"
 
 
 def test_a_signal_while_the_program_starts_still_gives_a_report(cli, monkeypatch):
