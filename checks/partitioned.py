@@ -361,13 +361,17 @@ class Part:
 
 # -- transports ------------------------------------------------------------------------
 
-def _serve(conn, make: Callable[[], Part]) -> None:
-    """A part's process: build the part, then answer (method, args) calls."""
+def _serve(conn, make: Callable[[], Part], inherited: list) -> None:
+    """A part's process: build the part, then answer (method, args) calls.
+    ``inherited``: the coordinator's ends of the pipes, open here since the fork."""
     # the coordinator handles Ctrl-C and the signals a job scheduler sends, to the
     # process group as often as not: a part ends when the coordinator says so, or
-    # when its pipe closes (the coordinator gone)
+    # when its pipe closes (the coordinator gone, even killed: so this process
+    # must not hold the coordinator's end open itself)
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_IGN)
+    for end in inherited:
+        end.close()
     gc.disable()   # no reference cycles; the collector would walk the tables
     try:
         part = make()
@@ -384,9 +388,14 @@ def _serve(conn, make: Callable[[], Part]) -> None:
             return
         name, args = call
         try:
-            conn.send(("ok", getattr(part, name)(*args)))
+            answer = ("ok", getattr(part, name)(*args))
         except BaseException:   # noqa: BLE001 - reported to the coordinator
-            conn.send(("error", traceback.format_exc()))
+            answer = ("error", traceback.format_exc())
+        try:
+            conn.send(answer)
+        except OSError:
+            return   # the coordinator is gone
+        if answer[0] == "error":
             return
 
 
@@ -462,7 +471,8 @@ class ProcessParts:
             self.boxes += [b for b in (down, up) if b is not None]
             p = ctx.Process(target=_serve,
                             args=(Channel(theirs, up, down),
-                                  lambda i=i: plan.part(game, i, self.stop, self.shared)),
+                                  lambda i=i: plan.part(game, i, self.stop, self.shared),
+                                  [mine, *self.conns]),
                             daemon=True, name=f"itcp-part-{i}")
             p.start()
             theirs.close()

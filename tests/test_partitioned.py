@@ -226,6 +226,47 @@ def test_part_0_runs_in_this_process_and_the_others_are_forked():
     assert not any(p.is_alive() for p in parts.procs)
 
 
+_COORDINATOR = """
+import os, sys, time
+from itcp.checks.partitioned import PartPlan, ProcessParts
+from itcp.model.engine import Game
+from itcp.spec.config import Config
+from itcp.spec.variants import load_variant
+game = Game.make(Config(players=2, suits=2, ranks=(2, 2), hand=1),
+                 dict(load_variant("official").readings))
+parts = ProcessParts(game, PartPlan(3, True, True, True, True, False, 2))
+print(*parts.pids[1:], flush=True)
+time.sleep(120)
+"""
+
+
+def _ended(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in "ZX"   # a zombie has ended
+    except FileNotFoundError:
+        return True
+
+
+def test_a_killed_coordinator_leaves_no_part_behind():
+    """SIGKILL (or the kernel's out-of-memory killer) ends the coordinator with
+    no chance to tell its parts: each part then sees its pipe close and ends,
+    instead of waiting for ever with its share of the states in memory."""
+    p = subprocess.Popen([sys.executable, "-c", _COORDINATOR], stdout=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        pids = [int(x) for x in p.stdout.readline().split()]
+        assert len(pids) == 2 and not any(_ended(pid) for pid in pids)
+        p.kill()
+        p.wait()
+        deadline = time.monotonic() + 30
+        while not all(_ended(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert all(_ended(pid) for pid in pids)
+    finally:
+        os.killpg(p.pid, signal.SIGKILL)
+
+
 def test_a_stop_during_the_local_share_ends_its_expansion_and_comes_after_it():
     """A signal while part 0's share runs here sets the parts' stop flag (an
     expansion ends after its chunk) and is raised only once the share is done,
