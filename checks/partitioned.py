@@ -17,7 +17,9 @@ visited set, its own key rows and its own successor code, and a coordinator
 3. **number**: the coordinator merges the parts' new states by move key, which
    is the order one process stores them in (a batch's new states are numbered
    by first row, ``StateStore.insert``), so every state gets the number one
-   process gives it; each part learns its states' numbers.
+   process gives it; each part learns its states' numbers with the call that
+   expands the next level (one call a level less; on their own where the
+   search stops there).
 
 So a partitioned search stores the same states under the same numbers, with the
 same parents, depths, post-Pass edges, deadlocks and first violations as one
@@ -144,6 +146,7 @@ class Part:
         self.buffers: dict[int, list] = {}         # depth -> rows this part owns
         self.outgoing: dict[int, list] = {}        # part -> [(depth, rows)]
         self.pending: tuple = ()                   # the closed level, waiting for its numbers
+        self.numbered: dict = {}                   # what numbering it gave
         self.reported: dict = {}                   # violations already sent
         self.origin = -1                           # the level whose expansion routes rows
         self.at: tuple = ()                        # the part at the top of the level expanded
@@ -209,10 +212,13 @@ class Part:
         self.route(0, words, np.arange(len(deals), dtype=np.int64), None, deals)
         return self.take_outgoing()
 
-    def expand(self, d: int, deadline: float | None) -> dict:
+    def expand(self, d: int, deadline: float | None, numbers: np.ndarray | None = None) -> dict:
         """Expand this part's states at depth ``d`` (stopping between chunks past
         ``deadline``, or when the coordinator says stop): the rows for the
-        other parts and what was found."""
+        other parts and what was found.  With ``numbers``, the level closed
+        last is numbered first (``number``; one call a level less) and what
+        that gives comes back as ``numbered``."""
+        numbered = None if numbers is None else self.number(numbers)
         s, ex = self.search, self.ex
         self.at = (d, self.store.n, len(self.glob), self.lo, self.hi, ex.transitions,
                    ex.terminal, ex._waiting_peak, set(ex.fired),
@@ -237,7 +243,7 @@ class Part:
         deadlocks = list(ex.deadlocks)
         ex.deadlocks.clear()
         return {"out": self.take_outgoing(), "stopped": stopped, "violations": found,
-                "deadlocks": deadlocks,
+                "deadlocks": deadlocks, "numbered": numbered,
                 "counted": (ex.transitions, ex.terminal, ex._waiting_peak)}
 
     def close(self, depth: int, bundles: list | None = None, origin: int = -1) -> dict:
@@ -294,14 +300,19 @@ class Part:
     def number(self, numbers: np.ndarray) -> dict:
         """The global numbers of the states the last ``close`` stored (in their
         order): the level's post-Pass edges and first state-property
-        violations, in global numbers.  The stored states become the frontier."""
+        violations, in global numbers.  The stored states become the frontier.
+        Asked again for the same level (its answer lost to a stop), the same answer."""
+        if not self.pending:
+            return self.numbered
         n0, e_src, e_dst, e_keys, bad = self.pending
+        self.pending = ()
         self._add_numbers(numbers)
         self.lo, self.hi = n0, self.store.n
         if self.shared is not None and len(numbers):
             self.shared[numbers] = self.store.keys[n0:self.store.n]
-        return {"edges": (e_src, self.glob[e_dst], e_keys),
-                "violations": {p: int(self.glob[n0 + i]) for p, i in bad.items()}}
+        self.numbered = {"edges": (e_src, self.glob[e_dst], e_keys),
+                         "violations": {p: int(self.glob[n0 + i]) for p, i in bad.items()}}
+        return self.numbered
 
     # -- levels: handing over, going back ---------------------------------------------
     def load(self, rows: np.ndarray, numbers: np.ndarray, first: int, unseen: dict,
@@ -705,6 +716,9 @@ class _Coordinator:
         #: it finished: the counts of a search whose parts end before they are asked
         self.counted: list = []
         self.base: Level | None = None   # the level a resumed search started from
+        #: each part's numbers for the level closed last, until they are sent
+        #: (with the next expansion, or on their own where the level ends there)
+        self.unnumbered: list | None = None
 
     def inboxes(self, outs: list) -> list[list]:
         """The rows the parts found for each part, one list per part."""
@@ -783,8 +797,7 @@ class _Coordinator:
         d = ex.depth
         while new or later:
             self.depth = d
-            self.mark = (d, ex.states, len(ex._edge_src), len(ex.deadlocks), dict(ex.violations),
-                         list(self.bounds), ex.unreduced_states)
+            self.take_mark(d)
             if self.on_level is not None:
                 self.on_level(ex, self.level_now)
             if self.poll():
@@ -794,7 +807,14 @@ class _Coordinator:
                 ex.limit = f"--depth {limits.max_depth}"
                 ex.level = self.level_now()
                 return
-            results = self.parts.call("expand", [(d, self.deadline)] * self.n)
+            numbers = self.unnumbered   # kept until answered: a stop in between flushes them
+            results = self.parts.call("expand", [(d, self.deadline) if numbers is None else
+                                                 (d, self.deadline, numbers[j][0])
+                                                 for j in range(self.n)])
+            if numbers is not None:   # the level closed last, numbered: part of the mark
+                self.unnumbered = None
+                self.numbered([r["numbered"] for r in results])
+                self.take_mark(d)
             self.counted = [r["counted"] for r in results]
             for r in results:
                 self.found(r)
@@ -810,7 +830,14 @@ class _Coordinator:
             new, later = self.close(d, inbox, d - 1)
             if self.progress is not None:
                 self.progress(ex.states, d, time.monotonic() - self.start)
+        self.flush()
         ex.complete = True
+
+    def take_mark(self, d: int) -> None:
+        """Where the search stands at the top of level ``d`` (``back_to_mark``)."""
+        ex = self.ex
+        self.mark = (d, ex.states, len(ex._edge_src), len(ex.deadlocks), dict(ex.violations),
+                     list(self.bounds), ex.unreduced_states)
 
     def back_to_mark(self) -> None:
         """Back to the top of the level under way (the parts too)."""
@@ -828,6 +855,7 @@ class _Coordinator:
     def level_now(self) -> Level:
         """The search's ``Level`` at the top of the current level (asks the parts
         for their counts, coverage and the rows waiting for the next level)."""
+        self.flush()
         ex, d = self.ex, self.depth
         counts = self.parts.call("counts", [()] * self.n)
         waits = self.parts.call("waiting", [(d + 1,)] * self.n)
@@ -906,7 +934,23 @@ class _Coordinator:
             if depth > ex.depth_of.deepest() and ex.depth_of.n:
                 ex.depth_of.add(depth, 0)
             numbers = [(np.empty(0, dtype=np.int64),)] * self.n
-        done = self.parts.call("number", numbers)
+        self.unnumbered = numbers   # sent with the next expansion, or by ``flush``
+        self.frontier = [len(n[0]) for n in numbers]
+        if self.part_progress is not None:
+            self.part_progress([PartProgress(g["states"], f, _rss(pid))
+                                for g, f, pid in zip(got, self.frontier, self.parts.pids)])
+        return k, sum(g["later"] for g in got)
+
+    def flush(self) -> None:
+        """The parts' numbers for the level closed last, if not yet sent."""
+        numbers, self.unnumbered = self.unnumbered, None
+        if numbers is not None:
+            self.numbered(self.parts.call("number", numbers))
+
+    def numbered(self, done: list) -> None:
+        """What the parts' numbering of a level gave: its post-Pass edges (in move
+        key order) and its first state-property violations."""
+        ex = self.ex
         e_src = np.concatenate([x["edges"][0] for x in done])
         e_dst = np.concatenate([x["edges"][1] for x in done])
         e_key = np.concatenate([x["edges"][2] for x in done])
@@ -918,11 +962,6 @@ class _Coordinator:
             for pid, num in x["violations"].items():
                 if pid not in ex.violations or num < ex.violations[pid][1]:
                     ex.violations[pid] = ("state", num)
-        self.frontier = [len(n[0]) for n in numbers]
-        if self.part_progress is not None:
-            self.part_progress([PartProgress(g["states"], f, _rss(pid))
-                                for g, f, pid in zip(got, self.frontier, self.parts.pids)])
-        return k, sum(g["later"] for g in got)
 
     def finish(self, totals: list) -> None:
         ex, base = self.ex, self.base
