@@ -1,0 +1,71 @@
+"""A table's breadth-first levels: how many states each adds, how fast the
+levels still grow, and the memory in use at the top of each.
+
+What it is for: telling how big a table is before trying to exhaust it.  The
+last levels printed (the growth factor still above or already below 1, the
+bytes of memory per stored state) say whether the whole table can fit this
+machine.  It runs the search the `itcp-check check` command runs (one process,
+or ``--workers N`` parts), from the library, printing a line per level:
+
+    depth  states in the level  states in all  growth  seconds  memory in use
+
+where the memory is the process's and its parts', each page they share counted
+once (``cli.limits.in_use``).  It stops at ``--max-memory`` (default: 80% of
+the memory available when it starts; watched as the command watches it, so a
+level is stopped midway) or ``--max-states``.
+
+    python bench/levels.py --players 3 --suits 1 --ranks 2..3 --hand 2 --options all --workers 2
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from itcp.checks.explore import Limits
+from itcp.checks.partitioned import search
+from itcp.cli.check_cmd import start_table
+from itcp.cli.common import load_with
+from itcp.cli.limits import Budget, available_memory, in_use, parse_size, show_size
+from itcp.model.engine import Game
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="official")
+    for flag in ("players", "suits", "hand"):
+        ap.add_argument(f"--{flag}", type=int)
+    ap.add_argument("--ranks")
+    ap.add_argument("--options")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--max-states", type=int)
+    ap.add_argument("--max-memory", type=parse_size, help="e.g. 18G (default: 80%% of what is free)")
+    args = ap.parse_args(argv)
+    flags = {k: getattr(args, k) for k in ("players", "suits", "hand", "ranks", "options")}
+    cap = args.max_memory or int(0.8 * (available_memory() or 1 << 34))
+    game = Game.from_variant(load_with(args.variant, start_table(flags)))
+    print(f"{args.variant} {' '.join(f'--{k} {v}' for k, v in flags.items() if v is not None)} "
+          f"--workers {args.workers}; memory cap {show_size(cap)}")
+    print(f"{'depth':>5} {'level':>13} {'states':>14} {'growth':>7} {'seconds':>8} {'memory':>9}"
+          f" {'B/state':>8}")
+    seen = {"states": 0, "level": 0}
+
+    def level(states, depth, seconds):
+        new = states - seen["states"]
+        growth = f"{new / seen['level']:.2f}" if seen["level"] else "-"
+        used = in_use()
+        print(f"{depth:>5} {new:>13,} {states:>14,} {growth:>7} {seconds:>8.1f} "
+              f"{show_size(used):>9} {used / max(states, 1):>8.0f}", flush=True)
+        seen.update(states=states, level=new)
+
+    start = time.monotonic()
+    with Budget(max_memory=cap) as budget:
+        with budget.interruptible():
+            ex = search(game, Limits(args.max_states), workers=args.workers, progress=level)
+    why = budget.reason or ex.limit
+    print(f"{'complete' if ex.complete else f'stopped ({why})'}: {ex.states:,} states, "
+          f"depth {ex.depth}, {time.monotonic() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
