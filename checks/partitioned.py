@@ -942,10 +942,15 @@ class _Coordinator:
         return k, sum(g["later"] for g in got)
 
     def flush(self) -> None:
-        """The parts' numbers for the level closed last, if not yet sent."""
-        numbers, self.unnumbered = self.unnumbered, None
+        """The parts' numbers for the level closed last, if not yet sent (what
+        they give is part of the top of the level under way: its mark)."""
+        numbers = self.unnumbered
         if numbers is not None:
-            self.numbered(self.parts.call("number", numbers))
+            done = self.parts.call("number", numbers)
+            self.unnumbered = None
+            self.numbered(done)
+            if self.mark:
+                self.take_mark(self.mark[0])
 
     def numbered(self, done: list) -> None:
         """What the parts' numbering of a level gave: its post-Pass edges (in move

@@ -137,14 +137,16 @@ def test_a_checkpoint_is_only_resumed_by_its_own_search(tmp_path):
     assert _listing(tmp_path / "ck") == before
 
 
-@pytest.mark.parametrize("call", ["expand", "close"])
-def test_an_interrupt_in_any_step_of_a_level_goes_back_to_its_top(call, search_report,
-                                                                    monkeypatch):
+@pytest.mark.parametrize("call,checkpoints", [("expand", False), ("close", False),
+                                              ("expand", True)])
+def test_an_interrupt_in_any_step_of_a_level_goes_back_to_its_top(call, checkpoints,
+                                                                    search_report, monkeypatch):
     """Ctrl-C (or a signal) while the parts are at any step of a level: the
     search goes back to the top of that level, and going on from there ends
     as the search that was never stopped.  (An expansion first numbers the
     level closed before it: the forked part does, the coordinator never hears
-    of it, and asks again.)"""
+    of it, and asks again.  With a checkpoint at every level's top, the level
+    is numbered there instead.)"""
     from itcp.checks import partitioned as P
     game = Game.make(Config(players=2, suits=2, ranks=(2, 2), hand=1,
                             options=(("unbelief", 1), ("pride_cycle", 1))),
@@ -157,14 +159,15 @@ def test_an_interrupt_in_any_step_of_a_level_goes_back_to_its_top(call, search_r
         if name == call:
             seen.append(name)
             if len(seen) == 9:   # the forked part runs the step; the coordinator is stopped
-                assert name != "expand" or len(args[1]) == 3   # with the numbers
+                assert name != "expand" or len(args[1]) == (2 if checkpoints else 3)
                 for i, (conn, a) in enumerate(zip(self.conns, args[1:])):
                     conn.send((name, tuple(a)))
                     self.owed[i] += 1
                 raise KeyboardInterrupt
         return real(self, name, args)
     monkeypatch.setattr(P.ProcessParts, "call", call_then_interrupt)
-    stopped = explore_partitioned(game, 2, warm=0)
+    on_level = (lambda ex, level: level()) if checkpoints else None
+    stopped = explore_partitioned(game, 2, warm=0, on_level=on_level)
     monkeypatch.setattr(P.ProcessParts, "call", real)
     assert stopped.interrupted and stopped.level is not None
     assert search_report(explore_partitioned(game, 2, resume=resume_point(stopped),
