@@ -828,6 +828,9 @@ class _Coordinator:
             d += 1
             ex.depth = d
             new, later = self.close(d, inbox, d - 1)
+            # the level's rows are stored in the parts: not kept here through
+            # the next expansion (a level's rows are a large share of the memory)
+            results = inbox = None
             if self.progress is not None:
                 self.progress(ex.states, d, time.monotonic() - self.start)
         self.flush()
