@@ -7,10 +7,11 @@ bytes of memory per stored state) say whether the whole table can fit this
 machine.  It runs the search the `itcp-check check` command runs (one process,
 or ``--workers N`` parts), from the library, printing a line per level:
 
-    depth  states in the level  states in all  growth  seconds  memory in use
+    depth  states in the level  states in all  growth  seconds  memory in use  peak
 
 where the memory is the process's and its parts', each page they share counted
-once (``cli.limits.in_use``).  It stops at ``--max-memory`` (default: 80% of
+once (``cli.limits.in_use``): at the level's top, and the most seen while the
+level was searched (sampled twice a second).  It stops at ``--max-memory`` (default: 80% of
 the memory available when it starts; watched as the command watches it, so a
 level is stopped midway) or ``--max-states``.
 
@@ -19,6 +20,7 @@ level is stopped midway) or ``--max-states``.
 from __future__ import annotations
 
 import argparse
+import threading
 import time
 
 from itcp.checks.explore import Limits
@@ -46,21 +48,30 @@ def main(argv=None) -> int:
     print(f"{args.variant} {' '.join(f'--{k} {v}' for k, v in flags.items() if v is not None)} "
           f"--workers {args.workers}; memory cap {show_size(cap)}")
     print(f"{'depth':>5} {'level':>13} {'states':>14} {'growth':>7} {'seconds':>8} {'memory':>9}"
-          f" {'B/state':>8}")
-    seen = {"states": 0, "level": 0}
+          f" {'B/state':>8} {'peak':>9}")
+    seen = {"states": 0, "level": 0, "peak": 0}
+    done = threading.Event()
+
+    def sample():
+        while not done.wait(0.5):
+            seen["peak"] = max(seen["peak"], in_use())
 
     def level(states, depth, seconds):
         new = states - seen["states"]
         growth = f"{new / seen['level']:.2f}" if seen["level"] else "-"
         used = in_use()
+        peak = max(seen["peak"], used)
         print(f"{depth:>5} {new:>13,} {states:>14,} {growth:>7} {seconds:>8.1f} "
-              f"{show_size(used):>9} {used / max(states, 1):>8.0f}", flush=True)
-        seen.update(states=states, level=new)
+              f"{show_size(used):>9} {used / max(states, 1):>8.0f} {show_size(peak):>9}", flush=True)
+        seen.update(states=states, level=new, peak=0)
 
     start = time.monotonic()
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     with Budget(max_memory=cap) as budget:
         with budget.interruptible():
             ex = search(game, Limits(args.max_states), workers=args.workers, progress=level)
+    done.set()
     why = budget.reason or ex.limit
     print(f"{'complete' if ex.complete else f'stopped ({why})'}: {ex.states:,} states, "
           f"depth {ex.depth}, {time.monotonic() - start:.1f} s")

@@ -140,7 +140,9 @@ class Part:
         self.search = _PartSearch(self, self.ex, game, Limits(), self.b, None, track_rules)
         self.search.folding = fold
         self.width = layout.words
-        self._glob = np.empty(1 << 16, dtype=np.int64)   # local number -> global number
+        # local number -> global number (4 bytes: the search numbers fewer than
+        # 2**31 states, ``StateStore``)
+        self._glob = np.empty(1 << 16, dtype=np.int32)
         self.globbed = 0                                  # (its first ``globbed`` entries)
         self.lo = self.hi = 0                      # this level's states (local numbers)
         self.buffers: dict[int, list] = {}         # depth -> rows this part owns
@@ -166,7 +168,7 @@ class Part:
         """Append global numbers (grown by doubling: a level's copy, not the whole)."""
         need = self.globbed + len(numbers)
         if need > len(self._glob):
-            grown = np.empty(max(need, 2 * len(self._glob)), dtype=np.int64)
+            grown = np.empty(max(need, 2 * len(self._glob)), dtype=np.int32)
             grown[:self.globbed] = self._glob[:self.globbed]
             self._glob = grown
         self._glob[self.globbed:need] = numbers
@@ -232,7 +234,7 @@ class Part:
             hi = min(self.hi, lo + CHUNK_STATES)
             rows = self.store.rows(lo, hi)
             words = [np.ascontiguousarray(rows[:, j]) for j in range(self.width)]
-            self.search.expand_rows(words, self.glob[lo:hi], d)
+            self.search.expand_rows(words, self.glob[lo:hi].astype(np.int64), d)
             if (deadline is not None and time.monotonic() > deadline) or \
                     (self.stop is not None and self.stop.is_set()):
                 stopped = True
@@ -253,9 +255,13 @@ class Part:
         (sorted), parents, deals and checks."""
         if bundles:
             self.receive(bundles, origin)
+            bundles.clear()   # the rows are this part's now (part 0's come by reference)
         entries = self.buffers.pop(depth, [])
-        self.consumed[depth] = entries   # given back if the level is undone (``rollback``)
+        # given back if the level is undone (``rollback``), but for the rows the
+        # undone expansion found (``depth - 1``'s): that expansion runs again
+        self.consumed[depth] = [(o, r) for o, r in entries if o < depth - 1]
         words, keys, pp, deal = _cat([r for _, r in entries], self.width)
+        entries = []   # a level's rows: one copy at a time
         order = np.argsort(keys, kind="stable")
         if len(order) and not bool(np.all(order[1:] > order[:-1])):
             words, keys, pp = [w[order] for w in words], keys[order], pp[order]
