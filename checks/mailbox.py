@@ -26,6 +26,10 @@ from .statestore import reserved_mapping
 
 #: bytes of address space a mailbox reserves (memory only as its pages are written)
 MAILBOX_BYTES = 1 << 37
+#: the pages a mailbox keeps after a message is read; those past it go back to the
+#: system (a level's rows at a big table are gigabytes, and a shared page once
+#: written stays in memory until it is removed)
+MAILBOX_KEEP = 64 << 20
 
 
 class Mailbox:
@@ -60,8 +64,17 @@ class Mailbox:
         return spans
 
     def take(self, spans: list) -> list:
-        """Copies of the buffers at ``spans``."""
-        return [self.bytes[at:at + n].copy() for at, n in spans]
+        """Copies of the buffers at ``spans``; the pages past ``MAILBOX_KEEP``
+        given back."""
+        out = [self.bytes[at:at + n].copy() for at, n in spans]
+        end = max((at + n for at, n in spans), default=0)
+        if end > MAILBOX_KEEP and hasattr(mmap, "MADV_REMOVE"):
+            top = -(-end // mmap.PAGESIZE) * mmap.PAGESIZE
+            try:
+                self.buf.madvise(mmap.MADV_REMOVE, MAILBOX_KEEP, top - MAILBOX_KEEP)
+            except OSError:
+                pass   # kept: the next message writes over them
+        return out
 
     def close(self) -> None:
         del self.bytes

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 
 import numpy as np
+import pytest
 
+from itcp.checks import mailbox
 from itcp.checks.mailbox import Channel, Mailbox
 
 
@@ -39,3 +42,28 @@ def test_a_message_too_big_for_the_mailbox_goes_through_the_pipe():
     mine.send([big, np.arange(3)])
     got = theirs.recv()
     assert (got[0] == big).all() and (got[1] == np.arange(3)).all()
+
+
+def _shared_resident() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("RssShmem:"):
+                return int(line.split()[1]) * 1024
+    pytest.skip("no RssShmem in /proc/self/status")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
+def test_the_pages_past_those_kept_go_back_once_a_message_is_read(monkeypatch):
+    """A shared page stays in memory once written: a mailbox that once carried a
+    level's rows (gigabytes at a big table) would hold them for the rest of the
+    search.  Past ``MAILBOX_KEEP`` they are given back as the message is read,
+    and the next message writes them afresh."""
+    monkeypatch.setattr(mailbox, "MAILBOX_KEEP", 1 << 20)
+    mine, theirs = _pair()
+    big = np.arange(4 << 20, dtype=np.int64)   # 32 MB
+    for _ in range(2):
+        mine.send([big])
+        sent = _shared_resident()
+        got = theirs.recv()
+        assert sent - _shared_resident() > 24 << 20
+        assert (got[0] == big).all()
