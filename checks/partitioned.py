@@ -475,7 +475,8 @@ class ProcessParts:
     def __init__(self, game: Game, plan: PartPlan):
         parts = plan.parts
         ctx = multiprocessing.get_context("fork")
-        self.conns, self.procs = [], []
+        self.conns: list[Channel] = []
+        self.procs: list = []
         self.stop = ctx.Event()   # set: the parts stop expanding between chunks
         self.owed = [0] * (parts - 1)   # answers sent for and not yet read
         #: the coordinator's key array, shared with the parts (made before they fork)
@@ -836,7 +837,7 @@ class _Coordinator:
             new, later = self.close(d, inbox, d - 1)
             # the level's rows are stored in the parts: not kept here through
             # the next expansion (a level's rows are a large share of the memory)
-            results = inbox = None
+            del results, inbox
             if self.progress is not None:
                 self.progress(ex.states, d, time.monotonic() - self.start)
         self.flush()

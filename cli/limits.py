@@ -370,7 +370,7 @@ class Budget:
         resident sizes, cheap to read, are an upper bound that is checked first;
         this closer count is taken at most every ``FAIR_POLL`` seconds."""
         now = time.monotonic()
-        if now < self._fair_at:
+        if self._mem_at is None or now < self._fair_at:
             return False
         if in_use() > self._mem_at:
             return True
