@@ -16,8 +16,10 @@ machines need the same version of itcp installed.
 """
 from __future__ import annotations
 
+import signal
 import socket
 import time
+from contextlib import contextmanager
 from typing import Any
 
 import ray
@@ -74,6 +76,24 @@ _StopFlag: Any = ray.remote(_Flag)
 PartActor: Any = ray.remote(_Part)
 
 
+@contextmanager
+def _own_signal_handlers():
+    """The signal handlers as they were, after Ray is started: ``ray.init``
+    installs its own SIGTERM handler in this process, which would take SIGTERM
+    from the command's (``cli.limits.Budget``: the report with UNKNOWN
+    verdicts naming the signal, the parts stopped)."""
+    held = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in held.items():
+            if handler is not None and signal.getsignal(sig) is not handler:
+                try:
+                    signal.signal(sig, handler)
+                except ValueError:   # not the main thread: nothing was set here either
+                    pass
+
+
 def connect(address: str) -> None:
     """Join the cluster at ``address`` (``HOST:PORT``, checked to answer first:
     Ray itself waits minutes for an address where nothing listens), or start
@@ -81,16 +101,18 @@ def connect(address: str) -> None:
     if ray.is_initialized():
         return
     if address == "local":
-        ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False,
-                 _node_ip_address="127.0.0.1")
+        with _own_signal_handlers():
+            ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False,
+                     _node_ip_address="127.0.0.1")
         return
     host, sep, port = address.rpartition(":")
     if not sep or not host or not port.isdigit():
         raise ValueError(f"{address!r} is not HOST:PORT")
     with socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS):
         pass
-    ray.init(address=address, include_dashboard=False, log_to_driver=False,
-             configure_logging=False)
+    with _own_signal_handlers():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
 
 
 class RayParts:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -34,8 +35,11 @@ def _json(text: str) -> dict:
 
 def test_on_a_local_ray_cluster(cli, search_report, tmp_path, monkeypatch):
     from itcp.checks.raycluster import connect, transport
+    before = signal.getsignal(signal.SIGTERM)
     connect("local")
     try:
+        # Ray's own SIGTERM handler does not replace the command's
+        assert signal.getsignal(signal.SIGTERM) is before
         # the search itself, everything it reports
         game = Game.make(Config(players=3, suits=1, ranks=(2, 2), hand=1,
                                 options=(("mercy", 1), ("justice", 1),
