@@ -80,8 +80,9 @@ PartActor: Any = ray.remote(_Part)
 def _own_signal_handlers():
     """The signal handlers as they were, after Ray is started: ``ray.init``
     installs its own SIGTERM handler in this process, which would take SIGTERM
-    from the command's (``cli.limits.Budget``: the report with UNKNOWN
-    verdicts naming the signal, the parts stopped)."""
+    from a caller that set its own first (the command connects before its
+    ``cli.limits.Budget`` installs its handlers, a library user or a test may
+    not)."""
     held = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         yield
