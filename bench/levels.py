@@ -29,20 +29,18 @@ from itcp.cli.check_cmd import start_table
 from itcp.cli.common import load_with
 from itcp.cli.limits import Budget, available_memory, in_use, parse_size, show_size
 from itcp.model.engine import Game
+from itcp.spec.tables import add_table_arguments, table_flags
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variant", default="official")
-    for flag in ("players", "suits", "hand"):
-        ap.add_argument(f"--{flag}", type=int)
-    ap.add_argument("--ranks")
-    ap.add_argument("--options")
+    add_table_arguments(ap)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--max-states", type=int)
     ap.add_argument("--max-memory", type=parse_size, help="e.g. 18G (default: 80%% of what is free)")
     args = ap.parse_args(argv)
-    flags = {k: getattr(args, k) for k in ("players", "suits", "hand", "ranks", "options")}
+    flags = table_flags(args)
     cap = args.max_memory or int(0.8 * (available_memory() or 1 << 34))
     game = Game.from_variant(load_with(args.variant, start_table(flags)))
     print(f"{args.variant} {' '.join(f'--{k} {v}' for k, v in flags.items() if v is not None)} "

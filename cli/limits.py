@@ -361,18 +361,19 @@ class Budget:
             if self._deadline is not None and time.monotonic() >= self._deadline:
                 if self._fire(timeout_text or self.reason or "interrupted"):
                     self._deadline = None
-            if self._mem_at is not None and resident() > self._mem_at and self._over():
+            if self._mem_at is not None and resident() > self._mem_at and \
+                    self._over(self._mem_at):
                 if self._fire(self.memory_text()):
                     self._mem_at = int(in_use() + HEADROOM * self.memory)
 
-    def _over(self) -> bool:
-        """Past the memory limit, the pages the processes share counted once: the
+    def _over(self, limit: int) -> bool:
+        """Past ``limit``, the pages the processes share counted once: the
         resident sizes, cheap to read, are an upper bound that is checked first;
         this closer count is taken at most every ``FAIR_POLL`` seconds."""
         now = time.monotonic()
-        if self._mem_at is None or now < self._fair_at:
+        if now < self._fair_at:
             return False
-        if in_use() > self._mem_at:
+        if in_use() > limit:
             return True
         self._fair_at = now + FAIR_POLL
         return False

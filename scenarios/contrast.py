@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itcp.checks.divergence import Observable, first_difference
 from itcp.model.engine import Game
 from itcp.spec.errors import ScenarioError
-from itcp.spec.tables import overrides
+from itcp.spec.tables import add_table_arguments, overrides, table_flags
 from itcp.spec.variants import load_variant
 
 from .format import from_trace, resolve, to_toml
@@ -124,16 +124,12 @@ def main(argv=None):  # pragma: no cover - a curation tool
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("--variant", default="official")
-    for f in ("players", "suits", "hand"):
-        ap.add_argument(f"--{f}", type=int)
-    ap.add_argument("--ranks")
-    ap.add_argument("--options")
+    add_table_arguments(ap)
     ap.add_argument("--max-nodes", type=int, default=300_000)
     ap.add_argument("--scope", choices=("round", "game"), default="round",
                     help="play one round (default) or whole games")
     args = ap.parse_args(argv)
-    table = overrides({k: getattr(args, k) for k in ("players", "suits", "hand", "ranks",
-                                                     "options")})
+    table = overrides(table_flags(args))
     div = divergence(args.variant, args.point, args.a, args.b, table, args.max_nodes,
                      scope=args.scope)
     if div.kind == "none":

@@ -22,6 +22,24 @@ DEFAULT_TABLE: dict[str, Any] = {"players": 2, "suits": 2, "ranks": (2, 2), "han
                  "options": (("unbelief", 1), ("pride_cycle", 1))}
 
 
+#: the table's flags as the commands and tools name them (``overrides`` reads them)
+TABLE_FLAGS = ("players", "suits", "hand", "ranks", "options")
+
+
+def add_table_arguments(parser) -> None:
+    """The table flags on an ``argparse`` parser, for the tools outside
+    ``itcp-check`` (the benchmarks, the curation tool): ``--players``,
+    ``--suits`` and ``--hand`` as numbers, ``--ranks`` and ``--options`` as the
+    text ``overrides`` reads; ``table_flags`` gives them back."""
+    for flag in TABLE_FLAGS:
+        parser.add_argument(f"--{flag}", type=int if flag in ("players", "suits", "hand") else str)
+
+
+def table_flags(args) -> dict:
+    """The table flags of parsed ``argparse`` arguments, as ``overrides`` takes them."""
+    return {flag: getattr(args, flag) for flag in TABLE_FLAGS}
+
+
 def overrides(flags: Mapping | None) -> dict:
     """Config flags (``players``, ``suits``, ``hand``, ``ranks`` and ``options``
     as text, ``full_deck``) -> ``load_variant`` overrides.  Raises InputError on
@@ -46,4 +64,4 @@ def overrides(flags: Mapping | None) -> dict:
     return out
 
 
-__all__ = ["DEFAULT_TABLE", "overrides"]
+__all__ = ["DEFAULT_TABLE", "TABLE_FLAGS", "add_table_arguments", "overrides", "table_flags"]
