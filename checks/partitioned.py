@@ -98,6 +98,13 @@ def _cat(rows: list, width: int) -> Rows:
 
 _NONE = np.empty(0, dtype=np.int64)
 
+#: rows a part's ``close`` stores at a time: the visited set's ``insert`` costs a
+#: few array operations a round whatever the batch, so a batch four times the
+#: search's chunk costs a part about a fifth less than one chunk at a time, and
+#: it still fits the caches (a batch sixteen times the chunk cost more); by
+#: process time of ``close``, one core, bench/workers.py's table, 2026-12-04
+CLOSE_ROWS = 4 * CHUNK_STATES
+
 
 def _sources(keys: np.ndarray) -> np.ndarray:
     """Each row's source number, from its move key."""
@@ -230,8 +237,12 @@ class Part:
         # the rows stored before this level's top are part of the search for good
         self.consumed = {k: v for k, v in self.consumed.items() if k > d}
         stopped = False
-        for lo in range(self.lo, self.hi, CHUNK_STATES):
-            hi = min(self.hi, lo + CHUNK_STATES)
+        # a chunk spans the stretch of the search's order one process's chunk does
+        # (the part owns about one state in ``parts`` of it): the same kinds of
+        # state, so the batch code is called as often in all as in one process
+        step = CHUNK_STATES * self.parts
+        for lo in range(self.lo, self.hi, step):
+            hi = min(self.hi, lo + step)
             rows = self.store.rows(lo, hi)
             words = [np.ascontiguousarray(rows[:, j]) for j in range(self.width)]
             self.search.expand_rows(words, self.glob[lo:hi].astype(np.int64), d)
@@ -275,8 +286,8 @@ class Part:
         lo, hi, orbits = 999, -1, 0
         # a chunk at a time, in move-key order: the same numbers as one batch
         # (first rows first), and arrays small enough to stay in the caches
-        for c in range(0, len(keys), CHUNK_STATES):
-            cw = [w[c:c + CHUNK_STATES] for w in words]
+        for c in range(0, len(keys), CLOSE_ROWS):
+            cw = [w[c:c + CLOSE_ROWS] for w in words]
             nums[c:c + len(cw[0])], new[c:c + len(cw[0])] = self.store.insert(cw)
             fresh = np.flatnonzero(new[c:c + len(cw[0])])
             if not len(fresh):
@@ -422,9 +433,22 @@ _STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 @contextmanager
 def _whole_messages():
-    """The stop signals held back while a message goes through a pipe: one that
-    comes then is delivered (as the usual KeyboardInterrupt) once it has gone
-    through whole, so a pipe never holds half a message."""
+    """The stops held back while a message goes through a pipe and is counted:
+    one that comes then is delivered (as the usual KeyboardInterrupt) once the
+    message has gone through whole and ``owed`` says so, so a pipe never holds
+    half a message and the count of answers owed is never off by one (which
+    left ``settle`` waiting for an answer already read: seen after a SIGTERM).
+
+    Blocking the signals in this thread is not enough: a process-directed
+    signal that this thread blocks goes to another thread (the budget's
+    watchdog), whose handler runs here all the same, and the watchdog's own
+    stops (``_thread.interrupt_main``) are no signals at all.  So in the main
+    thread the stops' handlers are swapped for ones that note them
+    (``_stops_deferred``); elsewhere the signals are blocked."""
+    if threading.current_thread() is threading.main_thread():
+        with _stops_deferred(None):
+            yield
+        return
     held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
     try:
         yield
@@ -571,7 +595,8 @@ def _stops_deferred(stop):
     part left half-way through storing a level could not be rolled back): a
     stop that comes meanwhile (a signal, or the budget's watchdog, which runs
     the SIGINT handler) sets ``stop``, so an expansion ends after its chunk as
-    the forked parts' do, and is acted on once the share is done."""
+    the forked parts' do, and is acted on once the share is done (``stop``: the
+    parts' Event, or None where only the deferring is wanted)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -579,7 +604,8 @@ def _stops_deferred(stop):
 
     def note(signum, frame):
         came.append(signum)
-        stop.set()
+        if stop is not None:
+            stop.set()
 
     old = {sig: signal.signal(sig, note) for sig in _STOPS}
     try:

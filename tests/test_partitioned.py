@@ -10,6 +10,7 @@ and through ``itcp-check check --workers`` in a real process.
 """
 from __future__ import annotations
 
+import _thread
 import json
 import os
 import signal
@@ -21,12 +22,14 @@ import time
 import pytest
 
 from itcp.checks import explore as E
+from itcp.checks import partitioned as P
 from itcp.checks.explore import Limits, explore
 from itcp.checks.partitioned import (
     PartError,
     PartPlan,
     ProcessParts,
     _stops_deferred,
+    _whole_messages,
     explore_partitioned,
     search,
 )
@@ -82,6 +85,20 @@ def test_numbers_do_not_depend_on_the_chunks(monkeypatch, search_report):
     small = explore(game, symmetry=False, track_rules=False)
     assert search_report(small) == search_report(big)
 
+
+
+def test_parts_number_as_one_process_whatever_their_chunks(monkeypatch, search_report):
+    """A part expands chunks spanning its share of one process's chunk and
+    stores a level a batch of ``CLOSE_ROWS`` at a time: cut small, so that every
+    level spans many of each, the parts still number every state as one process."""
+    game = _game("official", Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL[:3],
+                                    charity=False))
+    one = explore(game, symmetry=False, track_rules=False)
+    monkeypatch.setattr(P, "CHUNK_STATES", 16)
+    monkeypatch.setattr(P, "CLOSE_ROWS", 24)
+    many = explore_partitioned(game, 3, symmetry=False, track_rules=False, warm=0)
+    assert one.complete and many.complete
+    assert search_report(many) == search_report(one)
 
 def test_a_limit_stops_between_levels_and_nothing_holds():
     game = _game("official", Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL[:3],
@@ -269,6 +286,27 @@ def test_a_killed_coordinator_leaves_no_part_behind():
         except ProcessLookupError:
             pass
 
+
+
+def test_a_stop_while_a_message_is_passed_comes_after_it():
+    """The budget's watchdog stops the command with ``_thread.interrupt_main``
+    (no signal: a blocked signal mask does not hold it back), and a signal this
+    thread blocks is taken by another thread, whose handler runs here all the
+    same: either, raised between reading an answer and counting it, left the
+    coordinator waiting for ever for an answer it had read.  Both come after
+    the block."""
+    done = []
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with _whole_messages():
+                _thread.interrupt_main()
+                for _ in range(10_000):   # bytecodes at which a pending stop is raised
+                    pass
+                done.append(True)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert done == [True]
 
 def test_a_stop_during_the_local_share_ends_its_expansion_and_comes_after_it():
     """A signal while part 0's share runs here sets the parts' stop flag (an
