@@ -11,22 +11,33 @@ second, and the speed-up (one process's wall time / the side's), medians over
 the rounds.  Every side must print the same report but for its time: the run
 stops if two differ.
 
+With ``--against REV`` every side also runs at that revision (a temporary git
+worktree, imported from there as bench/compile.py does), in the same rounds:
+on a machine whose speed drifts from minute to minute, a change to the
+partitioned search is judged by its times beside the revision's, not beside
+figures taken another day.
+
 The default table is clarified's at 2 players, 2 suits, ranks 2..3, hands of one,
 Justice and Repentance, searched to depth 18 (11,591,688 states; the same on
 every side: a depth limit stops one process and the parts at the same level):
 
     python bench/workers.py [--runs 3] [--workers 2] [--variant official] [--table "..."]
+                            [--against REV]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+from compile import LAUNCH, REPO, package_tree
 from vs_baseline import run
 
 VARIANT = "clarified"
@@ -40,36 +51,70 @@ def main(argv=None) -> int:
                     help="part counts to time beside one process (repeatable; default 2)")
     ap.add_argument("--variant", default=VARIANT)
     ap.add_argument("--table", default=TABLE, help=f"the table flags (default: {TABLE!r})")
+    ap.add_argument("--against", metavar="REV",
+                    help="also time every side at this git revision, in the same rounds")
     args = ap.parse_args(argv)
+    if args.against is None:
+        return _time(args, {"": None})
+    with tempfile.TemporaryDirectory(prefix="itcp-bench-") as tmp:
+        checkout = Path(tmp) / "checkout"
+        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q",
+                        str(checkout), args.against], check=True)
+        try:
+            tree = package_tree(checkout, Path(tmp) / "tree")
+            return _time(args, {"this tree": None, args.against[:10]: str(tree)})
+        finally:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
+                            str(checkout)], check=False)
+
+
+def _time(args, trees: dict) -> int:
+    """Time every part count at every tree (None: this one, as installed; else
+    the folder to import ``itcp`` from), round by round."""
     exe = shutil.which("itcp-check") or str(Path(sys.executable).with_name("itcp-check"))
     counts = [1] + (args.workers or [2])
-    cmd = [exe, "check", args.variant, *shlex.split(args.table), "--json"]
-    print(f"command: {' '.join(cmd[1:])} --workers N")
-    rows: dict[int, list] = {n: [] for n in counts}
+    flags = ["check", args.variant, *shlex.split(args.table), "--json"]
+    print(f"command: {' '.join(flags)} --workers N")
+    sides = [(tree, n) for tree in trees for n in counts]
+    rows: dict[tuple, list] = {side: [] for side in sides}
     report = None
     for r in range(args.runs):
-        for n in counts:
-            cpu, wall, out = run(cmd + ["--workers", str(n)])
+        for tree, n in sides:
+            path = trees[tree]
+            if path is None:
+                cpu, wall, out = run([exe, *flags, "--workers", str(n)])
+            else:
+                env = dict(os.environ, PYTHONPATH=path)
+                cpu, wall, out = run([sys.executable, "-c", LAUNCH, *flags, "--workers", str(n)],
+                                     env)
             d = json.loads(out)
             states = d["stats"]["states"]
             d["stats"].pop("seconds")
             if report is None:
                 report = d
             elif d != report:
-                sys.exit(f"--workers {n} printed another report than --workers {counts[0]}")
-            rows[n].append((cpu, wall, states))
-            print(f"  round {r + 1}, --workers {n}: {wall:.2f} s wall, {cpu:.2f} s CPU, "
-                  f"{states:,} states", flush=True)
+                sys.exit(f"{tree} --workers {n} printed another report than the first side")
+            rows[tree, n].append((cpu, wall, states))
+            print(f"  round {r + 1}, {tree + ' ' if tree else ''}--workers {n}: {wall:.2f} s wall, "
+                  f"{cpu:.2f} s CPU, {states:,} states", flush=True)
     assert report is not None
     print(f"\nmedians of {args.runs} ({report['stats']['states']:,} states, complete: "
           f"{report['stats']['complete']}):")
-    base = statistics.median(w for _, w, _ in rows[1])
-    for n in counts:
-        wall = statistics.median(w for _, w, _ in rows[n])
-        cpu = statistics.median(c for c, _, _ in rows[n])
-        states = rows[n][0][2]
-        print(f"  --workers {n}: {wall:7.2f} s wall  {cpu:7.2f} s CPU  "
-              f"{states / wall:12,.0f} states/s  speed-up {base / wall:.2f}x")
+    for tree in trees:
+        base = statistics.median(w for _, w, _ in rows[tree, 1])
+        for n in counts:
+            wall = statistics.median(w for _, w, _ in rows[tree, n])
+            cpu = statistics.median(c for c, _, _ in rows[tree, n])
+            states = rows[tree, n][0][2]
+            print(f"  {tree + ' ' if tree else ''}--workers {n}: {wall:7.2f} s wall  "
+                  f"{cpu:7.2f} s CPU  {states / wall:12,.0f} states/s  "
+                  f"speed-up {base / wall:.2f}x")
+    if len(trees) > 1:
+        mine, other = list(trees)
+        for n in counts:
+            ratio = statistics.median(a[1] / b[1] for a, b in zip(rows[mine, n], rows[other, n]))
+            print(f"  --workers {n}: this tree's wall time / {other}'s, pair by pair: "
+                  f"{ratio:.2f}")
     return 0
 
 
