@@ -40,6 +40,8 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from vs_baseline import run as run_child  # bench/ is the script's folder: on sys.path
@@ -86,21 +88,28 @@ def package_tree(checkout: Path, into: Path) -> Path:
     return into
 
 
+@contextmanager
+def revision_tree(rev: str) -> Iterator[str]:
+    """A folder to import revision ``rev``'s ``itcp`` from (``PYTHONPATH``): a
+    temporary git worktree, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="itcp-bench-") as tmp:
+        checkout = Path(tmp) / "checkout"
+        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q",
+                        str(checkout), rev], check=True)
+        try:
+            yield str(package_tree(checkout, Path(tmp) / "tree"))
+        finally:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
+                            str(checkout)], check=False)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--against", required=True, help="the git revision to compare with")
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="itcp-bench-") as tmp:
-        checkout = Path(tmp) / "checkout"
-        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q",
-                        str(checkout), args.against], check=True)
-        try:
-            tree = package_tree(checkout, Path(tmp) / "tree")
-            return _compare(args.against, str(tree), args.runs)
-        finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
-                            str(checkout)], check=False)
+    with revision_tree(args.against) as tree:
+        return _compare(args.against, tree, args.runs)
 
 
 def _compare(rev: str, other: str, runs: int) -> int:

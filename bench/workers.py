@@ -32,12 +32,10 @@ import os
 import shlex
 import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from compile import LAUNCH, REPO, package_tree
+from compile import LAUNCH, revision_tree
 from vs_baseline import run
 
 VARIANT = "clarified"
@@ -56,16 +54,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.against is None:
         return _time(args, {"": None})
-    with tempfile.TemporaryDirectory(prefix="itcp-bench-") as tmp:
-        checkout = Path(tmp) / "checkout"
-        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q",
-                        str(checkout), args.against], check=True)
-        try:
-            tree = package_tree(checkout, Path(tmp) / "tree")
-            return _time(args, {"this tree": None, args.against[:10]: str(tree)})
-        finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
-                            str(checkout)], check=False)
+    with revision_tree(args.against) as tree:
+        return _time(args, {"this tree": None, args.against[:10]: tree})
 
 
 def _time(args, trees: dict) -> int:
