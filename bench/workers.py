@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import shutil
 import statistics
 import sys
 from pathlib import Path
 
-from compile import LAUNCH, revision_tree
+from compile import revision_tree
+from compile import run as run_at
 from vs_baseline import run
 
 VARIANT = "clarified"
@@ -74,9 +74,7 @@ def _time(args, trees: dict) -> int:
             if path is None:
                 cpu, wall, out = run([exe, *flags, "--workers", str(n)])
             else:
-                env = dict(os.environ, PYTHONPATH=path)
-                cpu, wall, out = run([sys.executable, "-c", LAUNCH, *flags, "--workers", str(n)],
-                                     env)
+                cpu, wall, out = run_at(flags + ["--workers", str(n)], path)
             d = json.loads(out)
             states = d["stats"]["states"]
             d["stats"].pop("seconds")
