@@ -77,6 +77,7 @@ from .explore import (
     search_backend,
     search_setup,
 )
+from .heap import keep_freed_memory, release_kept_memory
 from .mailbox import Channel, Mailbox
 from .statestore import StateStore, owner_of, shared_rows
 
@@ -498,6 +499,9 @@ class ProcessParts:
 
     def __init__(self, game: Game, plan: PartPlan):
         parts = plan.parts
+        # a level's arrays reuse the last level's memory, here and in the parts
+        # forked below (``heap.py``: the pages are not zeroed again each level)
+        self.kept = keep_freed_memory()
         ctx = multiprocessing.get_context("fork")
         self.conns: list[Channel] = []
         self.procs: list = []
@@ -506,6 +510,15 @@ class ProcessParts:
         #: the coordinator's key array, shared with the parts (made before they fork)
         self.shared = shared_rows(plan.width) if plan.width else None
         self.boxes: list[Mailbox] = []
+        try:
+            self._start(game, plan, ctx)
+        except BaseException:
+            self.close(kill=True)   # the parts started so far, and the settings above
+            raise
+
+    def _start(self, game: Game, plan: PartPlan, ctx) -> None:
+        """Fork the parts, make part 0 here, and wait until every part is ready."""
+        parts = plan.parts
         for i in range(1, parts):
             mine, theirs = ctx.Pipe()
             # the arrays of a call and of its answer go through shared memory
@@ -587,6 +600,9 @@ class ProcessParts:
             conn.close()
         for box in self.boxes:
             box.close()
+        if self.kept:
+            release_kept_memory()
+            self.kept = False
 
 
 @contextmanager
@@ -687,11 +703,16 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
 
     plan = PartPlan(workers, symmetry, reduce, fast, fold, track_rules, layout.words)
     parts = (transport or ProcessParts)(game, plan)
-    shared = getattr(parts, "shared", None)
-    if shared is not None:
-        store.over(shared)
-    coord = _Coordinator(ex, store, b, parts, workers, limits, deadline, track_rules, start)
-    coord.progress, coord.part_progress, coord.on_level = progress, part_progress, on_level
+    try:
+        shared = getattr(parts, "shared", None)
+        if shared is not None:
+            store.over(shared)
+        coord = _Coordinator(ex, store, b, parts, workers, limits, deadline, track_rules, start)
+        coord.progress, coord.part_progress, coord.on_level = progress, part_progress, on_level
+    except BaseException:
+        # the parts ignore the stop signals (the coordinator ends them): ended here
+        parts.close(kill=True)
+        raise
     killed = False
     collecting = gc.isenabled()
     gc.disable()   # no reference cycles here; the collector would walk the tables

@@ -243,6 +243,30 @@ def test_part_0_runs_in_this_process_and_the_others_are_forked():
     assert not any(p.is_alive() for p in parts.procs)
 
 
+def test_a_failure_after_the_parts_started_ends_them(monkeypatch):
+    """The parts ignore the stop signals (the coordinator ends them): a failure
+    between their start and the search's own clean-up must end them itself, or
+    the command, exiting, would wait for them for ever (seen with a bug there)."""
+    game = _game("official", Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL[:3],
+                                    charity=False))
+    made = []
+
+    class Recorded(ProcessParts):
+        def __init__(self, *args):
+            super().__init__(*args)
+            made.append(self)
+
+    def broken(*args):
+        raise RuntimeError("a bug in the coordinator's set-up")
+
+    monkeypatch.setattr(P, "_Coordinator", broken)
+    with pytest.raises(RuntimeError, match="set-up"):
+        explore_partitioned(game, 3, warm=0, transport=Recorded)
+    (parts,) = made
+    assert len(parts.procs) == 2 and not any(p.is_alive() for p in parts.procs)
+    assert not parts.kept   # glibc's settings back (``heap.py``)
+
+
 _COORDINATOR = """
 import os, sys, time
 from itcp.checks.partitioned import PartPlan, ProcessParts
