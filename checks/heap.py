@@ -30,9 +30,8 @@ M_MMAP_MAX = -4
 #: glibc's defaults for them
 DEFAULT_TRIM_THRESHOLD = 128 * 1024
 DEFAULT_MMAP_MAX = 65536
-#: the heap's free top kept up to this (the largest value mallopt's C int takes:
-#: 2 GB, more than a level's arrays on the tables one machine searches)
-TRIM_ABOVE = 2**31 - 1
+#: M_TRIM_THRESHOLD's value that turns trimming off (mallopt(3))
+NEVER = -1
 
 
 def _libc():
@@ -47,13 +46,12 @@ def _libc():
 
 
 def keep_freed_memory() -> bool:
-    """From now on, large blocks come from the heap, and the heap keeps up to
-    ``TRIM_ABOVE`` bytes of free top (processes forked after this inherit
-    it): whether it could be set."""
+    """From now on, large blocks come from the heap and its free top is kept
+    (processes forked after this inherit it): whether it could be set."""
     libc = _libc()
     if libc is None:
         return False
-    return bool(libc.mallopt(M_MMAP_MAX, 0)) and bool(libc.mallopt(M_TRIM_THRESHOLD, TRIM_ABOVE))
+    return bool(libc.mallopt(M_MMAP_MAX, 0)) and bool(libc.mallopt(M_TRIM_THRESHOLD, NEVER))
 
 
 def release_kept_memory() -> None:
