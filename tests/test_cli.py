@@ -363,7 +363,7 @@ def test_an_explicit_check_never_imports_z3_or_networkx(tmp_path):
         return r.stdout.strip().splitlines()[-1]
 
     assert imported("check", "official", "--json") == "[]"
-    assert imported("check", "official", "--engine", "symbolic", "--property", "HAND_BOUNDS",
+    assert imported("check", "official", "--engine", "symbolic", "--property", "ZERO_STOPS",
                     "--json") == "['z3']"
 
 

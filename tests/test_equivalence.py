@@ -143,7 +143,7 @@ def test_every_proof_agrees_with_the_exhaustive_pair_search(table, history):
     base, rs, prover = table
     g = Game(base)
     proved = told_apart = 0
-    for m, ms, change in _changed(base, rs, every=15):
+    for m, ms, change in _changed(base, rs, every=25):
         got = prover.same_game(ms, change.actions, change.elsewhere, history=history)
         if isinstance(got, Proved):
             proved += 1

@@ -274,7 +274,7 @@ def test_conformance_all_option_cards():
     # the round's state space here is beyond 200,000 states (the pile's order): check
     # a spread-out sample of the first 40,000 breadth-first states, deep levels included
     game = Game.make(Config(players=2, suits=1, ranks=(2, 2), hand=1, options=ALL_OPTIONS))
-    states = list(explored_states(game, 40000))[::30]
+    states = list(explored_states(game, 40000))[::60]
     report = conformance(game, states)
     _assert_agree(report, game)
     phases = {s[game.index["phase"]] for s in states}
@@ -289,7 +289,7 @@ def test_conformance_three_players_clarified_readings():
     readings = dict(v.readings)
     readings["secret.best"] = "team_chooses"
     game = Game.make(v.config, readings)
-    states = list(explored_states(game, 20000))[::25]
+    states = list(explored_states(game, 20000))[::50]
     report = conformance(game, states)
     _assert_agree(report, game)
     assert SECRET in {s[game.index["phase"]] for s in states}
