@@ -7,12 +7,13 @@ glibc's malloc gives every block over 32 MB a mapping of its own and unmaps it
 when it is freed, and it gives the top of its heap back to the system past a
 threshold: so every level's arrays are fresh pages, which the kernel zeroes on
 first touch (with transparent huge pages, 2 MB at a time).  On the all-option
-2-player table (120.9M states) two parts spent 62 s of system time that way,
-one process 24 s; with the blocks taken from the heap and its free top
-kept, the next level's arrays reuse the last one's pages: 37 s, and the
-command's wall time fell from 205 s to 168 s (one run each, 2026-12-04; medians
-in docs/performance.md).  One process gained nothing from it (308 s against
-304 s), so only the partitioned search keeps its memory this way.
+2-player table (120.9M states) two parts spent 62 s of system time, one
+process 24 s (a profile put 13% of all samples in that zeroing); with the
+blocks taken from the heap and its free top kept, the next level's arrays
+reuse the last one's pages: 37 s, and the command's wall time fell from 205 s
+to 168 s (one run each, 2026-12-04; medians in docs/performance.md).  One
+process gained nothing from it (308 s against 304 s), so only the partitioned
+search keeps its memory this way.
 
 The cost is memory: what a level frees stays the process's until the search
 ends (the peak resident size of that run rose from 6.1 GB to 7.9 GB).  After
