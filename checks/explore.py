@@ -55,6 +55,7 @@ from itcp.model.searchkey import KeyLayout, search_keys
 from itcp.model.vectorized import BatchModule, Unsupported
 from itcp.spec.rules.table import score_of
 
+from .column import Column
 from .statestore import StateStore
 
 #: states expanded per batch (the limits are polled between batches)
@@ -129,7 +130,7 @@ class PostPassEdges:
     """The post-Pass edges (source, target) as a read-only sequence of pairs,
     over the two arrays the search fills."""
 
-    def __init__(self, src: array, dst: array):
+    def __init__(self, src: Column, dst: Column):
         self.src, self.dst = src, dst
 
     def __len__(self) -> int:
@@ -146,8 +147,7 @@ class PostPassEdges:
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         n = len(self)
-        return (np.frombuffer(self.src, dtype=np.int32)[:n],
-                np.frombuffer(self.dst, dtype=np.int32)[:n])
+        return self.src.view()[:n], self.dst.view()[:n]
 
 
 class KeyView:
@@ -186,7 +186,7 @@ class Exploration:
     """Everything a search found, in terms of state numbers (BFS order)."""
     game: Game
     symmetry: bool
-    parent: array = field(default_factory=lambda: array("i"))
+    parent: Column = field(default_factory=Column)
     depth_of: Depths = field(default_factory=Depths)
     transitions: int = 0
     terminal: int = 0
@@ -213,9 +213,9 @@ class Exploration:
     store: StateStore | None = field(default=None, repr=False)
     #: per initial state: its deal, as the index of the legal action of the
     #: state before the deal that made it (a trace starts there)
-    deal_action: array = field(default_factory=lambda: array("i"), repr=False)
-    _edge_src: array = field(default_factory=lambda: array("i"), repr=False)
-    _edge_dst: array = field(default_factory=lambda: array("i"), repr=False)
+    deal_action: Column = field(default_factory=Column, repr=False)
+    _edge_src: Column = field(default_factory=Column, repr=False)
+    _edge_dst: Column = field(default_factory=Column, repr=False)
     #: the most the chance outcomes waiting for a later level held (bytes)
     _waiting_peak: int = 0
     _index_cache: dict | None = field(default=None, repr=False)
@@ -263,12 +263,12 @@ class Exploration:
         if not self.states or self.store is None:
             return {}
         out = dict(self.store.nbytes())
-        out.update({"parent": sys.getsizeof(self.parent),
+        out.update({"parent": self.parent.nbytes,
                     "depth": sys.getsizeof(self.depth_of.starts),
-                    "post-Pass edges": sys.getsizeof(self._edge_src)
-                    + sys.getsizeof(self._edge_dst),
+                    "post-Pass edges": self._edge_src.nbytes
+                    + self._edge_dst.nbytes,
                     "waiting outcomes": self._waiting_peak,
-                    "deals": sys.getsizeof(self.deal_action),
+                    "deals": self.deal_action.nbytes,
                     "deadlocks": sys.getsizeof(self.deadlocks)
                     + sum(_allocated(sys.getsizeof(i)) for i in self.deadlocks if i > 256)})
         return out
@@ -856,10 +856,10 @@ class Search:
         if k:
             rows = np.flatnonzero(new)
             rows = rows[np.argsort(nums[rows], kind="stable")]  # in the order numbered
-            ex.parent.frombytes(src[rows].astype(np.int32).tobytes())
+            ex.parent.extend(src[rows])
             ex.depth_of.add(depth, k)
             if deal is not None:
-                ex.deal_action.frombytes(deal[rows].astype(np.int32).tobytes())
+                ex.deal_action.extend(deal[rows])
             nw = [w[rows] for w in words]
             fresh = nums[rows]
             for p, bad in b.state_bad(nw):
@@ -877,8 +877,8 @@ class Search:
         if pp is not None:
             sel = np.flatnonzero(pp)
             if len(sel):
-                ex._edge_src.frombytes(src[sel].astype(np.int32).tobytes())
-                ex._edge_dst.frombytes(nums[sel].astype(np.int32).tobytes())
+                ex._edge_src.extend(src[sel])
+                ex._edge_dst.extend(nums[sel])
 
     # -- the levels ----------------------------------------------------------------------
     def run(self, resumed: bool = False):
@@ -1062,14 +1062,14 @@ class Resume:
         """Put the arrays and the first violations into an empty search's
         ``ex`` and ``store``."""
         store.extend(self.keys)
-        ex.parent.frombytes(self.parent.astype(np.int32).tobytes())
+        ex.parent.extend(self.parent)
         ex.depth_of = Depths()
         ex.depth_of.starts.extend(int(x) for x in self.depth_starts)
         ex.depth_of.n = store.n
-        ex._edge_src.frombytes(self.edge_src.astype(np.int32).tobytes())
-        ex._edge_dst.frombytes(self.edge_dst.astype(np.int32).tobytes())
+        ex._edge_src.extend(self.edge_src)
+        ex._edge_dst.extend(self.edge_dst)
         ex.deadlocks.extend(int(x) for x in self.deadlocks)
-        ex.deal_action.frombytes(self.deals.astype(np.int32).tobytes())
+        ex.deal_action.extend(self.deals)
         ex.violations = dict(self.level.violations)
 
 
@@ -1094,11 +1094,11 @@ def resume_point(ex: Exploration, level: Level | None = None) -> Resume:
     store = ex.store
     assert store is not None
     starts = np.frombuffer(ex.depth_of.starts, dtype=np.int32)[:level.depth + 1].copy()
-    return Resume(level, store.keys[:n].copy(), np.frombuffer(ex.parent, dtype=np.int32)[:n].copy(),
-                  starts, np.frombuffer(ex._edge_src, dtype=np.int32)[:level.edges].copy(),
-                  np.frombuffer(ex._edge_dst, dtype=np.int32)[:level.edges].copy(),
+    return Resume(level, store.keys[:n].copy(), ex.parent.view()[:n].copy(),
+                  starts, ex._edge_src.view()[:level.edges].copy(),
+                  ex._edge_dst.view()[:level.edges].copy(),
                   np.array(ex.deadlocks[:level.deadlocks], dtype=np.int64),
-                  np.frombuffer(ex.deal_action, dtype=np.int32)[:level.deals].copy())
+                  ex.deal_action.view()[:level.deals].copy())
 
 
 def rules_to_cover(spec) -> dict[str, set]:

@@ -968,11 +968,11 @@ class _Coordinator:
             rank[order] = np.arange(k, dtype=np.int64)
             n0 = ex.states
             parent = (keys[order] >> 32) if depth else np.full(k, -1, dtype=np.int64)
-            ex.parent.frombytes(parent.astype(np.int32).tobytes())
+            ex.parent.extend(parent)
             ex.depth_of.add(depth, k)
             if depth == 0:
                 deal = np.concatenate([g["deal"] for g in got])[order]
-                ex.deal_action.frombytes(deal.astype(np.int32).tobytes())
+                ex.deal_action.extend(deal)
             if "words" in got[0]:
                 self.store.extend(np.concatenate([g["words"] for g in got])[order])
             else:   # the parts write their rows into the shared array (``number``)
@@ -1018,8 +1018,8 @@ class _Coordinator:
         e_key = np.concatenate([x["edges"][2] for x in done])
         if len(e_key):
             o = np.argsort(e_key, kind="stable")
-            ex._edge_src.frombytes(e_src[o].astype(np.int32).tobytes())
-            ex._edge_dst.frombytes(e_dst[o].astype(np.int32).tobytes())
+            ex._edge_src.extend(e_src[o])
+            ex._edge_dst.extend(e_dst[o])
         for x in done:
             for pid, num in x["violations"].items():
                 if pid not in ex.violations or num < ex.violations[pid][1]:

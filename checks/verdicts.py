@@ -227,28 +227,10 @@ def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
     if all(np.all(ex.depth_of.of(dst[i:i + step]) > ex.depth_of.of(src[i:i + step]))
            for i in range(0, len(src), step)):
         return None
-    n = ex.states
-    alive = np.zeros(n, dtype=bool)
-    alive[src] = True
-    alive[dst] = True
-    while True:  # peel states no remaining edge enters, or leaves
-        live_e = np.flatnonzero(alive[src] & alive[dst])
-        held = np.zeros(n, dtype=bool)
-        held[dst[live_e]] = True
-        out = np.zeros(n, dtype=bool)
-        out[src[live_e]] = True
-        del live_e
-        drop = alive & ~(held & out)
-        del held, out
-        if not drop.any():
-            break
-        alive &= ~drop
-    if not alive.any():
+    # the edges left, their states numbered compactly (in state-number order)
+    cs, ct, nodes = _peeled(src, dst, ex.states)
+    if not len(cs):
         return None
-    # what is left, as arrays: its states (compact numbers) and its edges by source
-    keep = np.flatnonzero(alive[src] & alive[dst])
-    nodes = np.flatnonzero(alive)
-    cs, ct = np.searchsorted(nodes, src[keep]), np.searchsorted(nodes, dst[keep])
     order = np.lexsort((ct, cs))
     cs, ct = cs[order], ct[order]
     indptr = np.zeros(len(nodes) + 1, dtype=np.int64)
@@ -267,6 +249,45 @@ def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
     entry = min(cycle, key=lambda c: (int(depth[c]), c))
     back = _shortest_return(indptr, ct, entry)
     return [int(nodes[entry])] + [int(nodes[x]) for x in back]
+
+
+def _peeled(src: np.ndarray, dst: np.ndarray, n: int):
+    """The edges left when the states without an edge in or without an edge
+    out (among the edges left) are peeled off, to a fixed point: (sources,
+    targets, nodes), with the states left renumbered 0 .. ``len(nodes) - 1``
+    in the order of ``nodes``, their state numbers (ascending).
+
+    An edge stays while its source has an edge in and its target an edge out:
+    that is all a state needs to stay, so each round reads the edges alone,
+    and fewer of them each time (the first round's survivors are renumbered
+    compactly, so later rounds do not touch arrays of every state)."""
+    s, t, nodes = src, dst, None
+    while True:
+        m = n if nodes is None else len(nodes)
+        into = np.zeros(m, dtype=bool)
+        into[t] = True
+        out = np.zeros(m, dtype=bool)
+        out[s] = True
+        keep = into[s] & out[t]
+        del into, out
+        if keep.all():
+            break
+        s, t = s[keep], t[keep]
+        if nodes is None:
+            s, t, nodes = _compact(s, t, n)
+    s, t, left = _compact(s, t, n if nodes is None else len(nodes))
+    return s, t, (left if nodes is None else nodes[left])
+
+
+def _compact(s: np.ndarray, t: np.ndarray, m: int):
+    """The edges ``s``/``t`` among states 0 .. ``m - 1`` with the states at an
+    edge renumbered 0, 1, ... in their order, and those states."""
+    used = np.zeros(m, dtype=bool)
+    used[s] = True
+    used[t] = True
+    index = np.cumsum(used, dtype=np.int32)   # 4-byte numbers, as the search keeps them
+    index -= 1
+    return index[s], index[t], np.flatnonzero(used)
 
 
 def _shortest_return(indptr: np.ndarray, ct: np.ndarray, entry: int) -> list[int]:
