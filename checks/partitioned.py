@@ -79,7 +79,7 @@ from .explore import (
 )
 from .heap import keep_freed_memory, release_kept_memory
 from .mailbox import Channel, Mailbox
-from .statestore import StateStore, owner_of, shared_rows
+from .statestore import StateStore, owner_of, populate, shared_rows
 
 #: a part's rows for one level: (words, move keys, post-Pass flags, deals); a row's
 #: source is its move key's high bits (``explore.move_keys``), and only the deals'
@@ -327,6 +327,12 @@ class Part:
         self._add_numbers(numbers)
         self.lo, self.hi = n0, self.store.n
         if self.shared is not None and len(numbers):
+            # this part's rows lie between its first and last number, between
+            # the other parts': each part gives its slice of that span memory
+            # at once (``populate``: not a page fault at a time), then writes
+            lo, hi = int(numbers[0]), int(numbers[-1]) + 1
+            step = -(-(hi - lo) // self.parts)
+            populate(self.shared, lo + self.index * step, min(hi, lo + (self.index + 1) * step))
             self.shared[numbers] = self.store.keys[n0:self.store.n]
         self.numbered = {"edges": (e_src, self.glob[e_dst], e_keys),
                          "violations": {p: int(self.glob[n0 + i]) for p, i in bad.items()}}

@@ -91,6 +91,30 @@ def shared_rows(words: int) -> np.ndarray | None:
     return _mapped(RESERVE_ROWS, words, mmap.MAP_SHARED)
 
 
+#: Linux's MADV_POPULATE_WRITE (5.14 and later): fault a range's pages in at once
+_POPULATE_WRITE = getattr(mmap, "MADV_POPULATE_WRITE", 23 if _NORESERVE else None)
+
+
+def populate(rows: np.ndarray, lo: int, hi: int) -> None:
+    """Give rows ``lo`` .. ``hi - 1`` of a ``reserved_mapping`` array their memory
+    now, in one call, rather than a page fault at a time as they are written.
+    A shared mapping's pages are 4 KB (no huge pages for shared memory here):
+    on the all-option 2-player table, each of two parts spent 7.6 s writing
+    its 60 million rows into the shared key array that way, 4.7 s after this
+    call (one timed run each).  Nothing happens where the kernel has no such
+    call or ``rows`` is no mapping."""
+    buf = getattr(rows.base, "base", None)
+    buf = getattr(buf, "obj", None)
+    if _POPULATE_WRITE is None or not isinstance(buf, mmap.mmap) or hi <= lo:
+        return
+    width = rows.strides[0]
+    start = lo * width // mmap.PAGESIZE * mmap.PAGESIZE
+    try:
+        buf.madvise(_POPULATE_WRITE, start, hi * width - start)
+    except (OSError, ValueError):
+        pass   # an older kernel: the pages come as they are written
+
+
 def _reserved(rows: int, words: int) -> np.ndarray | None:
     """A key array of at least ``rows`` rows over a large anonymous mapping
     reserved once (only the pages written take memory, so it never needs to

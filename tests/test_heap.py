@@ -50,3 +50,4 @@ def test_a_freed_level_array_is_reused_without_new_page_faults():
     # setting the second array is a fresh mapping, faulted in again
     assert _faults("default") >= 32
     assert _faults("keep") < 8
+
