@@ -31,6 +31,14 @@ SMALL = 1 << 20
 _PAGE = 4096
 
 
+def position(i: int, n: int) -> int:
+    """Index ``i`` of a sequence of ``n`` (negative from the end), or IndexError."""
+    at = i + n if i < 0 else i
+    if not 0 <= at < n:
+        raise IndexError(i)
+    return at
+
+
 class Column:
     """4-byte integers appended in batches, read by index or as an array."""
 
@@ -77,11 +85,7 @@ class Column:
         return self.n
 
     def __getitem__(self, i: int) -> int:
-        if i < 0:
-            i += self.n
-        if not 0 <= i < self.n:
-            raise IndexError(i)
-        return int(self._data[i])
+        return int(self._data[position(i, self.n)])
 
     def __delitem__(self, cut: slice) -> None:
         if not isinstance(cut, slice) or cut.stop is not None or cut.step is not None:
@@ -110,4 +114,4 @@ class Column:
         return self._data.nbytes
 
 
-__all__ = ["Column"]
+__all__ = ["Column", "position"]

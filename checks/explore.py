@@ -55,7 +55,7 @@ from itcp.model.searchkey import KeyLayout, search_keys
 from itcp.model.vectorized import BatchModule, Unsupported
 from itcp.spec.rules.table import score_of
 
-from .column import Column
+from .column import Column, position
 from .statestore import StateStore
 
 #: states expanded per batch (the limits are polled between batches)
@@ -105,11 +105,7 @@ class Depths:
         return self.n
 
     def __getitem__(self, i: int) -> int:
-        if i < 0:
-            i += self.n
-        if not 0 <= i < self.n:
-            raise IndexError(i)
-        return bisect_right(self.starts, i) - 1
+        return bisect_right(self.starts, position(i, self.n)) - 1
 
     def __iter__(self):
         ends = list(self.starts[1:]) + [self.n]
