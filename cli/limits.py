@@ -256,6 +256,11 @@ class Budget:
         self._old: dict = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        #: held by the watchdog from its look at ``_armed`` and ``_held`` to its
+        #: interrupt, and by the main thread to change them: an interrupt asked
+        #: for inside an interruptible part is never delivered after it (it
+        #: would be raised anywhere, even after the handlers are put back)
+        self._lock = threading.Lock()
 
     # -- what the command asks --------------------------------------------------
     def search_timeout(self) -> float | None:
@@ -305,7 +310,8 @@ class Budget:
         return self
 
     def __exit__(self, *exc):
-        self._armed = False
+        with self._lock:
+            self._armed = False
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
@@ -320,13 +326,15 @@ class Budget:
         in here; outside, it is only recorded.  The caller catches the
         KeyboardInterrupt around this block too: one can arrive as it ends."""
         held = self._held or []
-        self._held = None
+        with self._lock:
+            self._held = None
         try:
             if held:  # a signal came while stops were held: act on it now
                 raise KeyboardInterrupt
             yield
         finally:
-            self._held = []
+            with self._lock:
+                self._held = []
 
     def _record(self, signum):
         if self.reason is None:
@@ -346,12 +354,13 @@ class Budget:
         self._deadline = end if self._deadline is None else min(self._deadline, end)
 
     def _fire(self, reason: str) -> bool:
-        if not self._armed or self._held is not None:
-            return False
-        if self.reason is None:
-            self.reason = reason
-        _thread.interrupt_main()  # runs the SIGINT handler in the main thread
-        return True
+        with self._lock:
+            if not self._armed or self._held is not None:
+                return False
+            if self.reason is None:
+                self.reason = reason
+            _thread.interrupt_main()  # runs the SIGINT handler in the main thread
+            return True
 
     def _watch(self):
         timeout_text = None if self.timeout is None else f"--timeout {self.timeout:g}"
