@@ -8,26 +8,20 @@ While a partitioned search runs, glibc is told to keep large blocks in its
 heap instead (``heap.py``), where reallocating half a gigabyte is a copy of
 half a gigabyte: seen as 5.6 s of the coordinator's time on a table of 120
 million states, a level at a time.  Here the numbers live in a large
-reserved mapping (address space only; a page takes memory once written), so
-an append is a copy of the new numbers and nothing else; where no such
-mapping can be made, the column doubles as it grows.
+reserved mapping past a million numbers, as the key store's rows do
+(``statestore.larger``: address space only; a page takes memory once
+written), so an append is a copy of the new numbers and nothing else; where
+no such mapping can be made, the column doubles as it grows.
 
 It reads like the ``array("i")`` it replaces: ``len``, an index, iteration,
 ``del column[n:]``; ``view()`` is the numbers as a numpy array, in place.
 """
 from __future__ import annotations
 
-import mmap
-
 import numpy as np
 
-from .statestore import reserved_mapping
+from .statestore import larger
 
-#: numbers of address space a column reserves at once (8 GB; memory only as written)
-RESERVE = 1 << 31
-#: below this many numbers a column is an ordinary array (a mapping per small
-#: search would waste address space for nothing)
-SMALL = 1 << 20
 _PAGE = 4096
 
 
@@ -45,7 +39,6 @@ class Column:
     def __init__(self, values=()):
         self._data = np.empty(1024, dtype=np.int32)
         self.n = 0
-        self._mapped = False   # the numbers live in a reserved mapping
         if len(values):
             self.extend(np.asarray(values))
 
@@ -53,25 +46,14 @@ class Column:
         """Append ``values`` (any integer array; each must fit in 4 bytes)."""
         m = len(values)
         if self.n + m > len(self._data):
-            self._grow(self.n + m)
+            self._data = larger(self._data, self.n, self.n + m)   # as the key store grows
         self._data[self.n:self.n + m] = values
         self.n += m
 
-    def _grow(self, need: int) -> None:
-        cap = len(self._data)
-        while cap < need:
-            cap *= 2
-        grown = None
-        self._mapped = False
-        if cap > SMALL:
-            buf = reserved_mapping(max(cap, RESERVE) * 4, mmap.MAP_PRIVATE)
-            if buf is not None:
-                grown = np.frombuffer(buf, dtype=np.int32)
-                self._mapped = True
-        if grown is None:
-            grown = np.empty(cap, dtype=np.int32)
-        grown[:self.n] = self._data[:self.n]
-        self._data = grown
+    @property
+    def _mapped(self) -> bool:
+        """The numbers live in a reserved mapping (``larger``), not an array of its own."""
+        return self._data.base is not None
 
     def view(self) -> np.ndarray:
         """The numbers appended so far, in place (valid until the next append)."""

@@ -115,11 +115,29 @@ def populate(rows: np.ndarray, lo: int, hi: int) -> None:
         pass   # an older kernel: the pages come as they are written
 
 
-def _reserved(rows: int, words: int) -> np.ndarray | None:
-    """A key array of at least ``rows`` rows over a large anonymous mapping
-    reserved once (only the pages written take memory, so it never needs to
-    grow again), or None where that is not available."""
-    return _mapped(max(rows, RESERVE_ROWS), words, mmap.MAP_PRIVATE)
+#: past this many rows a growing array moves into a reserved mapping
+MAPPED_PAST = 1 << 20
+
+
+def larger(old: np.ndarray, n: int, need: int) -> np.ndarray:
+    """An array like ``old`` (its dtype, its row shape) with room for ``need``
+    rows, ``old``'s first ``n`` rows copied in: twice the rows until they fit,
+    and past ``MAPPED_PAST`` rows a large anonymous mapping of at least
+    ``RESERVE_ROWS`` rows, reserved once (only the pages written take memory,
+    so it never needs to grow again) where that is available."""
+    cap = len(old)
+    while cap < need:
+        cap *= 2
+    grown = None
+    if cap > MAPPED_PAST:
+        rows = max(cap, RESERVE_ROWS)
+        buf = reserved_mapping(rows * (old.nbytes // len(old)), mmap.MAP_PRIVATE)
+        if buf is not None:
+            grown = np.frombuffer(buf, dtype=old.dtype).reshape((rows,) + old.shape[1:])
+    if grown is None:
+        grown = np.empty((cap,) + old.shape[1:], dtype=old.dtype)
+    grown[:n] = old[:n]
+    return grown
 
 
 class StateStore:
@@ -143,14 +161,7 @@ class StateStore:
         """Append keys (an (m, words) array) as the next state numbers."""
         m = len(rows)
         if self.n + m > len(self.keys):
-            cap = len(self.keys)
-            while self.n + m > cap:
-                cap *= 2
-            grown = _reserved(cap, self.words) if cap > 1 << 20 else None
-            if grown is None:
-                grown = np.empty((cap, self.words), dtype=np.int64)
-            grown[:self.n] = self.keys[:self.n]
-            self.keys = grown
+            self.keys = larger(self.keys, self.n, self.n + m)
         self.keys[self.n:self.n + m] = rows
         self.n += m
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from itcp.checks import column as C
+from itcp.checks import statestore
 from itcp.checks.column import Column
 
 
@@ -31,8 +31,8 @@ def test_a_column_reads_like_the_array_it_replaces(batches, cut):
 
 
 def test_past_the_small_size_a_column_grows_in_a_reserved_mapping(monkeypatch):
-    monkeypatch.setattr(C, "SMALL", 4096)
-    monkeypatch.setattr(C, "RESERVE", 1 << 20)
+    monkeypatch.setattr(statestore, "MAPPED_PAST", 4096)
+    monkeypatch.setattr(statestore, "RESERVE_ROWS", 1 << 20)
     col = Column()
     for k in range(10):
         col.extend(np.arange(k * 1000, (k + 1) * 1000))
