@@ -1,6 +1,11 @@
 """Shared test fixtures."""
 from __future__ import annotations
 
+import os
+import shutil
+import site
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,6 +36,87 @@ def cli():
         return runner.invoke(main, list(args), catch_exceptions=True, **kwargs)
 
     return run
+
+
+def tracked_files(repo: Path) -> list[str]:
+    """The files git tracks in ``repo`` (paths relative to it), as they are in
+    the working tree: what a fresh clone holds, never whatever else lies in the
+    folder (a virtual environment, a developer's link, run outputs)."""
+    r = subprocess.run(["git", "ls-files", "-z", "--cached"], cwd=repo, capture_output=True,
+                       timeout=60)
+    if r.returncode != 0:
+        pytest.skip(f"{repo} is not a git checkout: cannot tell which files are tracked")
+    return [n for n in r.stdout.decode().split("\0") if n and (repo / n).exists()]
+
+
+def copy_tracked(repo: Path, dest: Path) -> Path:
+    """Copy what git tracks in ``repo`` into ``dest`` (made), links as links."""
+    for name in tracked_files(repo):
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(repo / name, target, follow_symlinks=False)
+    return dest
+
+
+def clean_env() -> dict:
+    """The environment without anything that points Python at this checkout."""
+    env = dict(os.environ)
+    for key in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP"):
+        env.pop(key, None)
+    env["PYTHONNOUSERSITE"] = "1"
+    return env
+
+
+def _run_ok(cmd, **kw) -> subprocess.CompletedProcess:
+    """Run ``cmd``; fail the test with its output unless it exits 0."""
+    kw.setdefault("timeout", 600)
+    r = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
+    assert r.returncode == 0, f"{cmd} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+@pytest.fixture(scope="session")
+def run_ok():
+    """``run_ok(cmd, **kw)``: run a command, failing the test unless it exits 0."""
+    return _run_ok
+
+
+@pytest.fixture(scope="session")
+def private_install(tmp_path_factory) -> dict:
+    """The package as a user gets it, inside a folder only its owner may enter.
+
+    A copy of what git tracks (never the folder's other contents) is built into
+    a wheel, and the wheel installed into a fresh venv, both inside one folder
+    of mode 700, as a clone in root's home directory is.  No network: the
+    wheel is built with the current environment's setuptools
+    (``--no-build-isolation``) and installed with ``--no-deps``; the new venv
+    sees the current environment's dependencies through a ``.pth`` file of
+    plain paths (plain path lines do not run the editable install's import
+    hook, so ``itcp`` itself can only come from the wheel).
+    """
+    private = tmp_path_factory.mktemp("private")
+    os.chmod(private, 0o700)
+    src = copy_tracked(REPO, private / "clone")
+    dist = private / "dist"
+    _run_ok([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "--no-build-isolation",
+            "-w", dist], cwd=src, env=clean_env())
+    wheels = list(dist.glob("itcp-*.whl"))
+    assert len(wheels) == 1, wheels
+
+    venv = private / "venv"
+    _run_ok([sys.executable, "-m", "venv", venv], env=clean_env())
+    bindir = venv / ("Scripts" if os.name == "nt" else "bin")
+    py = bindir / "python"
+    _run_ok([py, "-m", "pip", "install", "--no-deps", "--no-index", wheels[0]], env=clean_env())
+
+    purelib = _run_ok([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                     env=clean_env()).stdout.strip()
+    deps = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    (Path(purelib) / "zz_parent_env.pth").write_text("\n".join(deps) + "\n")
+    elsewhere = private / "elsewhere"
+    elsewhere.mkdir()
+    return {"private": private, "wheel": wheels[0], "venv": venv, "bin": bindir, "python": py,
+            "purelib": Path(purelib), "cwd": elsewhere, "env": clean_env()}
 
 
 class DirSink:

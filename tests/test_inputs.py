@@ -15,6 +15,7 @@ read-only folder is read-only).
 """
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -379,14 +380,27 @@ def test_malformed_inputs_in_process(batch, tmp_path, monkeypatch, cli):
 
 # -- in a real process --------------------------------------------------------------------------
 
-def _runner() -> list[str] | None:
-    """How to run the program so that a read-only folder is read-only: as an
-    unprivileged user when the tests run as root (None if that is not possible)."""
+@functools.cache
+def _runner() -> tuple[list[str] | None, str]:
+    """How to run the program so that a read-only folder is read-only, and why
+    not when it cannot be: (prefix, reason).
+
+    Not root: as is.  Root: still as root, but with every capability dropped
+    (``setpriv --bounding-set=-all``), so that a folder's mode binds root as it
+    binds its owner, while root keeps its own files: the program, even in a
+    folder only root may enter (a clone in root's home, mode 700), stays
+    reachable, where an unprivileged user could not open it."""
     if os.geteuid() != 0:
-        return []
-    if shutil.which("setpriv"):
-        return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    return None
+        return [], ""
+    if not shutil.which("setpriv"):
+        return None, "running as root without setpriv (util-linux): a read-only folder is writable"
+    prefix = ["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--"]
+    probe = subprocess.run(prefix + ["true"], capture_output=True, text=True, timeout=30)
+    if probe.returncode != 0:
+        return None, ("running as root, and the capabilities cannot be dropped here "
+                      f"(setpriv: {probe.stderr.strip() or probe.returncode}): "
+                      "a read-only folder is writable")
+    return prefix, ""
 
 
 READONLY = [
@@ -409,34 +423,45 @@ SUBPROCESS = READONLY + [c for c in ALL if c.name in (
     "catalogue-id-dotdot")]
 
 
-def _console(repo) -> list[str]:
+def _console() -> list[str]:
     exe = Path(sys.executable).with_name("itcp-check")
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "itcp.cli.main"]
 
 
-@pytest.mark.parametrize("case", SUBPROCESS, ids=lambda c: c.name)
-def test_malformed_inputs_in_a_subprocess(case, tmp_path, repo):
-    prefix = _runner() if case.readonly else []
+def run_case(case: Case, tmp_path: Path, console: list[str], env: dict):
+    """Run one case's command in a real process, in a fresh folder under
+    ``tmp_path``, and check that it fails cleanly and changes nothing."""
+    prefix, why_not = _runner() if case.readonly else ([], "")
     if prefix is None:
-        pytest.skip("running as root without setpriv: a read-only folder is writable")
+        pytest.skip(why_not)
     root = tmp_path / "w"
     root.mkdir()
-    os.chmod(tmp_path, 0o755)
     setup(case, root)
-    for dirpath, dirnames, filenames in os.walk(root):
-        for n in dirnames:
-            os.chmod(Path(dirpath) / n, 0o777)
-        for n in filenames:
-            os.chmod(Path(dirpath) / n, 0o666)
-    os.chmod(root, 0o777)
     for d in case.readonly:
         os.chmod(root / d, 0o555)
     before = listing(root)
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", HOME=str(tmp_path))
+    env = dict(env, PYTHONDONTWRITEBYTECODE="1", HOME=str(tmp_path))
     try:
-        r = subprocess.run(prefix + _console(repo) + case.args, cwd=root, capture_output=True,
+        r = subprocess.run(prefix + console + case.args, cwd=root, capture_output=True,
                            text=True, timeout=120, env=env)
         check_outcome(case, r.returncode, r.stderr, r.stdout, before, listing(root))
     finally:
         for d in case.readonly:
             os.chmod(root / d, 0o755)
+
+
+@pytest.mark.parametrize("case", SUBPROCESS, ids=lambda c: c.name)
+def test_malformed_inputs_in_a_subprocess(case, tmp_path):
+    run_case(case, tmp_path, _console(), dict(os.environ))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", READONLY, ids=lambda c: c.name)
+def test_read_only_outputs_from_a_private_folder(case, private_install):
+    """The read-only cases with the program installed in a folder only its owner
+    may enter (mode 700, as a clone in root's home is): the clean error, never
+    "Permission denied" on the program itself."""
+    assert private_install["private"].stat().st_mode & 0o777 == 0o700
+    work = private_install["private"] / f"case-{case.name}"
+    work.mkdir()
+    run_case(case, work, [str(private_install["bin"] / "itcp-check")], private_install["env"])
