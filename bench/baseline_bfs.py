@@ -31,7 +31,7 @@ the range of the live hand sizes (HAND_BOUNDS), and whether play can go round
 in a loop after a Pass (ROUND_ENDS: a cycle among post-Pass positions, found
 by peeling the positions no post-Pass edge enters).
 
-    python bench/baseline_bfs.py [--players 2] [--suits 2] [--ranks 2..4] [--hand 3] [--json]
+    python -m bench.baseline_bfs [--players 2] [--suits 2] [--ranks 2..4] [--hand 3] [--json]
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Most of a small check's time, and of the test suite's, is spent turning the
 spec into code (elaborating a variant, inlining its definitions, generating
 the engine, specialising the explorer's successor code) and telling the
 shortest traces as stories (naming, per step, the rules and readings that
-decided it: ``model/steprules.py``).  This times whole
+decided it: ``model/engine/steprules.py``).  This times whole
 commands, each started as a user starts it (a fresh process: start-up, imports
 and every compilation included), at the working tree and at the revision
 ``--against`` (checked out into a temporary git worktree and imported from
@@ -27,26 +27,18 @@ timings aside; both run with one string-hash seed (PYTHONHASHSEED=0), since
 revisions before the fix of the shared-terms pass generated successor code in
 an order that followed string hashes.
 
-    python bench/compile.py --against REV [--runs 3]
+    python -m bench.compile --against REV [--runs 3]
 """
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shlex
 import statistics
-import subprocess
 import sys
-import tempfile
-import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
-from vs_baseline import run as run_child  # bench/ is the script's folder: on sys.path
+from bench.common import revision_tree, run_itcp
 
-REPO = Path(__file__).resolve().parent.parent
 TABLE = "--players 3 --suits 1 --ranks 2..2 --hand 1 --options mercy,justice,pride-cycle"
 COMMANDS = {
     "rules --dump-engine (full deck)": "rules clarified --full-deck --dump-engine",
@@ -56,51 +48,8 @@ COMMANDS = {
     "ask (a witness)": "ask \"can the passer's hand change\" official",
     "disputes (the rulings document)": "disputes --out rulings.md",
 }
-#: the command line as `itcp-check` runs it, but importable from any tree
-LAUNCH = "import sys; from itcp.cli.entry import main; sys.argv[0] = 'itcp-check'; sys.exit(main())"
 #: what differs between two runs of one command: timings
 TIMING = re.compile(r"\d+(\.\d+)?\s*(s|ms|seconds)\b|\d+:\d\d")
-
-
-def run(args: list[str], pythonpath: str | None) -> tuple[float, float, str]:
-    """(CPU seconds, wall seconds, stdout) of one run of the command in a child
-    (timed as bench/vs_baseline.py times its commands)."""
-    # one string-hash seed for both sides: an older revision's successor code
-    # followed the order of a set of nodes, so its output changed from run to run
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    if pythonpath is not None:
-        env["PYTHONPATH"] = pythonpath
-    # in a folder of its own: `ask` saves its witness in the working folder
-    with tempfile.TemporaryDirectory(prefix="itcp-bench-run-") as cwd:
-        return run_child([sys.executable, "-c", LAUNCH, *args], env, cwd)
-
-
-def package_tree(checkout: Path, into: Path) -> Path:
-    """``into/itcp/<sub>`` -> the checkout's folders, as its pyproject.toml maps
-    them: the other revision imports as ``itcp`` from ``into`` (found before the
-    editable install of this tree)."""
-    config = tomllib.loads((checkout / "pyproject.toml").read_text(encoding="utf-8"))
-    for name, folder in config["tool"]["setuptools"]["package-dir"].items():
-        if name.count(".") == 1:
-            link = into.joinpath(*name.split("."))
-            link.parent.mkdir(parents=True, exist_ok=True)
-            link.symlink_to(checkout / folder, target_is_directory=True)
-    return into
-
-
-@contextmanager
-def revision_tree(rev: str) -> Iterator[str]:
-    """A folder to import revision ``rev``'s ``itcp`` from (``PYTHONPATH``): a
-    temporary git worktree, removed afterwards."""
-    with tempfile.TemporaryDirectory(prefix="itcp-bench-") as tmp:
-        checkout = Path(tmp) / "checkout"
-        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q",
-                        str(checkout), rev], check=True)
-        try:
-            yield str(package_tree(checkout, Path(tmp) / "tree"))
-        finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
-                            str(checkout)], check=False)
 
 
 def main(argv=None) -> int:
@@ -119,7 +68,7 @@ def _compare(rev: str, other: str, runs: int) -> int:
     for r in range(runs):
         for cname, cmd in COMMANDS.items():
             for side, path in sides.items():
-                cpu, wall, out = run(shlex.split(cmd), path)
+                cpu, wall, out = run_itcp(shlex.split(cmd), path)
                 times[(cname, side)].append((cpu, wall))
                 outs[(cname, side)] = TIMING.sub("<time>", out)
                 print(f"  round {r + 1}: {cname:<34} {side:<10} {cpu:7.2f} s CPU "

@@ -6,7 +6,7 @@ uniformly random legal action.  Prints steps per second for the generated
 engine and for the AST-walking reference evaluator (each the median of
 several timed runs on one core), and their ratio.
 
-    python bench/engine.py [--players 4] [--runs 5] [--seconds 2]
+    python -m bench.engine [--players 4] [--runs 5] [--seconds 2]
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import random
 import statistics
 import time
 
-from itcp.model.engine import Game
-from itcp.model.simulate import random_states
+from itcp.model.engine.engine import Game
+from itcp.model.engine.simulate import random_states
 from itcp.spec.variants import load_variant
 
 

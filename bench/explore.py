@@ -16,7 +16,7 @@ process's peak resident size.  Medians over ``--runs`` runs.
 The last lines compare the batch successor code with the generic engine path
 on the first states of R1 (without symmetry) and print the ratio.
 
-    python bench/explore.py [--runs 3] [--budget 10500000]
+    python -m bench.explore [--runs 3] [--budget 10500000]
 """
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ import subprocess
 import sys
 import time
 
-from itcp.checks.explore import Limits, explore
-from itcp.model.engine import Game
+from bench.common import REPO
+from itcp.checks.explicit.explore import Limits, explore
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
 from itcp.spec.variants import load_variant
 
@@ -58,10 +59,10 @@ def one(table: str, budget: int | None, symmetry: bool, fast: bool) -> dict:
 def measure(table, budget, symmetry, fast, runs) -> list[dict]:
     out = []
     for _ in range(runs):
-        args = [sys.executable, __file__, "--one", table, "--budget", str(budget or 0)]
+        args = [sys.executable, "-m", "bench.explore", "--one", table, "--budget", str(budget or 0)]
         args += ["--symmetry"] if symmetry else []
         args += [] if fast else ["--generic"]
-        r = subprocess.run(args, capture_output=True, text=True, check=True)
+        r = subprocess.run(args, capture_output=True, text=True, check=True, cwd=REPO)
         out.append(json.loads(r.stdout))
     return out
 

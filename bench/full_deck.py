@@ -12,7 +12,7 @@ The baseline in the same run is ``itcp-check rules --json`` (the program
 starting and listing the rules, no solving): each figure is also given as a
 multiple of it, so figures from two machines or two days can be compared.
 
-    python bench/full_deck.py [--variant clarified] [--players 2..8] [--runs 3]
+    python -m bench.full_deck [--variant clarified] [--players 2..8] [--runs 3]
                               [--property P ...] [--together | --only-together]
                               [--timeout 900]
 """

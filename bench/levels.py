@@ -15,7 +15,7 @@ level was searched (sampled twice a second).  It stops at ``--max-memory`` (defa
 the memory available when it starts; watched as the command watches it, so a
 level is stopped midway) or ``--max-states``.
 
-    python bench/levels.py --players 3 --suits 1 --ranks 2..3 --hand 2 --options all --workers 2
+    python -m bench.levels --players 3 --suits 1 --ranks 2..3 --hand 2 --options all --workers 2
 """
 from __future__ import annotations
 
@@ -23,13 +23,13 @@ import argparse
 import threading
 import time
 
-from itcp.checks.explore import Limits
-from itcp.checks.partitioned import search
+from itcp.checks.explicit.explore import Limits
+from itcp.checks.explicit.partitioned import search
 from itcp.cli.check_cmd import start_table
 from itcp.cli.common import load_with
 from itcp.cli.limits import Budget, available_memory, in_use, parse_size, show_size
-from itcp.model.engine import Game
-from itcp.spec.tables import add_table_arguments, table_flags
+from itcp.model.engine.engine import Game
+from tools.tableflags import add_table_arguments, table_flags
 
 
 def main(argv=None) -> int:

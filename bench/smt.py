@@ -11,7 +11,7 @@
   conform    queries per second of the engine/Z3 conformance check on every
              reachable state of a tiny table (2 players, 1 suit, ranks 2..3, hand 1).
 
-    python bench/smt.py [--runs 3] [--timeout 600] [--players 2,4,8] [--only induction]
+    python -m bench.smt [--runs 3] [--timeout 600] [--players 2,4,8] [--only induction]
                         [--property FROZEN]...
 """
 from __future__ import annotations
@@ -20,14 +20,14 @@ import argparse
 import statistics
 import time
 
-from itcp.checks.conformance import conformance, explored_states
-from itcp.checks.deadline import OutOfTime
-from itcp.checks.scout import forget_plans
-from itcp.checks.symbolic import SymbolicChecker
+from itcp.checks.symbolic.checker import SymbolicChecker
+from itcp.checks.symbolic.conformance import conformance, explored_states
+from itcp.checks.symbolic.deadline import OutOfTime
+from itcp.checks.symbolic.scout import forget_plans
 from itcp.cli.common import load_with
-from itcp.model.engine import Game
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
-from itcp.spec.tables import DEFAULT_TABLE, overrides
+from itcp.spec.variants import DEFAULT_TABLE, overrides
 
 
 def induction(players: int, timeout: float, pid: str = "FROZEN") -> tuple[float, str]:

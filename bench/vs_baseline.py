@@ -5,7 +5,7 @@ Times, as subprocesses started the way a user starts them, the command
     itcp-check check official --players 2 --suits 2 --ranks 2..4 --hand 3 --options none
     (with and without --no-symmetry)
 
-and ``python bench/baseline_bfs.py`` (a plain breadth-first search of the same
+and ``python -m bench.baseline_bfs`` (a plain breadth-first search of the same
 game written by hand), pair by pair in one run: each round runs the baseline
 and then each form of the command, so the machine's load hits every side
 alike.  Each side's time is its process's CPU time (user + system, from the
@@ -15,58 +15,21 @@ command / baseline, medians over the rounds.  The run also checks that the
 command without symmetry reduction stores as many non-terminal states as the
 baseline finds live positions (``states - terminal`` of ``--json``).
 
-    python bench/vs_baseline.py [--runs 3] [--table "--players 2 --suits 2 --ranks 2..4 --hand 3"]
+    python -m bench.vs_baseline [--runs 3] [--table "--players 2 --suits 2 --ranks 2..4 --hand 3"]
 """
 from __future__ import annotations
 
 import argparse
 import json
-import resource
 import shlex
 import shutil
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from bench.common import run
+
 TABLE = "--players 2 --suits 2 --ranks 2..4 --hand 3"
-
-
-def run(cmd: list[str], env: dict | None = None,
-        cwd: str | None = None) -> tuple[float, float, str]:
-    """(CPU seconds, wall seconds, stdout) of one run of ``cmd`` in a child process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, cwd=cwd)
-    out, err = proc.communicate()
-    wall = time.perf_counter() - start
-    cpu = _child_cpu.pop()  # the child has been waited for: its usage is counted
-    if proc.returncode not in (0, 1, 3):
-        sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err}")
-    return cpu, wall, out
-
-
-class _ChildCPU:
-    """CPU seconds of each finished child, from the difference in the
-    accounted usage of the waited-for children."""
-
-    def __init__(self):
-        self.last = self._now()
-
-    @staticmethod
-    def _now() -> float:
-        r = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return r.ru_utime + r.ru_stime
-
-    def pop(self) -> float:
-        now = self._now()
-        out, self.last = now - self.last, now
-        return out
-
-
-_child_cpu = _ChildCPU()
 
 
 def main(argv=None) -> int:
@@ -77,7 +40,7 @@ def main(argv=None) -> int:
     exe = shutil.which("itcp-check") or str(Path(sys.executable).with_name("itcp-check"))
     table = shlex.split(args.table)
     sides = {
-        "baseline": [sys.executable, str(HERE / "baseline_bfs.py"), *table, "--json"],
+        "baseline": [sys.executable, "-m", "bench.baseline_bfs", *table, "--json"],
         "check": [exe, "check", "official", *table, "--options", "none", "--json"],
         "check --no-symmetry": [exe, "check", "official", *table, "--options", "none",
                                 "--no-symmetry", "--json"],

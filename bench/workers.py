@@ -21,7 +21,7 @@ The default table is clarified's at 2 players, 2 suits, ranks 2..3, hands of one
 Justice and Repentance, searched to depth 18 (11,591,688 states; the same on
 every side: a depth limit stops one process and the parts at the same level):
 
-    python bench/workers.py [--runs 3] [--workers 2] [--variant official] [--table "..."]
+    python -m bench.workers [--runs 3] [--workers 2] [--variant official] [--table "..."]
                             [--against REV]
 """
 from __future__ import annotations
@@ -34,9 +34,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from compile import revision_tree
-from compile import run as run_at
-from vs_baseline import run
+from bench.common import revision_tree, run, run_itcp
 
 VARIANT = "clarified"
 TABLE = "--players 2 --suits 2 --ranks 2..3 --hand 1 --options justice,repentance --depth 18"
@@ -74,7 +72,7 @@ def _time(args, trees: dict) -> int:
             if path is None:
                 cpu, wall, out = run([exe, *flags, "--workers", str(n)])
             else:
-                cpu, wall, out = run_at(flags + ["--workers", str(n)], path)
+                cpu, wall, out = run_itcp(flags + ["--workers", str(n)], path)
             d = json.loads(out)
             states = d["stats"]["states"]
             d["stats"].pop("seconds")

@@ -1,1 +1,9 @@
-"""itcp.checks"""
+"""The checkers: the explicit-state search and its verdicts, the symbolic proofs through
+Z3, and the questions people ask (ask, diff, disputes).
+
+Sub-packages (lowest layer first: see tests/test_layers.py):
+
+- ``explicit``: The explicit-state checker.
+- ``symbolic``: The symbolic checker.
+- ``questions``: Questions people ask of the rules.
+"""

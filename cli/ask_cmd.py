@@ -1,6 +1,6 @@
 """``itcp-check ask "QUESTION" [VARIANT]``: settle a rules dispute.
 
-The question is read by the question language (``checks/questions.py``) and
+The question is read by the question language (``checks/questions/language.py``) and
 answered by the same engines that check the built-in properties: YES or NO
 with a witness scenario (saved, replayable, told as a story) or a proof (the
 exhausted search at the table, and Z3 induction at each player count with the
@@ -12,11 +12,11 @@ import sys
 
 import click
 
-from itcp.checks.answer import UNKNOWN, Answer, slug
-from itcp.checks.ask import Options, ask
-from itcp.checks.explore import Limits
-from itcp.checks.questions import parse
-from itcp.model.engine import Game
+from itcp.checks.explicit.explore import Limits
+from itcp.checks.questions.answer import UNKNOWN, Answer, slug
+from itcp.checks.questions.ask import Options, ask
+from itcp.checks.questions.language import parse
+from itcp.model.engine.engine import Game
 from itcp.report.html import answer_page
 from itcp.spec.errors import InputError
 

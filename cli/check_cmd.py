@@ -16,16 +16,24 @@ import time
 import click
 from tqdm import tqdm
 
-from itcp.checks.explore import Limits
-from itcp.checks.partitioned import search
-from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, Verdict, exit_code, search_verdicts, verdicts
-from itcp.model.engine import Game
+from itcp.checks.explicit.explore import Limits
+from itcp.checks.explicit.partitioned import search
+from itcp.checks.explicit.verdicts import (
+    HOLDS,
+    UNKNOWN,
+    VIOLATED,
+    Verdict,
+    exit_code,
+    search_verdicts,
+    verdicts,
+)
+from itcp.model.engine.engine import Game
 from itcp.report.html import check_page
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
 from itcp.spec.config import Config
 from itcp.spec.errors import InputError, nearest, valid_names
 from itcp.spec.properties import property_ids
-from itcp.spec.tables import DEFAULT_TABLE, overrides
+from itcp.spec.variants import DEFAULT_TABLE, overrides
 
 from .checkpoint import Checkpoints, read_checkpoint, search_identity
 from .common import (
@@ -92,7 +100,7 @@ def _itf_files(variant: str, vs) -> dict[str, str]:
 def _symbolic_verdicts(*args, **kwargs):
     """``symbolic_verdicts``, imported when first asked for: Z3 costs a tenth of a
     second to import, and an explicit check never needs it."""
-    from itcp.checks.symbolic import symbolic_verdicts  # lazy (tests/test_layers.py LAZY)
+    from itcp.checks.symbolic.checker import symbolic_verdicts  # lazy (tests/test_layers.py LAZY)
 
     return symbolic_verdicts(*args, **kwargs)
 

@@ -26,7 +26,7 @@ The folder, and why it is safe to kill a run at any moment:
 Nothing of the user's is replaced: a folder that holds anything but a
 checkpoint is refused, and so is a checkpoint the command was not asked to go
 on from (``--force`` starts it afresh).  Checkers never write files: this
-module writes what ``checks/explore.py`` hands it.
+module writes what ``checks/explicit/explore.py`` hands it.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from itcp.checks.explore import Exploration, Level, Resume, resume_point
+from itcp.checks.explicit.explore import Exploration, Level, Resume, resume_point
 from itcp.spec.errors import InputError
 
 from .codehash import code_version

@@ -17,8 +17,7 @@ from collections.abc import Mapping
 import click
 
 from itcp.spec.errors import ConfigError, InputError, clip
-from itcp.spec.tables import overrides
-from itcp.spec.variants import Variant, list_variants, load_variant
+from itcp.spec.variants import Variant, list_variants, load_variant, overrides
 
 from .early import PENDING
 from .limits import command_started, interrupted_text, parse_size, signals_interrupt
@@ -143,7 +142,7 @@ def ray_cluster(address: str):
     connected: ``checks.raycluster``, the optional 'cluster' extra, imported
     only here.  Exit 2 when Ray is missing or nothing answers there."""
     try:
-        from itcp.checks import raycluster
+        from itcp.checks.explicit import raycluster
     except ImportError:
         raise InputError("--ray: Ray is not installed",
                          hint="install the cluster extra: pip install 'itcp[cluster]'") from None

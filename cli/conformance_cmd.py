@@ -12,9 +12,9 @@ from itertools import chain, islice
 
 import click
 
-from itcp.checks.conformance import conformance as check_conformance
-from itcp.checks.conformance import explored_states, playout_states
-from itcp.model.engine import Game
+from itcp.checks.symbolic.conformance import conformance as check_conformance
+from itcp.checks.symbolic.conformance import explored_states, playout_states
+from itcp.model.engine.engine import Game
 
 from .common import (
     COUNT,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from itcp.checks.diff import DIFF_MAX_STATES, describe, diff_variants
+from itcp.checks.questions.diff import DIFF_MAX_STATES, describe, diff_variants
 
 from .common import (
     COUNT,

@@ -1,6 +1,6 @@
 """``itcp-check disputes [--out FILE]``: the rulings document.
 
-Answers every dispute of the built-in catalogue (``checks/disputes.toml``)
+Answers every dispute of the built-in catalogue (``checks/questions/disputes.toml``)
 under the official, published and clarified variants and writes a Markdown
 document with the witness scenarios saved beside it (``FILE`` without its
 suffix, e.g. ``docs/rulings/``).  ``docs/rulings.md`` in the repository is
@@ -17,7 +17,7 @@ import sys
 
 import click
 
-from itcp.checks.disputes import document, load_catalogue, rulings_paths
+from itcp.checks.questions.disputes import document, load_catalogue, rulings_paths
 
 from .common import Command, force_option
 from .output import Outputs

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import click
 
-from itcp.checks.ask import Options, ask
-from itcp.checks.explore import Limits
-from itcp.checks.questions import parse
-from itcp.model.engine import Game
+from itcp.checks.explicit.explore import Limits
+from itcp.checks.questions.ask import Options, ask
+from itcp.checks.questions.language import parse
+from itcp.model.engine.engine import Game
 from itcp.report.play import BOTS, Replay, Session, Style, use_colour
 from itcp.scenarios.format import load_scenario
 from itcp.scenarios.replay import replay

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import click
 
-from itcp.model.engine import build_spec, generated_source
-from itcp.model.packed import PackedSource
+from itcp.model.engine.engine import build_spec, generated_source
+from itcp.model.search.packed import PackedSource
 from itcp.spec.choices import CHOICE_POINTS, ChoicePoint
 from itcp.spec.lang import included
 from itcp.spec.rulebook import SENTENCES
@@ -222,7 +222,7 @@ def markdown(variant: Variant) -> str:
               help="Print the Python source the engine compiler generates for this variant.")
 @click.option("--dump-successors", is_flag=True,
               help="Print the Python source of the explorer's packed successor functions "
-                   "(model/packed.py) for this variant.")
+                   "(model/search/packed.py) for this variant.")
 @click.option("--markdown", "as_markdown", is_flag=True,
               help=f"Print the choice-point catalogue as Markdown ({MARKDOWN_FILE}).")
 def rules(variant, config_flags, as_json, dump_engine, dump_successors, as_markdown):

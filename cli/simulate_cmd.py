@@ -5,8 +5,8 @@ import sys
 
 import click
 
-from itcp.model.engine import Game
-from itcp.model.simulate import simulate as simulate_rounds
+from itcp.model.engine.engine import Game
+from itcp.model.engine.simulate import simulate as simulate_rounds
 from itcp.report import plots
 from itcp.spec.errors import InputError
 

@@ -25,8 +25,8 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED
-from itcp.model.engine import Game
+from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED
+from itcp.model.engine.engine import Game
 from itcp.report.sweep import SweepColumn, sweep_page
 from itcp.scenarios.save import variant_ref
 from itcp.spec.config import OPTION_VALUES
@@ -172,7 +172,7 @@ def check_properties(properties) -> list[str]:
 
 # -- the cells --------------------------------------------------------------------------
 
-class Column:
+class TableJob:
     """One table of the sweep: its job, and its result once known."""
 
     def __init__(self, table: dict):
@@ -305,7 +305,7 @@ def _stop_workers() -> None:
         p.join(5)
 
 
-def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | None:
+def run_jobs(todo: list[tuple[TableJob, dict]], jobs: int, cache: Cache) -> str | None:
     """Run each job not cached, ``jobs`` at a time, caching each as it ends.
     Returns what stopped the sweep (a signal), or None when every job ran."""
     if not todo:
@@ -364,7 +364,7 @@ def run_jobs(todo: list[tuple[Column, dict]], jobs: int, cache: Cache) -> str | 
             bar.close()
 
 
-def run_jobs_on_ray(todo: list[tuple[Column, dict]], address: str, cache: Cache) -> str | None:
+def run_jobs_on_ray(todo: list[tuple[TableJob, dict]], address: str, cache: Cache) -> str | None:
     """``run_jobs`` with each job a Ray task on the cluster at ``address``
     (``--ray``); cached the same way as each ends."""
     if not todo:
@@ -476,7 +476,7 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
     if max_memory is None:
         free = available_memory()
         max_memory = int(MEMORY_SHARE * free / min(jobs, len(tables))) if free else None
-    columns = [Column(t) for t in tables]
+    columns = [TableJob(t) for t in tables]
     for c in columns:
         try:
             c.variant = load_variant(variant, c.table)

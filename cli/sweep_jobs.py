@@ -27,7 +27,7 @@ import signal
 import time
 from pathlib import Path
 
-from itcp.checks.verdicts import VIOLATED, Verdict
+from itcp.checks.explicit.verdicts import VIOLATED, Verdict
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
 from itcp.spec.config import OPTION_TITLES
 from itcp.spec.variants import load_variant

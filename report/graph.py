@@ -27,7 +27,7 @@ NODE_KINDS = {"deal": "#1e88e5", "state": "#9e9e9e", "terminal": "#43a047",
 
 
 @dataclass
-class Node:
+class GraphNode:
     layer: int
     kind: str          # a key of NODE_KINDS
     title: str         # the tooltip
@@ -53,7 +53,7 @@ def _order(layers: dict[int, list[int]], nbrs: dict[int, set[int]], sweeps: int 
     return pos
 
 
-def layout(nodes: dict[int, Node], edges) -> dict[int, tuple[float, float]]:
+def layout(nodes: dict[int, GraphNode], edges) -> dict[int, tuple[float, float]]:
     """(x, y) per node: y by layer, x by the barycentre order within the layer."""
     layers: dict[int, list[int]] = {}
     for i in sorted(nodes):
@@ -73,7 +73,7 @@ def layout(nodes: dict[int, Node], edges) -> dict[int, tuple[float, float]]:
     return out
 
 
-def graph_svg(nodes: dict[int, Node], edges, paths: dict[str, list[int]] | None = None,
+def graph_svg(nodes: dict[int, GraphNode], edges, paths: dict[str, list[int]] | None = None,
               caption: str = "") -> str:
     """The graph as an ``<svg>`` (scales to the page width).  ``paths`` maps a
     label (a property) to the state numbers of its trace, in order."""
@@ -142,4 +142,4 @@ def _edge(a, b, back: bool) -> str:
             f'{x2:.1f},{y2:.1f}"/>')
 
 
-__all__ = ["graph_svg", "layout", "Node", "GRAPH_MAX_STATES"]
+__all__ = ["graph_svg", "layout", "GraphNode", "GRAPH_MAX_STATES"]

@@ -10,12 +10,12 @@ sentences, invariants); the state graph (small runs); rule coverage.
 """
 from __future__ import annotations
 
-from itcp.checks.explore import edges, number_of, state
-from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED
-from itcp.model.engine import Game
+from itcp.checks.explicit.explore import edges, number_of, state
+from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED
+from itcp.model.engine.engine import Game
 from itcp.spec.rulebook import rule_core
 
-from .graph import GRAPH_MAX_STATES, Node, graph_svg
+from .graph import GRAPH_MAX_STATES, GraphNode, graph_svg
 from .page import (
     document,
     e,
@@ -266,7 +266,7 @@ def graph_section(ex, vs) -> str:
                  + (f", P{who} to move" if who >= 0 else "")
                  + (f", round over ({d['ended']})" if game.is_terminal(s) else "")
                  + "; hands " + " | ".join(d["hands"]))
-        nodes[i] = Node(ex.depth_of[i], kind, title)
+        nodes[i] = GraphNode(ex.depth_of[i], kind, title)
     paths: dict[str, list[int]] = {}
     for v in vs:
         if v.verdict == VIOLATED and v.trace is not None and "raw" in v.trace:

@@ -4,7 +4,7 @@
 each time the person is to move, their legal moves are numbered, and after
 every move (theirs, a bot's, or chance's) the rules that decided it are named
 with the reading in force, from the engine's record of the step
-(``Game.decided``, as the stories of ``checks/story.py`` name them); a rule's
+(``Game.decided``, as the stories of ``scenarios/story.py`` name them); a rule's
 rulebook sentences are quoted the first time it fires (every time with
 ``explain="all"``).  ``Replay`` steps through a scenario file the same way.
 
@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from itcp.model.engine import CHANCE, Game
+from itcp.model.engine.engine import CHANCE, Game
 from itcp.scenarios.replay import changes, say
 
 from .view import RuleNote, SeatView, TableView, rule_note, table_view

@@ -1,6 +1,6 @@
 """Plots of random play (``itcp-check simulate --plot DIR`` / ``--html FILE``).
 
-From the rounds ``model/simulate.py`` plays (one ``round_record`` per round:
+From the rounds ``model/engine/simulate.py`` plays (one ``round_record`` per round:
 how it ended, its length, each seat's score, who played first, who passed) and
 its rule-firing counts, five figures, each a PNG (matplotlib, Agg backend, no
 display) with the CSV of exactly the numbers it draws:
@@ -33,7 +33,7 @@ import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 
-from itcp.model.simulate import ENDINGS, RULE_ENDINGS
+from itcp.model.engine.simulate import ENDINGS, RULE_ENDINGS
 from itcp.spec.errors import InputError
 
 from .page import document, e

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED
-from itcp.model.engine import Game
+from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
 
 from .page import document, e, stepper_html, variant_header

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from itcp.model import runtime
-from itcp.model.engine import CHANCE, TERMINAL, Game
+from itcp.model.engine import runtime
+from itcp.model.engine.engine import CHANCE, TERMINAL, Game
 from itcp.scenarios.replay import changes, say
 from itcp.spec.choices import CHOICE_POINTS
 from itcp.spec.config import Card
 from itcp.spec.rulebook import SENTENCES
-from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
+from itcp.spec.rules.vocabulary import END_NAMES, PHASE_NAMES
 
 # -- one state ---------------------------------------------------------------------
 
@@ -196,7 +196,7 @@ def trace_view(game: Game, states, actions, ending: str, loop_from: int | None =
 
 
 def told_view(game: Game, told: dict) -> TraceView:
-    """The trace of a story (``checks/story.py``: a verdict's or an answer's trace)."""
+    """The trace of a story (``scenarios/story.py``: a verdict's or an answer's trace)."""
     raw = told["raw"]
     return trace_view(game, raw["states"], raw["actions"], told["ending"],
                       told.get("loop_starts_at_step"),

@@ -59,12 +59,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from itcp.model import runtime
-from itcp.model.engine import Game
+from itcp.model.engine import runtime
+from itcp.model.engine.engine import Game
 from itcp.spec.choices import CHOICE_POINTS, default_readings
 from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import InputError, ScenarioError, nearest, valid_names
-from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
+from itcp.spec.rules.vocabulary import END_NAMES, PHASE_NAMES
 from itcp.spec.tomlpos import index_lines, load_toml, read_input
 from itcp.spec.variants import CONFIG_KEYS, FrozenMap, Variant, load_variant
 

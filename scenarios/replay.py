@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from itcp.checks import story as S
-from itcp.model import runtime
-from itcp.model.engine import CHANCE, TERMINAL
-from itcp.model.reference import Evaluator
+from itcp.model.engine import runtime
+from itcp.model.engine.engine import CHANCE, TERMINAL
+from itcp.model.engine.reference import Evaluator
+from itcp.scenarios import story as S
 from itcp.spec import ast as A
 from itcp.spec.ast import Call
 from itcp.spec.errors import IllegalAction, ScenarioError
 from itcp.spec.lang import Guard
-from itcp.spec.rules.table import END_NAMES, PHASE_NAMES
+from itcp.spec.rules.vocabulary import END_NAMES, PHASE_NAMES
 
 from .format import Scenario, load_scenario
 

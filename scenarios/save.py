@@ -20,7 +20,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from itcp.model.searchkey import search_keys
+from itcp.model.search.searchkey import search_keys
 from itcp.spec import variants
 from itcp.spec.errors import InputError
 

@@ -33,8 +33,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from itcp.model.engine import Game
-from itcp.model.liveness import compile_observations
+from itcp.model.analysis.liveness import compile_observations
+from itcp.model.engine.engine import Game
 
 from .format import from_trace
 

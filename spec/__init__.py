@@ -1,1 +1,29 @@
-"""itcp.spec"""
+"""The rulebook as data: its sentences, the spec language, the rules, the choice points
+and their readings, the properties, the variants.  The game's knowledge lives here
+and nowhere else; every layer above reads it.
+
+Sub-packages (lowest layer first: see tests/test_layers.py):
+
+- ``rules``: The whole rulebook in the spec language, bound to one configuration.
+
+Modules:
+
+- ``ast``: The expression AST every rule is written in.
+- ``choices``: Every place the rulebook is silent or can be read two ways: a choice
+  point.
+- ``config``: The table a game is played at: players, the deck, hand size.
+- ``errors``: One exception hierarchy for the whole program.
+- ``invariants``: Candidate invariants: simple facts about every reachable state, for
+  induction.
+- ``lang``: The spec language above expressions: state, phases, actions, rules.
+- ``properties``: The properties a variant is checked against.
+- ``rulebook``: The rulebook, sentence by sentence, under stable ids.
+- ``semantics``: What each core operator means, on concrete values: the language's
+  semantics.
+- ``simplify``: Normalise an inlined expression: fold constants, prune dead branches.
+- ``tomlpos``: Reading TOML input files: every failure a clean error, and where keys
+  stand.
+- ``variants``: Variants as data: which reading of each choice point, at which table.
+  Public: ``Variant``, ``list_variants``, ``load_variant``, ``parse_options``,
+  ``parse_ranks``, ``FULL_DECK_OVERRIDES``, ``CONFIG_KEYS``, ``DEFAULT_TABLE``, ....
+"""

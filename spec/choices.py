@@ -30,7 +30,7 @@ class ChoicePoint:
     #: why the first reading is the literal one, argued from the sentences
     why: str = ""
     #: the option cards (with copies) its rules are about: the smallest tables
-    #: where its readings can part ways hold these and no other (checks/diff.py)
+    #: where its readings can part ways hold these and no other (checks/questions/diff.py)
     options: tuple[tuple[str, int], ...] = ()
     #: what else those tables need, as (table key, value) pairs: more ranks, a
     #: bigger hand

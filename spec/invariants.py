@@ -2,7 +2,7 @@
 
 A property such as CONSERVATION is rarely inductive alone: a state no play
 reaches can satisfy it and still break it in one move.  The symbolic checker
-(``checks/symbolic.py``, ``checks/induction.py``) strengthens it with the
+(``checks/symbolic/checker.py``, ``checks/symbolic/induction.py``) strengthens it with the
 candidates below that it can prove (each holds after every deal and every
 action preserves it, given the others), and assumes nothing else.  They are
 facts about the game (who may act, what a passer holds, where Pride Cycle's
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .lang import And, Exists, ForAll, Implies, Not, Or
-from .rules.table import DECK, DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET, Table
+from .rules.vocabulary import DECK, DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET, Vocabulary
 
 
 def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidates, one entry each
@@ -22,7 +22,7 @@ def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidate
 
     Only those proved (hold after every deal, preserved by every action given
     the others) are ever assumed."""
-    t = Table(spec.config)
+    t = Vocabulary(spec.config)
     phases = [p.value for p in spec.phases]
     player_phases = [p for p in (REVEAL, DRAW, DISCARD, PRIDE, SECRET) if p in phases]
     in_play = Or(*[t.phase.eq(p) for p in player_phases])
@@ -222,9 +222,9 @@ def per_phase_candidates(spec) -> dict:
 
     Not part of ``candidates``: they are many (phases times variables) and a
     property's proof rarely needs them.  They are what a proof that two specs
-    play the same game needs most (``checks/equivalence.py``): a reset that a
+    play the same game needs most (``tools/mutation/equivalence.py``): a reset that a
     mutant drops changes nothing exactly where the value is already reset."""
-    t = Table(spec.config)
+    t = Vocabulary(spec.config)
     out = {}
     for ph in spec.phases:
         if ph.name == "DEAL":  # DEAL_IS_INITIAL says it of every variable at once

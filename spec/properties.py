@@ -21,7 +21,7 @@ from typing import Protocol
 from .ast import Node, op
 from .config import Config
 from .lang import And, ForAll, If, Implies, Not, Or, num
-from .rules.table import (
+from .rules.vocabulary import (
     DEAL,
     DECK,
     DISCARD,
@@ -216,7 +216,7 @@ def _turn_stage(t):
 def _round_ends_rank(t):
     """ROUND_ENDS's ranking function: a tuple over one state that every step
     between two post-Pass states makes lexicographically smaller, so no such
-    cycle exists (the symbolic checker proves it, ``checks/ranking.py``).
+    cycle exists (the symbolic checker proves it, ``checks/symbolic/ranking.py``).
 
     Why these: a round that has ended has no further move in it; after a
     Pass play goes round one way to the passer (under the
@@ -270,7 +270,7 @@ def _hand_size_bracket(t):
 @dataclass(frozen=True)
 class Declared:
     """A property as declared, before a table binds it: its formula and its
-    observations are functions of the ``Table``."""
+    observations are functions of the ``Vocabulary``."""
     id: str
     kind: str
     statement: str

@@ -32,6 +32,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from .choices import CHOICE_POINTS, default_readings
 from .config import (
@@ -62,6 +63,12 @@ _EXAMPLES = {
 #: The whole deck of the real game; the rest of the table stays as the variant says.
 FULL_DECK_OVERRIDES: dict = {"suits": 6, "ranks": (MIN_RANK, MAX_RANK),
                              "options": full_deck_options()}
+
+#: The table ``itcp-check`` checks by default: small enough to exhaust in well
+#: under a minute, large enough to show the official text's contradictions
+#: (a passer's hand changed by Pride Cycle; a turn with no legal discard).
+DEFAULT_TABLE: dict[str, Any] = {"players": 2, "suits": 2, "ranks": (2, 2), "hand": 1,
+                 "options": (("unbelief", 1), ("pride_cycle", 1))}
 
 
 class FrozenMap(Mapping):
@@ -490,5 +497,29 @@ def load_variant(name_or_path: str, overrides: Mapping[str, object] | None = Non
         explicit=FrozenMap(sorted(explicit.items())))
 
 
+def overrides(flags: Mapping | None) -> dict:
+    """Config flags (``players``, ``suits``, ``hand``, ``ranks`` and ``options``
+    as text, ``full_deck``) -> ``load_variant`` overrides.  Raises InputError on
+    bad text, naming the flag."""
+    flags = dict(flags or {})
+    out: dict = {}
+    if flags.get("full_deck"):
+        out.update(FULL_DECK_OVERRIDES)
+    for key in ("players", "suits", "hand"):
+        if flags.get(key) is not None:
+            out[key] = flags[key]
+    if flags.get("ranks") is not None:
+        try:
+            out["ranks"] = parse_ranks(flags["ranks"])
+        except InputError as e:
+            raise InputError(f"--ranks: {e.message}", hint=e.hint) from None
+    if flags.get("options") is not None:
+        try:
+            out["options"] = parse_options(flags["options"])
+        except InputError as e:
+            raise InputError(f"--options: {e.message}", hint=e.hint) from None
+    return out
+
+
 __all__ = ["Variant", "list_variants", "load_variant", "parse_options", "parse_ranks",
-           "FULL_DECK_OVERRIDES", "CONFIG_KEYS"]
+           "FULL_DECK_OVERRIDES", "CONFIG_KEYS", "DEFAULT_TABLE", "overrides"]

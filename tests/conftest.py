@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from itcp.checks.verdicts import verdicts
+from itcp.checks.explicit.verdicts import verdicts
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -145,7 +145,7 @@ def sums_game():
     Elsewhere the only sums are "at zero points", which the encoding states
     without a sum (``SmtSpec.eq``)."""
     from itcp.cli.common import load_with
-    from itcp.model.engine import Game
+    from itcp.model.engine.engine import Game
     from itcp.spec.config import Config
     readings = dict(load_with("clarified", {}).readings)
     readings["secret.best"] = "lower_score"

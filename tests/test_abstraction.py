@@ -15,8 +15,8 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from itcp.model import smt_checks as S
-from itcp.model.engine import build_spec
+from itcp.model.engine.engine import build_spec
+from itcp.model.smt import queries as S
 from itcp.spec.config import Config
 
 CONFIG = Config(players=2, suits=1, ranks=(2, 4), hand=1)

@@ -184,7 +184,7 @@ def test_diff_official_published_lists_every_differing_choice_point(cli, tmp_pat
 
 
 def test_compare_readings_differ_and_agree(tmp_path, dir_sink):
-    from itcp.checks.diff import compare_readings
+    from itcp.checks.questions.diff import compare_readings
     from itcp.spec.variants import load_variant
     v = load_variant("official", {"players": 2, "suits": 1, "ranks": (2, 3), "hand": 1,
                                   "options": (("pride_cycle", 1),)})
@@ -207,7 +207,7 @@ def test_diff_bad_variant_exit_2(cli):
 # -- disputes -------------------------------------------------------------------------------
 
 def test_catalogue_is_big_and_valid():
-    from itcp.checks.disputes import load_catalogue
+    from itcp.checks.questions.disputes import load_catalogue
     ds = load_catalogue()
     assert len(ds) >= 15
     titles = " ".join(d.title.lower() for d in ds)
@@ -220,7 +220,7 @@ def test_catalogue_is_big_and_valid():
 
 
 def test_catalogue_errors_name_file_and_line(tmp_path):
-    from itcp.checks.disputes import load_catalogue
+    from itcp.checks.questions.disputes import load_catalogue
     from itcp.spec.errors import InputError
     bad = tmp_path / "c.toml"
     bad.write_text('[[dispute]]\nid = "x"\ntitle = "t"\nargument = "a"\nsentences = ["pass.1"]\n'
@@ -245,7 +245,7 @@ def test_disputes_list(cli):
 @pytest.mark.slow
 def test_rulings_document_is_up_to_date(repo, tmp_path):
     """docs/rulings.md is generated; if this fails run `itcp-check disputes --force`."""
-    from itcp.checks.disputes import document, load_catalogue
+    from itcp.checks.questions.disputes import document, load_catalogue
     from itcp.scenarios.save import Collected
     save = Collected(tmp_path / "rulings")
     doc = document(load_catalogue(), save, tmp_path / "rulings.md")
@@ -265,7 +265,7 @@ def test_rulings_scenarios_replay(repo):
 
 
 def test_scope_is_stated_plainly():
-    from itcp.checks.ask import sizes_scope, table_scope
+    from itcp.checks.questions.ask import sizes_scope, table_scope
     from itcp.spec.config import Config
     assert sizes_scope(range(2, 9)) == "in every game with 2-8 players and the full deck"
     assert sizes_scope([2, 5]) == "in every game with 2, 5 players and the full deck"

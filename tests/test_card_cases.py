@@ -11,11 +11,11 @@ from __future__ import annotations
 import pytest
 import z3
 
-from itcp.checks import reproof as R
-from itcp.checks.symbolic import SymbolicChecker
+from itcp.checks.symbolic import reproof as R
+from itcp.checks.symbolic.checker import SymbolicChecker
 from itcp.cli.common import load_with
-from itcp.model import smt_checks as S
-from itcp.model.engine import Game, build_spec
+from itcp.model.engine.engine import Game, build_spec
+from itcp.model.smt import queries as S
 from itcp.spec.config import Config
 
 CONFIG = Config(players=2, suits=1, ranks=(2, 4), hand=1)

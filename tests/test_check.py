@@ -9,12 +9,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from itcp.checks.explore import concrete_trace, explore, path_to
-from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, verdicts
+from itcp.checks.explicit.explore import concrete_trace, explore, path_to
+from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED, verdicts
 from itcp.cli.main import main
-from itcp.model.engine import Game
-from itcp.model.packing import compile_packer
-from itcp.model.symmetry import canonicalizer, card_permutations
+from itcp.model.analysis.symmetry import canonicalizer, card_permutations
+from itcp.model.engine.engine import Game
+from itcp.model.search.packing import compile_packer
 from itcp.spec.config import Config, full_deck_options
 from itcp.spec.variants import load_variant
 

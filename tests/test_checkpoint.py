@@ -19,9 +19,9 @@ import time
 
 import pytest
 
-from itcp.checks.explore import Pause, explore, resume_point
-from itcp.checks.partitioned import explore_partitioned
-from itcp.model.engine import Game
+from itcp.checks.explicit.explore import Pause, explore, resume_point
+from itcp.checks.explicit.partitioned import explore_partitioned
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
 from itcp.spec.variants import load_variant
 
@@ -147,7 +147,7 @@ def test_an_interrupt_in_any_step_of_a_level_goes_back_to_its_top(call, checkpoi
     level closed before it: the forked part does, the coordinator never hears
     of it, and asks again.  With a checkpoint at every level's top, the level
     is numbered there instead.)"""
-    from itcp.checks import partitioned as P
+    from itcp.checks.explicit import partitioned as P
     game = Game.make(Config(players=2, suits=2, ranks=(2, 2), hand=1,
                             options=(("unbelief", 1), ("pride_cycle", 1))),
                      dict(load_variant("official").readings))

@@ -430,7 +430,7 @@ def test_check_full_deck_starts_from_the_real_deal():
     real game: the variant's own deal (players, hand size), not the small table's."""
     from itcp.cli.check_cmd import start_table
     from itcp.cli.common import load_with
-    from itcp.spec.tables import DEFAULT_TABLE
+    from itcp.spec.variants import DEFAULT_TABLE
     assert start_table({}) == {**DEFAULT_TABLE}
     cfg = load_with("clarified", start_table({"full_deck": True})).config
     assert (cfg.players, cfg.hand, cfg.suits, cfg.n_cards) == (4, 6, 6, 72)

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from itcp.checks import statestore
-from itcp.checks.column import Column
+from itcp.checks.explicit import statestore
+from itcp.checks.explicit.column import Column
 
 
 @settings(max_examples=100, deadline=None)

@@ -1,4 +1,4 @@
-"""CONSERVATION, TURN_DEFINED and NO_DEADLOCK proved by induction (checks/symbolic.py).
+"""CONSERVATION, TURN_DEFINED and NO_DEADLOCK proved by induction (checks/symbolic/checker.py).
 
 * CONSERVATION is said without counting (``spec.properties.exactly_one_place``):
   Z3 proves it equivalent to the counting form ("the zones' sizes add up to the
@@ -17,17 +17,17 @@ from functools import cache
 import pytest
 import z3
 
-from itcp.checks.explore import packed_successors
-from itcp.checks.symbolic import SymbolicChecker
-from itcp.checks.verdicts import HOLDS
+from itcp.checks.explicit.explore import packed_successors
+from itcp.checks.explicit.verdicts import HOLDS
+from itcp.checks.symbolic.checker import SymbolicChecker
 from itcp.cli.common import load_with
-from itcp.model.engine import Game
-from itcp.model.packing import compile_packer
-from itcp.model.smt import SmtSpec
+from itcp.model.engine.engine import Game
+from itcp.model.search.packing import compile_packer
+from itcp.model.smt.encoding import SmtSpec
 from itcp.spec.ast import op
 from itcp.spec.properties import exactly_one_place
-from itcp.spec.rules.table import Table
-from itcp.spec.tables import DEFAULT_TABLE
+from itcp.spec.rules.vocabulary import Vocabulary
+from itcp.spec.variants import DEFAULT_TABLE
 
 #: 2 players, 4 cards (a 2, Charity, Desolation, Pride Cycle): every new invariant
 #: has something to say and Houdini takes a few seconds
@@ -66,7 +66,7 @@ def default_game() -> Game:
     return game(tuple(DEFAULT_TABLE.items()))
 
 
-def counting_form(t: Table):
+def counting_form(t: Vocabulary):
     """CONSERVATION as it was first written: the zones' sizes add up to the number
     of cards (the pile counted by its length) and together they hold every card."""
     zones = t.deck | op("pile_cards", t.pile)
@@ -81,7 +81,7 @@ def counting_form(t: Table):
 def test_exactly_one_place_is_the_counting_form():
     g = game(tuple(TINY_PRIDE.items()))
     smt = SmtSpec(g.spec)
-    t = Table(g.spec.config)
+    t = Vocabulary(g.spec.config)
     s = smt.state("s")
     new = smt.formula(exactly_one_place(t), s)
     old = smt.formula(counting_form(t), s)

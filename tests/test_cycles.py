@@ -12,9 +12,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from itcp.checks.column import Column
-from itcp.checks.explore import Depths, PostPassEdges
-from itcp.checks.verdicts import _peeled, find_post_pass_cycle
+from itcp.checks.explicit.column import Column
+from itcp.checks.explicit.explore import Depths, PostPassEdges
+from itcp.checks.explicit.verdicts import _peeled, find_post_pass_cycle
 
 
 @st.composite

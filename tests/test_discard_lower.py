@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from itcp.checks.explore import explore, state
-from itcp.model.engine import Game
-from itcp.model.reference import Evaluator
-from itcp.model.specialise import constant_fields
+from itcp.checks.explicit.explore import explore, state
+from itcp.model.analysis.specialise import constant_fields
+from itcp.model.engine.engine import Game
+from itcp.model.engine.reference import Evaluator
 from itcp.spec.ast import CARDS, INT, Call, Const
 from itcp.spec.config import Config
-from itcp.spec.rules.table import DISCARD
+from itcp.spec.rules.vocabulary import DISCARD
 from itcp.spec.variants import load_variant
 
 CFG = Config(players=2, suits=1, ranks=(2, 3), hand=1, desolation=False,

@@ -1,23 +1,23 @@
-"""checks/distinguish.py: the pair search finds the shortest round two games play
+"""tools/mutation/distinguish.py: the pair search finds the shortest round two games play
 differently, and says Same only after every pair the two reach was seen."""
 from __future__ import annotations
 
 import random
 from collections import deque
 
-from itcp.checks.distinguish import (
-    Difference,
+from itcp.model.engine.engine import Game, build_spec
+from itcp.scenarios.replay import facts
+from itcp.spec.rules import build_ruleset
+from itcp.spec.variants import load_variant
+from tools.mutation.distinguish import (
+    PlayedDifferently,
     Same,
-    Undecided,
+    StoppedAtLimit,
     Unseen,
     first_difference,
     sampled_difference,
 )
-from itcp.checks.mutants import Mutant, mutant_spec
-from itcp.model.engine import Game, build_spec
-from itcp.scenarios.replay import facts
-from itcp.spec.rules import build_ruleset
-from itcp.spec.variants import load_variant
+from tools.mutation.mutants import Mutant, mutant_spec
 
 TABLE = {"players": 2, "suits": 1, "ranks": (2, 2), "hand": 1, "options": ("mercy",)}
 
@@ -55,13 +55,13 @@ def test_a_game_and_itself_are_the_same_over_every_state():
 
 def test_a_pair_limit_leaves_it_undecided():
     g = Game.make(load_variant("official", TABLE).config)
-    assert first_difference(g, g, max_pairs=10) == Undecided(10, 10)
+    assert first_difference(g, g, max_pairs=10) == StoppedAtLimit(10, 10)
 
 
 def test_a_dropped_guard_is_told_apart_by_a_move_the_spec_refuses():
     g, gm = _games(Mutant("drop_guard", "play.discard", "guard[discard]"))
     got = first_difference(g, gm)
-    assert isinstance(got, Difference) and got.kind == "illegal"
+    assert isinstance(got, PlayedDifferently) and got.kind == "illegal"
     *moves, extra = got.actions
     s = g.initial_state()
     for a, want in zip(moves, got.states[1:]):  # the path is the spec's own
@@ -73,7 +73,7 @@ def test_a_dropped_guard_is_told_apart_by_a_move_the_spec_refuses():
 def test_a_dropped_update_is_told_apart_by_what_a_scenario_observes():
     g, gm = _games(Mutant("drop_update", "turn.advance", "update[pass].actor@0"))
     got = first_difference(g, gm)
-    assert isinstance(got, Difference) and got.kind == "facts"
+    assert isinstance(got, PlayedDifferently) and got.kind == "facts"
     sm = gm.initial_state()
     for a in got.actions:
         sm = gm.apply(sm, a)
@@ -91,7 +91,7 @@ def _spec(**readings):
 
 
 def test_a_value_nothing_reads_is_unread_and_the_pair_search_agrees():
-    from itcp.checks.distinguish import unread_write
+    from tools.mutation.distinguish import unread_write
     # had_turn is read only by pass.when = after_first_circuit's guard
     assert unread_write(_spec(), "had_turn", ("discard",))
     assert not unread_write(_spec(**{"pass.when": "after_first_circuit"}), "had_turn",
@@ -105,11 +105,11 @@ def test_a_value_nothing_reads_is_unread_and_the_pair_search_agrees():
     rs = build_ruleset(v.config)
     spec = _spec(**{"pass.when": "after_first_circuit"})
     ms = mutant_spec(spec, rs, Mutant("drop_update", "turn.advance", "update[discard].had_turn@0"))
-    assert isinstance(first_difference(Game(spec), Game(ms)), Difference)
+    assert isinstance(first_difference(Game(spec), Game(ms)), PlayedDifferently)
 
 
 def test_what_the_search_observes_is_what_a_scenario_states():
-    from itcp.spec.rules.table import SCENARIO_FACTS
+    from itcp.spec.rules.vocabulary import SCENARIO_FACTS
     g = Game.make(load_variant("official", TABLE).config)
     keys = {k.split(".")[0] for k in facts(g, g.deal(__import__("random").Random(1)))}
     assert keys == {"hand" if n == "hands" else n for n in SCENARIO_FACTS} | {"top", "scores"}
@@ -118,7 +118,7 @@ def test_what_the_search_observes_is_what_a_scenario_states():
 def test_random_rounds_side_by_side_find_a_real_round_the_two_play_differently():
     g, gm = _games(Mutant("drop_update", "turn.advance", "update[pass].actor@0"))
     got = sampled_difference(g, gm, random.Random(3), rounds=2000)
-    assert isinstance(got, Difference) and got.kind == "facts"
+    assert isinstance(got, PlayedDifferently) and got.kind == "facts"
     s, sm = g.initial_state(), gm.initial_state()
     for a, want in zip(got.actions, got.states[1:]):  # the spec's own round, move by move
         s, sm = g.apply(s, a), gm.apply(sm, a)
@@ -129,7 +129,7 @@ def test_random_rounds_side_by_side_find_a_real_round_the_two_play_differently()
 def test_random_rounds_tell_a_dropped_guard_by_a_move_the_spec_refuses():
     g, gm = _games(Mutant("drop_guard", "play.discard", "guard[discard]"))
     got = sampled_difference(g, gm, random.Random(3), rounds=2000)
-    assert isinstance(got, Difference) and got.kind == "illegal"
+    assert isinstance(got, PlayedDifferently) and got.kind == "illegal"
     *moves, extra = got.actions
     s = g.initial_state()
     for a in moves:
@@ -173,7 +173,7 @@ def test_random_rounds_see_a_mutant_leave_a_bound_the_spec_declares():
                      Mutant("negate_when", "turn.advance", "update[give].owed@0"))
     g, gm = Game(base), Game(ms)
     got = sampled_difference(g, gm, random.Random(3), rounds=20000)
-    assert isinstance(got, Difference) and got.kind == "bounds"
+    assert isinstance(got, PlayedDifferently) and got.kind == "bounds"
     sm = gm.initial_state()
     for a in got.actions:
         sm = gm.apply(sm, a)

@@ -1,8 +1,8 @@
-"""The one side-by-side search (checks/divergence.py): shortest differences, honest limits,
+"""The one side-by-side search (checks/questions/divergence.py): shortest differences, honest limits,
 and the two lenses on real games."""
 from __future__ import annotations
 
-from itcp.checks.divergence import Exact, Observable, first_difference
+from itcp.checks.questions.divergence import Exact, Observable, first_difference
 
 
 class Graph:
@@ -52,7 +52,7 @@ def test_exhausted_only_without_a_limit():
 
 
 def _games(cp, ra, rb):
-    from itcp.model.engine import Game
+    from itcp.model.engine.engine import Game
     from itcp.spec.variants import load_variant
     v = load_variant("official", {"players": 2, "suits": 1, "ranks": (2, 2), "hand": 1,
                                   "options": (("pride_cycle", 1),)})

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from itcp.model.engine import Game, build_spec
+from itcp.model.engine.engine import Game, build_spec
 from itcp.spec.config import Config, full_deck_options
 from itcp.spec.errors import IllegalAction
-from itcp.spec.rules.table import DEAL, DECK_OUT, GAME_OVER, OVER, PASS_REACHED, PHASE_NAMES, ZERO
+from itcp.spec.rules.vocabulary import DEAL, DECK_OUT, GAME_OVER, OVER, PASS_REACHED, PHASE_NAMES, ZERO
 
 ALL_OPTIONS = full_deck_options()
 

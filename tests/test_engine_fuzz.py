@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from itcp.model.engine import Game
+from itcp.model.engine.engine import Game
 from itcp.spec.choices import CHOICE_POINTS
 from itcp.spec.config import Config, full_deck_options
-from itcp.spec.rules.table import DEAL
+from itcp.spec.rules.vocabulary import DEAL
 from itcp.spec.variants import FULL_DECK_OVERRIDES, list_variants, load_variant
 
 VARIANTS = list_variants()

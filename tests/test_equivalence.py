@@ -1,17 +1,17 @@
-"""checks/equivalence.py: a mutant proved to play the same game is one the exhaustive
+"""tools/mutation/equivalence.py: a mutant proved to play the same game is one the exhaustive
 pair search cannot tell apart, and a mutant the pair search tells apart is never proved."""
 from __future__ import annotations
 
 import pytest
 
-from itcp.checks.distinguish import Difference, Same, first_difference
-from itcp.checks.equivalence import NotProved, Proved, StepProver, live_in_both
-from itcp.checks.mutants import mutant_change, mutants_of
-from itcp.model.engine import Game, build_spec
-from itcp.model.smt_checks import SAT, Query
+from itcp.model.engine.engine import Game, build_spec
+from itcp.model.smt.queries import SAT, Query
 from itcp.spec.invariants import candidates
 from itcp.spec.rules import build_ruleset
 from itcp.spec.variants import load_variant
+from tools.mutation.distinguish import PlayedDifferently, Same, first_difference
+from tools.mutation.equivalence import NotProved, Proved, StepProver, live_in_both
+from tools.mutation.mutants import mutant_change, mutants_of
 
 TABLE = {"players": 2, "suits": 1, "ranks": (2, 2), "hand": 1, "options": ("mercy", "justice")}
 
@@ -96,7 +96,7 @@ def test_a_changed_score_is_proved_only_where_every_score_is_the_same(table):
     assert ch1.elsewhere and ch2.elsewhere
     got = prover.same_game(worse, ch1.actions, True, history=2)
     assert isinstance(got, NotProved) and "score" in got.why
-    assert isinstance(first_difference(Game(base), Game(worse)), Difference)
+    assert isinstance(first_difference(Game(base), Game(worse)), PlayedDifferently)
     assert isinstance(prover.same_game(team, ch2.actions, True, history=2), Proved)
     assert isinstance(first_difference(Game(base), Game(team)), Same)
 
@@ -118,7 +118,7 @@ def test_a_history_never_proves_a_mutant_that_plays_differently(table):
     base, rs, prover = table
     (m, ms, change), = _changed(base, rs, {"drop_guard play.discard guard[discard]"})
     assert isinstance(prover.same_game(ms, change.actions, history=3), NotProved)
-    assert isinstance(first_difference(Game(base), Game(ms)), Difference)
+    assert isinstance(first_difference(Game(base), Game(ms)), PlayedDifferently)
 
 
 def test_the_heavy_invariants_prove_conservation():
@@ -148,6 +148,6 @@ def test_every_proof_agrees_with_the_exhaustive_pair_search(table, history):
         if isinstance(got, Proved):
             proved += 1
             assert isinstance(first_difference(g, Game(ms)), Same), m.id
-        elif isinstance(first_difference(g, Game(ms)), Difference):
+        elif isinstance(first_difference(g, Game(ms)), PlayedDifferently):
             told_apart += 1
     assert proved >= 10 and told_apart >= 5

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from itcp.checks.explore import Depths, PostPassEdges, _allocated
-from itcp.checks.statestore import StateStore
+from itcp.checks.explicit.explore import Depths, PostPassEdges, _allocated
+from itcp.checks.explicit.statestore import StateStore
 
 
 @given(st.lists(st.integers(0, 3), max_size=40), st.integers(0, 45))

@@ -75,7 +75,7 @@ def test_timeout_cuts_the_analysis_after_the_search_short(cli, monkeypatch):
     """The search ends by itself (exhausted); the cycle search after it would run
     for ever: at --timeout S it is stopped, ROUND_ENDS is UNKNOWN naming the
     limit, and what the search decided stands."""
-    from itcp.checks import verdicts as V
+    from itcp.checks.explicit import verdicts as V
 
     def endless(ex):
         while True:

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from itcp.model.engine import Game
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
-from itcp.spec.rules.table import DRAW, PRIDE, RACE
+from itcp.spec.rules.vocabulary import DRAW, PRIDE, RACE
 from itcp.spec.variants import parse_options
 
 DRAWS = ("draw_pile", "draw_deck", "deck_card")

@@ -1,16 +1,17 @@
-"""bench/fuzz.py at a small scale: random rounds across every shipped variant and
+"""tools/fuzz.py at a small scale: random rounds across every shipped variant and
 random tables raise nothing, break no state property unexpectedly, and agree with
 the reference evaluator; a round replays from its number alone."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 
+from tools import fuzz
+
 
 def _fuzz(repo, *args):
-    return subprocess.run([sys.executable, str(repo / "bench" / "fuzz.py"), *args], cwd=repo,
+    return subprocess.run([sys.executable, "-m", "tools.fuzz", *args], cwd=repo,
                           capture_output=True, text=True, timeout=300)
 
 
@@ -25,10 +26,7 @@ def test_small_fuzz_run(repo):
     assert set(out["variants"]) == {"official", "published", "clarified"}
 
 
-def test_a_round_replays_from_its_number(repo):
-    spec = importlib.util.spec_from_file_location("itcp_bench_fuzz", repo / "bench" / "fuzz.py")
-    fuzz = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fuzz)
+def test_a_round_replays_from_its_number():
     w = fuzz.Worker(3, 3)
     r = next(r for r in range(50) if w.round(r, 0.0)[0] > 3)  # a round with a few moves
     first = w.round(r, 1.0, record=True)

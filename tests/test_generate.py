@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from itcp.cli.main import main
-from itcp.model.engine import Game
+from itcp.model.engine.engine import Game
 from itcp.scenarios import generate as G
 from itcp.scenarios.format import load_scenario
 from itcp.scenarios.replay import replay

@@ -1,6 +1,6 @@
 """The partitioned search's parts keep the memory a level frees for the next one.
 
-``checks/heap.py`` sets glibc's malloc so that a large block is taken from the
+``checks/explicit/heap.py`` sets glibc's malloc so that a large block is taken from the
 heap and its pages stay the process's once freed: the next block of that size
 reuses them, with no new page faults (each of which the kernel pays by zeroing
 the page).  Held in a fresh process (the settings are the whole process's), by
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(platform.libc_ver()[0] != "glibc",
 _FAULTS = """
 import resource, sys
 import numpy as np
-from itcp.checks.heap import keep_freed_memory, release_kept_memory
+from itcp.checks.explicit.heap import keep_freed_memory, release_kept_memory
 
 def faults(keep):
     if keep:

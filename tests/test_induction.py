@@ -1,4 +1,4 @@
-"""The induction's shortcuts are sound (checks/induction.py, model/smt_checks.py).
+"""The induction's shortcuts are sound (checks/symbolic/induction.py, model/smt/queries.py).
 
 * Frame skipping: a formula broken only by the one action that writes its
   variable is still found broken, by a query about that action; the other
@@ -16,12 +16,12 @@ from functools import cache
 
 import pytest
 
-from itcp.checks.induction import Inductor
-from itcp.checks.sampled import refuted_by_playouts
-from itcp.checks.symbolic import SymbolicChecker
+from itcp.checks.symbolic.checker import SymbolicChecker
+from itcp.checks.symbolic.induction import Inductor
+from itcp.checks.symbolic.sampled import refuted_by_playouts
 from itcp.cli.common import load_with
-from itcp.model.engine import Game
-from itcp.model.smt_checks import Query
+from itcp.model.engine.engine import Game
+from itcp.model.smt.queries import Query
 from itcp.spec.invariants import candidates
 
 TINY = {"players": 2, "suits": 1, "ranks": (2, 3), "hand": 1, "options": ()}
@@ -90,9 +90,9 @@ def test_compiled_candidates_say_what_the_reference_evaluator_says():
     a few random rounds each says what the spec interpreted directly says."""
     import random
 
-    from itcp.model.codegen import compile_state_formulas
-    from itcp.model.reference import Evaluator
-    from itcp.model.simulate import random_states
+    from itcp.model.engine.codegen import compile_state_formulas
+    from itcp.model.engine.reference import Evaluator
+    from itcp.model.engine.simulate import random_states
     g = tiny()
     pool = candidates(g.spec)
     compiled = compile_state_formulas(g.spec, {n: f for n, (_, f) in pool.items()})

@@ -12,9 +12,9 @@ from types import SimpleNamespace
 import pytest
 
 import itcp.spec
-from itcp.model import runtime
-from itcp.model.codegen import FunctionEmitter, Module, compile_spec
-from itcp.model.reference import Evaluator, ReferenceModule
+from itcp.model.engine import runtime
+from itcp.model.engine.codegen import FunctionEmitter, Module, compile_spec
+from itcp.model.engine.reference import Evaluator, ReferenceModule
 from itcp.spec import ast as A
 from itcp.spec.ast import (
     BOOL,
@@ -69,8 +69,8 @@ from itcp.spec.lang import (
     players,
     signature,
 )
-from itcp.spec.rules.table import SCORE, SCORE_INPUTS, Table
-from itcp.spec.rules.table import V as SPEC_VARS
+from itcp.spec.rules.vocabulary import SCORE, SCORE_INPUTS, Vocabulary
+from itcp.spec.rules.vocabulary import V as SPEC_VARS
 
 HERE = __file__
 TINY_CFG = Config(players=4, suits=1, ranks=(2, 4), hand=1)
@@ -148,7 +148,7 @@ def test_a_call_names_a_missing_or_misspelled_argument():
 
 
 def test_the_table_names_an_unknown_definition():
-    t = Table(TINY_CFG)
+    t = Vocabulary(TINY_CFG)
     with pytest.raises(SpecError, match="no definition is declared as 'race_feild' "
                                         r"\(did you mean 'race_field'\?\)"):
         t.d("race_feild")
@@ -175,7 +175,7 @@ def test_define_refuses_a_body_whose_names_differ_from_the_signature():
         SEATS.define(lambda ring, passers: ring)
     with pytest.raises(SpecError, match="'kw' must be plain named parameters"):
         SEATS.define(lambda **kw: kw["ring"])
-    t = Table(TINY_CFG)
+    t = Vocabulary(TINY_CFG)
     with pytest.raises(SpecError, match="the body of definition lowers_ok takes"):
         t.define("lowers_ok", lambda c, h, lim: TRUE)
     with pytest.raises(SpecError, match="definition 'lower_ok' has no signature "

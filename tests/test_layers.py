@@ -1,33 +1,29 @@
-"""The package's layers are one-way: spec -> model -> checks -> report -> cli.
+"""The package's layers are one-way: a folder is a layer, and a sub-package a
+layer inside its folder.
+
+    spec -> model -> scenarios -> checks -> report -> cli      (the package, itcp.*)
+    tools, bench                                               (development, not installed)
+
+Inside a folder, the sub-packages are in one order too (``SUBPACKAGES``):
+model/ engine -> analysis -> search -> smt; checks/ explicit -> symbolic ->
+questions.  A module of a folder's top level (``checks/results.py``) is a node
+of its own.
 
 Every module's imports are read from its source (``ast``: at module level and
 inside functions alike) and each is mapped to its layer.  The test fails on:
 
-* an upward import (a module importing one of a higher layer);
+* an upward import (a module importing one of a higher layer, or a sub-package
+  importing a later one of its folder);
 * an import cycle between modules (networkx's strongly connected components
   of the import graph, the imports inside functions included: an import
-  moved into a function still makes a cycle);
+  moved into a function still makes a cycle), and a cycle between packages
+  (sub-packages and the top-level modules of a folder);
 * a private name (``_x``) imported from another module of the package;
 * an import inside a function, unless it is in ``LAZY`` below with its reason.
 
-What is a layer (``docs/architecture.md`` tells it in words):
-
-* ``spec``: the rulebook as data (``itcp.spec.*``); imports nothing of the package
-  above it.
-* ``model``: the engines compiled from the spec and the Z3 encoding.
-* ``checks``: the checkers, and the scenario files they read, replay and save
-  (``scenarios/format.py``, ``replay.py``, ``save.py``, ``stateful.py``: a saved
-  trace is the checker's own output, written through a sink, never to disk).
-* ``report``: what people look at: the HTML pages, plots, the game at the
-  terminal, and the scenario writing done for people (``scenarios/contrast.py``,
-  ``generate.py``).
-* ``cli``: the ``itcp-check`` program.
-* ``bench``: the benchmark scripts, above everything.
-
-A module may import modules of its own layer or of a lower one.  ``tests/`` is
-not checked (a test may reach into any layer, and into a module's private
-helpers to test them).  An import of ``a.b.c`` counts as an import of that
-module only (not of its parent packages' ``__init__``).
+``tests/`` is not checked (a test may reach into any layer, and into a
+module's private helpers to test them).  An import of ``a.b.c`` counts as an
+import of that module only (not of its parent packages' ``__init__``).
 """
 from __future__ import annotations
 
@@ -40,18 +36,18 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
-#: the layers, lowest first
-LAYERS = ("spec", "model", "checks", "report", "cli", "bench")
+#: the layers, lowest first: the package's folders, then the development ones
+LAYERS = ("spec", "model", "scenarios", "checks", "report", "cli", "tools", "bench")
 
-#: the scenario modules: the package sits across two layers
-SCENARIOS = {
-    "itcp.scenarios": "checks",
-    "itcp.scenarios.format": "checks",     # the scenario file: read and written
-    "itcp.scenarios.replay": "checks",     # replaying and narrating a scenario
-    "itcp.scenarios.save": "checks",       # a checker's trace as a scenario (no file I/O)
-    "itcp.scenarios.stateful": "checks",   # the spec-derived Hypothesis machine
-    "itcp.scenarios.contrast": "report",   # readings side by side, as a player sees them
-    "itcp.scenarios.generate": "report",   # scenario files by rule-pair coverage
+#: the folders of the installed package (``itcp.<folder>``)
+PACKAGE = ("spec", "model", "scenarios", "checks", "report", "cli")
+
+#: each folder's sub-packages, lowest first
+SUBPACKAGES = {
+    "itcp.spec": ("rules",),
+    "itcp.model": ("engine", "analysis", "search", "smt"),
+    "itcp.checks": ("explicit", "symbolic", "questions"),
+    "tools": ("mutation",),
 }
 
 #: (importing module, imported module) -> why the import is inside a function.
@@ -64,13 +60,13 @@ LAZY = {
     ("itcp.report.plots", "matplotlib.patches"): "matplotlib is the optional 'plot' extra",
     ("itcp.cli.check_cmd", "networkx"):
         "start-up: networkx takes about 0.2 s to import and only --graph needs it",
-    ("itcp.cli.check_cmd", "itcp.checks.symbolic"):
+    ("itcp.cli.check_cmd", "itcp.checks.symbolic.checker"):
         "start-up: Z3 takes about 0.1 s to import and an explicit check never needs it",
-    ("itcp.cli.common", "itcp.checks.raycluster"):
+    ("itcp.cli.common", "itcp.checks.explicit.raycluster"):
         "Ray is the optional 'cluster' extra: imported only when --ray is given",
-    ("itcp.report.browser", "playwright.sync_api"):
+    ("tools.browser", "playwright.sync_api"):
         "playwright is optional (the 'test' extra): only screenshots and the browser test",
-    **{("bench.mutate_code", m): "cosmic-ray is installed by hand for this bench run only"
+    **{("tools.mutation.mutate_code", m): "cosmic-ray is installed by hand for this bench run only"
        for m in ("cosmic_ray", "cosmic_ray.work_db", "cosmic_ray.work_item")},
 }
 
@@ -78,9 +74,13 @@ LAZY = {
 #: be found (a stale one fails the test).
 PENDING_LAZY = {
     ("itcp.spec.rules", "itcp.spec.properties"): (
-        "spec/properties.py reads the rules' Table, so the rules package cannot import it "
+        "spec/properties.py reads the rules' Vocabulary, so the rules package cannot import it "
         "while it is itself being imported"),
 }
+#: Package-level cycles being taken apart (each must still be found)
+PENDING_PACKAGE_CYCLES = [
+    ["itcp.spec.properties", "itcp.spec.rules"],
+]
 PENDING_PRIVATE = {
 }
 
@@ -101,16 +101,14 @@ class Import:
 
 def _package_modules() -> dict[str, Path]:
     """Module name -> file, for the package's folders (``itcp.<folder>...``) and
-    the benchmark scripts (``bench.<name>``)."""
+    the development ones (``tools.<name>``, ``bench.<name>``)."""
     out = {}
-    for folder in ("spec", "model", "checks", "scenarios", "report", "cli"):
+    for folder in PACKAGE + ("tools", "bench"):
         for path in sorted((REPO / folder).rglob("*.py")):
             parts = list(path.relative_to(REPO).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
-            out[".".join(["itcp"] + parts)] = path
-    for path in sorted((REPO / "bench").glob("*.py")):
-        out[f"bench.{path.stem}"] = path
+            out[".".join((["itcp"] if folder in PACKAGE else []) + parts)] = path
     return out
 
 
@@ -152,12 +150,28 @@ OWN = [i for i in IMPORTS if i.target in MODULES]
 
 
 def layer(module: str) -> str:
-    if module in SCENARIOS:
-        return SCENARIOS[module]
-    head = module.split(".")[1] if module.startswith("itcp.") else module.split(".")[0]
-    if head == "scenarios":
-        raise KeyError(f"{module}: give it a layer in SCENARIOS (tests/test_layers.py)")
-    return head
+    """The folder a module is in: its layer."""
+    return module.split(".")[1] if module.startswith("itcp.") else module.split(".")[0]
+
+
+def node(module: str) -> str:
+    """The package-level node a module belongs to: its sub-package (``itcp.checks.explicit``),
+    or the module itself where it sits at the top of its folder."""
+    parts = module.split(".")
+    folder = ".".join(parts[:2]) if module.startswith("itcp.") else parts[0]
+    depth = folder.count(".") + 1
+    if folder in SUBPACKAGES and len(parts) > depth and parts[depth] in SUBPACKAGES[folder]:
+        return ".".join(parts[:depth + 1])
+    return module
+
+
+def sublayer(module: str) -> int | None:
+    """The rank of a module's sub-package in its folder (None: not in one)."""
+    n = node(module)
+    if n == module and n.rsplit(".", 1)[0] not in SUBPACKAGES:
+        return None
+    folder, sub = n.rsplit(".", 1)
+    return SUBPACKAGES.get(folder, ()).index(sub) if sub in SUBPACKAGES.get(folder, ()) else None
 
 
 def test_every_module_has_a_layer():
@@ -170,6 +184,35 @@ def test_no_upward_import():
           if LAYERS.index(layer(i.target)) > LAYERS.index(layer(i.source))]
     assert not up, ("upward imports (a layer imports only its own and lower ones):\n"
                     + "\n".join(up))
+
+
+def test_no_sub_package_imports_a_later_one_of_its_folder():
+    up = []
+    for i in OWN:
+        a, b = sublayer(i.source), sublayer(i.target)
+        if (a is not None and b is not None and layer(i.source) == layer(i.target)
+                and b > a):
+            up.append(f"{i.where(MODULES)} ({node(i.source)} -> {node(i.target)})")
+    assert not up, ("a sub-package imports only its own and earlier ones of its folder "
+                    "(SUBPACKAGES):\n" + "\n".join(up))
+
+
+def test_every_sub_package_is_declared():
+    """A folder inside a layer's folder is one of SUBPACKAGES (or a data folder)."""
+    found = {node(m) for m in MODULES if node(m) != m or MODULES[m].name == "__init__.py"}
+    declared = {f"{folder}.{sub}" for folder, subs in SUBPACKAGES.items() for sub in subs}
+    extra = {n for n in found if n.count(".") == (2 if n.startswith("itcp.") else 1)} - declared
+    assert not extra, f"sub-packages missing from SUBPACKAGES: {sorted(extra)}"
+
+
+def test_no_package_level_cycle():
+    """Sub-packages (and a folder's top-level modules) import each other one way."""
+    g = nx.DiGraph()
+    g.add_edges_from((node(i.source), node(i.target)) for i in OWN
+                     if node(i.source) != node(i.target))
+    cycles = [sorted(c) for c in nx.strongly_connected_components(g) if len(c) > 1
+              and sorted(c) not in PENDING_PACKAGE_CYCLES]
+    assert not cycles, f"package-level import cycles: {cycles}"
 
 
 def test_no_import_cycle():
@@ -215,16 +258,29 @@ def test_every_listed_exception_is_still_needed(listed):
 
 def test_the_architecture_page_tells_the_layers_the_test_enforces():
     """docs/architecture.md's table of layers is this test's ``LAYERS`` and
-    ``SCENARIOS``, so the page says what is enforced."""
+    ``SUBPACKAGES``, so the page says what is enforced."""
     text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     rows = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if line.startswith("|") and len(cells) == 2 and cells[0] in LAYERS:
-            rows[cells[0]] = {c.strip().strip("`") for c in cells[1].split(",")}
+            rows[cells[0]] = cells[1]
     assert tuple(rows) == LAYERS
-    for mod, lay in SCENARIOS.items():
-        if mod != "itcp.scenarios":
-            assert f"scenarios/{mod.rsplit('.', 1)[1]}.py" in rows[lay], mod
     for lay in LAYERS:
-        assert f"{lay}/" in rows[lay]
+        assert f"`{lay}/`" in rows[lay], lay
+        folder = f"itcp.{lay}" if lay in PACKAGE else lay
+        for sub in SUBPACKAGES.get(folder, ()):
+            assert f"`{lay}/{sub}/`" in rows[lay], (lay, sub)
+
+
+@pytest.mark.parametrize("init", sorted(p for p in MODULES.values() if p.name == "__init__.py"),
+                         ids=lambda p: p.parent.relative_to(REPO).as_posix())
+def test_every_package_docstring_maps_its_modules(init):
+    """A package's ``__init__`` docstring names each of its modules and
+    sub-packages: a newcomer learns the package by reading one file."""
+    doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+    names = [p.stem for p in init.parent.glob("*.py") if p.name != "__init__.py"]
+    names += [p.name for p in init.parent.iterdir() if (p / "__init__.py").is_file()]
+    missing = [n for n in sorted(names) if f"``{n}``" not in doc]
+    assert not missing, (f"{init.relative_to(REPO)}: its docstring does not name "
+                         f"{missing} (a line each: what the module is for)")

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from itcp.scenarios.contrast import under_contrast
 from itcp.scenarios.format import load_scenario
 from itcp.scenarios.replay import replay
 from itcp.spec.choices import CHOICE_POINTS
 from itcp.spec.config import OPTION_VALUES
+from tools.contrast import under_contrast
 
 LIBRARY = Path(__file__).resolve().parent.parent / "scenarios" / "library"
 FILES = sorted(LIBRARY.glob("*.toml"))
@@ -55,7 +55,7 @@ def test_every_choice_point_has_a_contrast():
 
 @pytest.mark.parametrize("point", sorted(NO_ROUND_DIFFERENCE))
 def test_points_without_a_difference_are_searched_exhaustively(point):
-    from itcp.scenarios.contrast import divergence
+    from tools.contrast import divergence
     _, (a, b), table = NO_ROUND_DIFFERENCE[point]
     div = divergence("official", point, a, b, table, max_nodes=100_000)
     assert div.kind == "none" and div.detail["exhausted"], div.detail
@@ -64,7 +64,7 @@ def test_points_without_a_difference_are_searched_exhaustively(point):
 def test_game_end_has_a_whole_game_contrast():
     """game.end acts between rounds: its scenario is a whole game, and the
     game-scope search finds it again, as short as the library's."""
-    from itcp.scenarios.contrast import divergence
+    from tools.contrast import divergence
     sc = scenario("reading-game-end.toml")
     assert sc.scope == "game" and sc.contrast == {"game.end": "threshold"}
     assert "game.end" not in NO_ROUND_DIFFERENCE

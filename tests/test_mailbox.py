@@ -7,8 +7,8 @@ import os
 import numpy as np
 import pytest
 
-from itcp.checks import mailbox
-from itcp.checks.mailbox import Channel, Mailbox
+from itcp.checks.explicit import mailbox
+from itcp.checks.explicit.mailbox import Channel, Mailbox
 
 
 def _pair(size=None):

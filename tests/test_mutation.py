@@ -2,20 +2,27 @@
 mutant the checks can see, and reports one they cannot see as such.
 
 The full analysis (every mutant, the whole library, five tables) is a bench
-run: ``bench/mutate_spec.py`` (docs/mutation.md).  These tests use one
+run: ``tools/mutation/mutate_spec.py`` (docs/mutation.md).  These tests use one
 scenario and one tiny table (14 states)."""
 from __future__ import annotations
 
 import functools
-import importlib.util
+import importlib
 import json
 from pathlib import Path
 
 import pytest
 
-from itcp.checks import mutation as M
-from itcp.checks.distinguish import Same, first_difference
-from itcp.checks.mutants import (
+from itcp.model.engine.engine import Game, build_spec
+from itcp.spec import ast as A
+from itcp.spec.config import Config
+from itcp.spec.errors import InputError
+from itcp.spec.lang import Define, Guard, Update
+from itcp.spec.rules import build_ruleset
+from itcp.spec.variants import load_variant
+from tools.mutation import mutation as M
+from tools.mutation.distinguish import Same, first_difference
+from tools.mutation.mutants import (
     OPERATORS,
     Mutant,
     NotApplicable,
@@ -27,14 +34,7 @@ from itcp.checks.mutants import (
     mutants_of,
     mutated_rule,
 )
-from itcp.model.engine import Game, build_spec
-from itcp.report.mutation import load_notes, merged_search, render, summary
-from itcp.spec import ast as A
-from itcp.spec.config import Config
-from itcp.spec.errors import InputError
-from itcp.spec.lang import Define, Guard, Update
-from itcp.spec.rules import build_ruleset
-from itcp.spec.variants import load_variant
+from tools.mutation.report import load_notes, merged_search, render, summary
 
 LIBRARY = Path(__file__).resolve().parent.parent / "scenarios" / "library"
 TINY = M.CheckTable("tiny", (("players", 2), ("suits", 1), ("ranks", (2, 2)), ("hand", 1),
@@ -263,7 +263,7 @@ def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp
     assert merged_search([search[m.id], unseen, pinned])[m.id] == pinned
     nowhere = {"id": m.id, "outcome": "inert", "sampled": [], "same": [], "limit": "9 s"}
     assert merged_search([search[m.id], nowhere])[m.id] == {**search[m.id], "sampled": []}
-    # a proof of bench/prove_mutants.py takes it out of the denominator, and the
+    # a proof of tools/mutation/prove_mutants.py takes it out of the denominator, and the
     # report gives the score both ways; a failed proof leaves it a survivor
     at = "3p 1s 2..3 h2 [every card] official"
     proofs = {m.id: {"id": m.id, "outcome": "proved",
@@ -325,26 +325,23 @@ def test_every_seat_shift_equivalent_by_form_plays_the_same_game_where_a_search_
 
 
 def test_a_resumed_run_records_the_mutants_the_spec_gained(tmp_path):
-    """``bench/mutate_spec.py --resume`` on a spec that has gained mutants since
+    """``tools/mutation/mutate_spec.py --resume`` on a spec that has gained mutants since
     the run began appends a line saying so: the record then counts the mutants
     the spec has now, and the report names the resumed command."""
-    spec = importlib.util.spec_from_file_location(
-        "itcp_bench_mutate_spec", Path(__file__).parents[1] / "bench" / "mutate_spec.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    from tools.mutation import mutate_spec as bench
     record = tmp_path / "run.jsonl"
     row = {"id": "drop_guard play.discard guard[discard]", "operator": "drop_guard",
            "rule": "play.discard", "fragment": "guard[discard]", "part": "", "spot": "",
            "description": "play.discard: drop guard[discard]", "status": "killed",
            "kills": [["x.toml", "refused"]]}
     record.write_text("\n".join(json.dumps(x) for x in (
-        {"run": {"command": "python bench/mutate_spec.py --out run.jsonl", "mutants": 2}},
+        {"run": {"command": "python -m tools.mutation.mutate_spec --out run.jsonl", "mutants": 2}},
         row,
-        {"resumed": {"command": "python bench/mutate_spec.py --resume", "mutants": 3}},
+        {"resumed": {"command": "python -m tools.mutation.mutate_spec --resume", "mutants": 3}},
         {**row, "id": "drop_guard play.discard guard[pass]", "fragment": "guard[pass]"})) + "\n")
     header, rows = bench.read_results(record)
     assert header["run"]["mutants"] == 3 and len(rows) == 2
-    assert header["run"]["resumed"] == ["python bench/mutate_spec.py --resume"]
+    assert header["run"]["resumed"] == ["python -m tools.mutation.mutate_spec --resume"]
     assert "Resumed on the spec as it was later" in render(header, rows, {})
 
 
@@ -378,7 +375,7 @@ def test_bad_notes_name_the_file(tmp_path):
 
 
 def test_choices_read_follow_the_definitions_a_fragment_calls():
-    from itcp.checks.mutants import choices_read
+    from tools.mutation.mutants import choices_read
     rs = build_ruleset(_config(options=(("justice", 1),)))
     # play_or_extra's guard on the discard asks whether the answer is the discard
     read = choices_read(rs, Mutant("drop_guard", "justice.duty.play_or_extra", "guard[discard]"))
@@ -386,7 +383,7 @@ def test_choices_read_follow_the_definitions_a_fragment_calls():
 
 
 def test_pinned_stems_of_long_ids_alike_in_their_start_differ():
-    from itcp.checks.mutants import pinned_stem
+    from tools.mutation.mutants import pinned_stem
     head = "shift_seat zero.when.every_change update[" + "reveal," * 20 + "keep].ended@50 when:"
     a, b = pinned_stem(head + "get.1>P"), pinned_stem(head + "get.1>z")
     assert a != b and len(a) == len(b) == 120
@@ -422,15 +419,12 @@ def test_a_mutant_whose_value_folds_a_condition_away_still_plays():
 
 
 def _pin_mutants():
-    spec = importlib.util.spec_from_file_location(
-        "itcp_bench_pin_mutants", Path(__file__).parents[1] / "bench" / "pin_mutants.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    from tools.mutation import pin_mutants
+    return pin_mutants
 
 
 def test_random_rounds_under_the_readings_a_proof_failed_at_tell_a_survivor_apart(tmp_path):
-    """``bench/pin_mutants.py --sampled --from-proofs``: the readings of each
+    """``tools/mutation/pin_mutants.py --sampled --from-proofs``: the readings of each
     failed proof are read back from the record, and random rounds side by side
     under them find the round that a mutant clearing a Justice duty's seat at a
     race's last discard plays differently (it outlasts the turn only when a
@@ -461,15 +455,11 @@ def test_random_rounds_under_the_readings_a_proof_failed_at_tell_a_survivor_apar
 
 
 def _bench(name: str):
-    spec = importlib.util.spec_from_file_location(
-        f"itcp_bench_{name}", Path(__file__).parents[1] / "bench" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(f"tools.mutation.{name}")
 
 
 def test_random_rounds_refute_a_wrong_note_and_not_a_right_one(tmp_path):
-    """``bench/check_notes.py``: a mutant that plays differently (a dropped turn
+    """``tools/mutation/check_notes.py``: a mutant that plays differently (a dropped turn
     change after a Pass) is refuted, its round saved as a scenario of the spec;
     a noted one (the reveal's owed reset, which gives owed the value it has)
     plays on, and the rounds count the steps where only a hidden variable
@@ -500,7 +490,7 @@ def test_a_mutant_that_leaves_a_declared_bound_is_killed_by_its_pinned_round():
     """The pinned round of a mutant that plays every move as the spec does but
     drives ``owed`` below its declared bounds passes on the spec and fails on
     the mutant, naming the variable and the bounds."""
-    pinned = Path(__file__).parents[1] / "scenarios" / "pinned"
+    pinned = Path(__file__).parent / "regression"
     base = M.baseline([pinned / "negate-when-turn-advance-update-give-owed-0.toml"], tables=())
     out = M.run_mutant(base, Mutant("negate_when", "turn.advance", "update[give].owed@0"),
                        seconds=60)

@@ -1,6 +1,6 @@
 """The packed successor functions agree with the engine, and so do the searches.
 
-``model/packed.py`` is a second compiler of the spec (one state at a time, on
+``model/search/packed.py`` is a second compiler of the spec (one state at a time, on
 packed keys; ``itcp-check rules --dump-successors``).  Here it is held to the
 engine state by state: on every state a search of small tables stores
 (between them every option card), on the first states of a table with every
@@ -8,7 +8,7 @@ option card, and on states Hypothesis draws from random playouts of a bigger
 table, the packed successors must be exactly the packed engine successors,
 in the same order, with the same step-property verdicts; the packed state
 properties and hand sizes must match the engine's.  Then whole searches on
-the batch path (``model/vectorized.py``) and the generic engine path must
+the batch path (``model/search/vectorized.py``) and the generic engine path must
 agree on everything they report (tests/test_vectorized.py holds the batch
 code to the engine state by state).
 """
@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from itcp.checks.explore import Limits, explore, packed_successors, state, stored_successors
-from itcp.checks.verdicts import verdicts
-from itcp.model.engine import Game
-from itcp.model.packing import compile_packer
+from itcp.checks.explicit.explore import Limits, explore, packed_successors, state, stored_successors
+from itcp.checks.explicit.verdicts import verdicts
+from itcp.model.engine.engine import Game
+from itcp.model.search.packing import compile_packer
 from itcp.spec.config import Config
 from itcp.spec.variants import load_variant
 
@@ -162,7 +162,7 @@ def test_fast_and_generic_searches_agree(variant, cfg, symmetry, limits):
 def test_ctrl_c_mid_batch_leaves_consistent_tables(monkeypatch):
     """Ctrl-C while a batch is stored: the search goes back to the last batch it
     finished, and what it reports is a search of fewer states."""
-    import itcp.checks.explore as E
+    import itcp.checks.explicit.explore as E
     game = _game("official", Config(players=2, suits=2, ranks=(2, 2), hand=1,
                                     options=(("pride_cycle", 1),)))
     monkeypatch.setattr(E, "CHUNK_STATES", 64)
@@ -218,8 +218,8 @@ def test_the_dump_covers_every_dispatch_class_a_search_meets():
     ``next_in`` table); the search never met that class, so no verdict was
     affected.  The dump must compile, skip only classes no state has, and
     cover every class the search meets."""
-    from itcp.model.engine import build_spec
-    from itcp.model.packed import PackedSource
+    from itcp.model.engine.engine import build_spec
+    from itcp.model.search.packed import PackedSource
     cfg = Config(players=2, suits=1, ranks=(2, 2), hand=1, options=(("repentance", 1),))
     v = load_variant("official")
     src = PackedSource(build_spec(cfg, dict(v.readings)), store=True)

@@ -1,6 +1,6 @@
 """The search spread over processes finds what one process finds, number for number.
 
-``checks/partitioned.py`` gives each part (a process) the states its hash names
+``checks/explicit/partitioned.py`` gives each part (a process) the states its hash names
 and merges every level in the order one process stores it; so the two searches
 must agree on everything they report: the keys in state-number order, parents,
 depths, post-Pass edges, deadlocks, first violations (hence every shortest
@@ -21,10 +21,10 @@ import time
 
 import pytest
 
-from itcp.checks import explore as E
-from itcp.checks import partitioned as P
-from itcp.checks.explore import Limits, explore
-from itcp.checks.partitioned import (
+from itcp.checks.explicit import explore as E
+from itcp.checks.explicit import partitioned as P
+from itcp.checks.explicit.explore import Limits, explore
+from itcp.checks.explicit.partitioned import (
     PartError,
     PartPlan,
     ProcessParts,
@@ -33,8 +33,8 @@ from itcp.checks.partitioned import (
     explore_partitioned,
     search,
 )
-from itcp.checks.verdicts import verdicts
-from itcp.model.engine import Game
+from itcp.checks.explicit.verdicts import verdicts
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
 from itcp.spec.variants import load_variant
 
@@ -269,8 +269,8 @@ def test_a_failure_after_the_parts_started_ends_them(monkeypatch):
 
 _COORDINATOR = """
 import os, sys, time
-from itcp.checks.partitioned import PartPlan, ProcessParts
-from itcp.model.engine import Game
+from itcp.checks.explicit.partitioned import PartPlan, ProcessParts
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
 from itcp.spec.variants import load_variant
 game = Game.make(Config(players=2, suits=2, ranks=(2, 2), hand=1),

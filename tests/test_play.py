@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from itcp.cli.common import load
-from itcp.model.engine import Game
+from itcp.model.engine.engine import Game
 from itcp.report.play import choose, own_points
 from itcp.spec.rulebook import SENTENCES
 

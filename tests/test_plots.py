@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from itcp.cli.common import load
-from itcp.model.engine import Game
-from itcp.model.simulate import ENDINGS, simulate
+from itcp.model.engine.engine import Game
+from itcp.model.engine.simulate import ENDINGS, simulate
 from itcp.report import plots
 
 EXE = Path(sys.executable).with_name("itcp-check")

@@ -1,7 +1,7 @@
 """One stored state per game position, held to a brute force of the rulebook.
 
 The explorer forgets what a state's future never reads and folds a deck draw
-into the move that makes it (``model/liveness.py``, ``checks/explore.py``).
+into the move that makes it (``model/analysis/liveness.py``, ``checks/explicit/explore.py``).
 If it forgot too little, two states would stand for one position; too much,
 and two positions would share a state.  Here a brute force written from the
 rulebook alone (no spec code: cards, hands and the pile as plain Python
@@ -17,9 +17,9 @@ from itertools import combinations
 
 import pytest
 
-from itcp.checks.explore import explore
-from itcp.checks.verdicts import verdicts
-from itcp.model.engine import Game
+from itcp.checks.explicit.explore import explore
+from itcp.checks.explicit.verdicts import verdicts
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
 from itcp.spec.variants import load_variant
 

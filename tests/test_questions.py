@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from itcp.checks.questions import QuestionError, compile_question, is_step, parse, tokenize
-from itcp.model.engine import Game, build_spec
+from itcp.checks.questions.language import QuestionError, compile_question, is_step, parse, tokenize
+from itcp.model.engine.engine import Game, build_spec
 from itcp.spec.config import Config
 from itcp.spec.errors import InputError
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import z3
 
-from itcp.model import smt_checks as S
-from itcp.model.engine import build_spec
+from itcp.model.engine.engine import build_spec
+from itcp.model.smt import queries as S
 from itcp.spec.config import Config
 
 

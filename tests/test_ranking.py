@@ -1,4 +1,4 @@
-"""ROUND_ENDS through Z3 (checks/ranking.py): the spec's ranking function proved to
+"""ROUND_ENDS through Z3 (checks/symbolic/ranking.py): the spec's ranking function proved to
 fall on every step after a Pass, or a lasso found by BMC and replayed by the engine.
 
 The two must agree with the explicit search: a variant whose post-Pass graph has a
@@ -10,13 +10,13 @@ from functools import cache
 
 import pytest
 
-from itcp.checks.explore import explore
-from itcp.checks.symbolic import SymbolicChecker
-from itcp.checks.verdicts import HOLDS, UNKNOWN, VIOLATED, verdicts
+from itcp.checks.explicit.explore import explore
+from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED, verdicts
+from itcp.checks.symbolic.checker import SymbolicChecker
 from itcp.cli.common import load_with
-from itcp.model.engine import Game
+from itcp.model.engine.engine import Game
 from itcp.spec.properties import PROPERTIES
-from itcp.spec.tables import DEFAULT_TABLE
+from itcp.spec.variants import DEFAULT_TABLE
 
 
 @cache
@@ -63,7 +63,7 @@ def test_the_lasso_search_goes_deeper_than_bmc_unless_a_depth_is_given():
     without --depth the lasso search goes to LASSO_DEPTH (``official`` at the full
     deck with four players has one of 7 moves, past BMC's default of 6); a depth
     given bounds both."""
-    from itcp.checks.symbolic import DEFAULT_DEPTH, LASSO_DEPTH
+    from itcp.checks.symbolic.checker import DEFAULT_DEPTH, LASSO_DEPTH
     assert LASSO_DEPTH > DEFAULT_DEPTH
     ch = SymbolicChecker(game("clarified"))
     assert (ch.depth, ch.lasso_depth) == (DEFAULT_DEPTH, LASSO_DEPTH)

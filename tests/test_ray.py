@@ -18,9 +18,9 @@ import sys
 
 import pytest
 
-from itcp.checks.explore import explore
-from itcp.checks.partitioned import explore_partitioned
-from itcp.model.engine import Game
+from itcp.checks.explicit.explore import explore
+from itcp.checks.explicit.partitioned import explore_partitioned
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
 from itcp.spec.variants import load_variant
 
@@ -34,7 +34,7 @@ def _json(text: str) -> dict:
 
 
 def test_on_a_local_ray_cluster(cli, search_report, tmp_path, monkeypatch):
-    from itcp.checks.raycluster import connect, transport
+    from itcp.checks.explicit.raycluster import connect, transport
     before = signal.getsignal(signal.SIGTERM)
     connect("local")
     try:
@@ -75,10 +75,10 @@ def test_no_cluster_at_the_address(tmp_path):
 
 
 def test_without_ray_it_says_how_to_install_it(cli, monkeypatch):
-    import itcp.checks
+    import itcp.checks.explicit
     monkeypatch.setitem(sys.modules, "ray", None)   # import ray fails
-    monkeypatch.delitem(sys.modules, "itcp.checks.raycluster", raising=False)
-    monkeypatch.delattr(itcp.checks, "raycluster", raising=False)
+    monkeypatch.delitem(sys.modules, "itcp.checks.explicit.raycluster", raising=False)
+    monkeypatch.delattr(itcp.checks.explicit, "raycluster", raising=False)
     for args in (["check", "official"], ["sweep", "official"]):
         r = cli(*args, "--ray", "local")
         assert r.exit_code == 2

@@ -8,11 +8,11 @@ from html.parser import HTMLParser
 
 import pytest
 
-from itcp.checks.explore import Limits, explore, number_of
-from itcp.checks.verdicts import HOLDS, VIOLATED, verdicts
+from itcp.checks.explicit.explore import Limits, explore, number_of
+from itcp.checks.explicit.verdicts import HOLDS, VIOLATED, verdicts
 from itcp.cli.common import load_with
-from itcp.model.engine import Game
-from itcp.report.graph import GRAPH_MAX_STATES, Node, graph_svg, layout
+from itcp.model.engine.engine import Game
+from itcp.report.graph import GRAPH_MAX_STATES, GraphNode, graph_svg, layout
 from itcp.report.html import check_page, proof_html
 from itcp.report.view import table_view, told_view
 from itcp.spec.rulebook import SENTENCES
@@ -179,7 +179,7 @@ def test_graph_is_omitted_beyond_the_threshold(tiny):
 
 
 def test_layout_layers_by_depth():
-    nodes = {i: Node(d, "state", str(i)) for i, d in enumerate([0, 0, 1, 1, 1, 2])}
+    nodes = {i: GraphNode(d, "state", str(i)) for i, d in enumerate([0, 0, 1, 1, 1, 2])}
     es = [(0, 2), (1, 3), (1, 4), (3, 5), (5, 1)]
     xy = layout(nodes, es)
     assert {i: y for i, (_, y) in xy.items()} == {i: float(n.layer) for i, n in nodes.items()}
@@ -214,7 +214,7 @@ def test_exhaustive_proofs_name_their_scope(tiny):
 def test_inductive_proof_names_rules_sentences_and_invariants():
     """A symbolic proof's evidence: the rules of its cores, their sentences and
     the invariants (a real proof from the symbolic checker at a tiny table; 5 s)."""
-    from itcp.checks.symbolic import symbolic_verdicts
+    from itcp.checks.symbolic.checker import symbolic_verdicts
     game = Game.from_variant(load_with("clarified", dict(TINY, options=())))
     vs, _ = symbolic_verdicts(game, ["SCORE_DEFINED"], timeout=60)
     v = vs[0]

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from itcp.checks.explore import Limits, explore
-from itcp.checks.verdicts import verdicts
+from itcp.checks.explicit.explore import Limits, explore
+from itcp.checks.explicit.verdicts import verdicts
 from itcp.cli.check_cmd import start_table
 from itcp.cli.common import load_with
-from itcp.model.engine import Game
-from itcp.report.browser import missing, page
+from itcp.model.engine.engine import Game
 from itcp.report.html import check_page
+from tools.browser import missing, page
 
 pytestmark = pytest.mark.slow
 

@@ -11,11 +11,15 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+#: the folders of the installed package (each is ``itcp.<folder>``)
+LAYERED = ("spec", "model", "scenarios", "checks", "report", "cli")
+THIS = Path(__file__).resolve().relative_to(REPO).as_posix()
 
 #: absolute paths that only exist on some developer's machine (the home
 #: folders of Linux, macOS and Windows, and root's)
@@ -52,6 +56,8 @@ def test_no_tracked_file_names_a_folder_of_a_developers_machine():
     found = []
     here = machine_paths()
     for mode, path in tracked():
+        if path == THIS:
+            continue  # its own patterns name such folders, on purpose
         where = REPO / path
         if mode == "120000":   # a link's text is its target
             data = os.readlink(where).encode() if where.is_symlink() else b""
@@ -79,3 +85,22 @@ def test_local_environments_and_run_outputs_are_ignored():
                        input="\0".join(names).encode(), capture_output=True, timeout=60)
     ignored = set(r.stdout.decode().split("\0"))
     assert set(names) <= ignored, f"not ignored: {sorted(set(names) - ignored)}"
+
+
+def test_every_package_folder_is_in_the_wheel():
+    """Each folder of the package's layers that holds an ``__init__.py`` is a
+    package pyproject.toml installs (a sub-package left out would be missing
+    from every install but the editable one)."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    dirs = config["tool"]["setuptools"]["package-dir"]
+    listed = set(config["tool"]["setuptools"]["packages"])
+    assert listed == set(dirs), "packages and package-dir disagree"
+    found = set()
+    for _, path in tracked():
+        p = Path(path)
+        if p.name == "__init__.py" and p.parts[0] in LAYERED:
+            found.add(".".join(("itcp",) + p.parent.parts))
+    assert found == listed, (f"package folders not installed: {sorted(found - listed)}; "
+                             f"listed but absent: {sorted(listed - found)}")
+    for name, folder in dirs.items():
+        assert folder == "/".join(name.split(".")[1:]), (name, folder)

@@ -19,17 +19,17 @@ from pathlib import Path
 
 import pytest
 
-from itcp.checks.explore import explore
-from itcp.checks.symbolic import SymbolicChecker, symbolic_verdicts
-from itcp.checks.verdicts import HOLDS, VIOLATED, verdicts
-from itcp.model.engine import Game
+from itcp.checks.explicit.explore import explore
+from itcp.checks.explicit.verdicts import HOLDS, VIOLATED, verdicts
+from itcp.checks.symbolic.checker import SymbolicChecker, symbolic_verdicts
+from itcp.model.engine.engine import Game
 from itcp.spec.ast import INT, Var
 from itcp.spec.choices import default_readings
 from itcp.spec.config import Config
 from itcp.spec.lang import FALSE, Guard, Rule, Update, elaborate
 from itcp.spec.properties import Property
 from itcp.spec.rules import build_ruleset
-from itcp.spec.rules.table import DRAW, VARIABLES, Table
+from itcp.spec.rules.vocabulary import DRAW, VARIABLES, Vocabulary
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -206,7 +206,7 @@ def tiny_games():
     under the literal readings (the new point's rule is not chosen) and under
     the new reading, which forbids saying Pass."""
     rs = with_reading(build_ruleset(TINY), "test.pass", "forbidden", Guard(("pass",), FALSE))
-    extra = [nobody_passes(Table(TINY))]
+    extra = [nobody_passes(Vocabulary(TINY))]
     literal = Game(elaborate(rs, default_readings()).with_properties(extra))
     forbidden = Game(elaborate(rs, {**default_readings(), "test.pass": "forbidden"})
                      .with_properties(extra))
@@ -243,27 +243,28 @@ def test_a_reading_added_in_spec_alone_changes_the_explicit_and_symbolic_verdict
 # -- no game variable named in a backend or a checker ----------------------------------
 
 #: (file, variable) -> why it may name the variable.  Every other mention of a
-#: state variable of spec/rules/table.py (as a string, ``t.<name>`` or generated
+#: state variable of spec/rules/vocabulary.py (as a string, ``t.<name>`` or generated
 #: ``v_<name>``) in model/ or checks/ fails the test below: game knowledge goes
 #: in spec/.
 ALLOWED = {
     **{(f, "phase"): "the phase variable is the spec language's own: Phase declarations "
                      "and every action dispatch on it"
-       for f in ("model/codegen.py", "model/engine.py", "model/liveness.py", "model/packed.py",
-                 "model/reference.py", "model/searchkey.py", "model/smt.py",
-                 "model/smt_checks.py", "model/specialise.py", "model/vectorized.py",
-                 "checks/conformance.py", "checks/induction.py", "checks/questions.py",
-                 "checks/story.py")},
-    **{("model/engine.py", v): "Game.describe shows a state to a reader (stories, JSON)"
+       for f in ("model/engine/codegen.py", "model/engine/engine.py", "model/analysis/liveness.py",
+                 "model/search/packed.py", "model/engine/reference.py", "model/search/searchkey.py",
+                 "model/smt/encoding.py", "model/smt/queries.py", "model/analysis/specialise.py",
+                 "model/search/vectorized.py", "checks/symbolic/conformance.py",
+                 "checks/symbolic/induction.py", "checks/questions/language.py",
+                 "scenarios/story.py")},
+    **{("model/engine/engine.py", v): "Game.describe shows a state to a reader (stories, JSON)"
        for v in ("turn", "actor", "dir", "hands", "pile", "passers", "ended")},
-    ("model/engine.py", "deck"): "Game.describe counts the deck, and a deal sampled at a big "
+    ("model/engine/engine.py", "deck"): "Game.describe counts the deck, and a deal sampled at a big "
                                  "table draws its hands from the deck",
-    **{("model/simulate.py", v): "the simulator's statistics: who started, passed first, "
+    **{("model/engine/simulate.py", v): "the simulator's statistics: who started, passed first, "
                                  "why a round ended" for v in ("turn", "first_passer", "passers",
                                                                "ended")},
-    **{("checks/story.py", v): "a story tells each step's change of seats and hands"
+    **{("scenarios/story.py", v): "a story tells each step's change of seats and hands"
        for v in ("hands", "hand_of", "aside", "pile", "turn", "deck", "actor")},
-    **{("checks/questions.py", v): "the question language: its words are compiled to spec "
+    **{("checks/questions/language.py", v): "the question language: its words are compiled to spec "
                                    "formulas over the game's variables"
        for v in ("turn", "actor", "dir", "hands", "deck", "pile", "passers", "first_passer",
                  "duty", "duty_on", "hand_of", "aside", "charity_out", "ended", "dealer")},
@@ -275,7 +276,8 @@ def test_no_backend_or_checker_names_a_game_variable():
     pattern = re.compile(r"""["'](%s)["']|\bt\.(%s)_?\b|\bv_(%s)\b"""
                          % (("|".join(names),) * 3))
     found, used = [], set()
-    for path in sorted((REPO / "model").glob("*.py")) + sorted((REPO / "checks").glob("*.py")):
+    for path in (sorted((REPO / "model").rglob("*.py")) + sorted((REPO / "checks").rglob("*.py"))
+                 + [REPO / "scenarios" / "story.py"]):
         rel = path.relative_to(REPO).as_posix()
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for m in pattern.finditer(line):

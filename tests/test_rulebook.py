@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from itcp.model.codegen import compile_spec
-from itcp.model.engine import Game, build_spec
+from itcp.model.engine.codegen import compile_spec
+from itcp.model.engine.engine import Game, build_spec
 from itcp.spec.choices import CHOICE_POINTS, default_readings
 from itcp.spec.config import Config, full_deck_options
 from itcp.spec.rulebook import SENTENCES, rulebook_text, sentence

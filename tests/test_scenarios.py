@@ -26,13 +26,13 @@ def test_library_scenario_passes(path):
     assert res.ok, res.message
 
 
-PINNED = sorted((LIBRARY.parent / "pinned").glob("*.toml"))
+PINNED = sorted((Path(__file__).resolve().parent / "regression").glob("*.toml"))
 
 
 @pytest.mark.parametrize("path", PINNED, ids=[p.stem for p in PINNED])
 def test_pinned_scenario_passes(path):
-    """scenarios/pinned/: rounds generated from the spec that tell a mutant of it
-    apart (bench/pin_mutants.py); a change of the rule they pin fails them."""
+    """tests/regression/: rounds generated from the spec that tell a mutant of it
+    apart (tools/mutation/pin_mutants.py); a change of the rule they pin fails them."""
     res = replay(load_scenario(path))
     assert res.ok, res.message
 

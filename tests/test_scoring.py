@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from itcp.model.engine import Game
+from itcp.model.engine.engine import Game
 from itcp.scenarios.format import load_scenario
 from itcp.scenarios.replay import replay
-from itcp.spec.rules.table import ZERO
+from itcp.spec.rules.vocabulary import ZERO
 
 LIBRARY = Path(__file__).resolve().parent.parent / "scenarios" / "library"
 

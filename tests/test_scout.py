@@ -1,5 +1,5 @@
-"""Scouting a proof at a small table (checks/scout.py) and re-proving it at the
-real one (checks/reproof.py ``Reproof.prove``).
+"""Scouting a proof at a small table (checks/symbolic/scout.py) and re-proving it at the
+real one (checks/symbolic/reproof.py ``Reproof.prove``).
 
 The scout only guesses; these tests pin down that a guess is never trusted:
 every scouted invariant is proved again at the real table, a scouted invariant
@@ -14,10 +14,10 @@ from functools import cache
 
 import pytest
 
-from itcp.checks import scout as S
-from itcp.checks.symbolic import SymbolicChecker
+from itcp.checks.symbolic import scout as S
+from itcp.checks.symbolic.checker import SymbolicChecker
 from itcp.cli.common import load_with
-from itcp.model.engine import Game
+from itcp.model.engine.engine import Game
 from itcp.spec.config import FULL_DECK, Config
 
 #: a table a little bigger than its scout table (12 cards against 8)
@@ -59,7 +59,7 @@ def test_a_scouted_proof_is_proved_again_at_the_real_table():
 def test_the_re_proof_says_the_same_one_query_at_a_time_and_several_at_once(monkeypatch):
     """Deciding the re-proof's step queries on worker threads changes how long it
     takes, never what it proves or which rules and invariants it names."""
-    from itcp.model import smt_checks
+    from itcp.model.smt import queries as smt_checks
     outs = []
     for workers in (1, 3):
         monkeypatch.setattr(smt_checks, "WORKERS", workers)
@@ -76,7 +76,7 @@ def test_the_re_proof_says_the_same_one_query_at_a_time_and_several_at_once(monk
 def test_the_re_proof_says_the_same_with_free_sums_and_without(monkeypatch, sums_game):
     """The scouted re-proof asks each cut with free sums first: that changes how
     long it takes, never what it proves or which rules and invariants it names."""
-    from itcp.model import smt_checks
+    from itcp.model.smt import queries as smt_checks
     used, outs = [], []
     original = smt_checks.Symbolic.abstracted
 
@@ -100,7 +100,7 @@ def test_the_re_proof_says_the_same_with_free_sums_and_without(monkeypatch, sums
 def test_an_abstraction_that_proves_nothing_sends_the_step_back_to_its_cut(monkeypatch):
     """Every abstraction made satisfiable (no conjunct at all): the re-proof
     must still prove FROZEN, each step by its exact cut, with the same cores."""
-    from itcp.model import smt_checks
+    from itcp.model.smt import queries as smt_checks
     asked = []
 
     def nothing(self, q, congruent=False):
@@ -117,8 +117,8 @@ def test_a_step_asked_one_card_played_at_a_time_proves_the_same(monkeypatch):
     """A step whose first form is not decided in time, and whose action takes a
     card, is asked once per card played: the re-proof still proves FROZEN, with
     the same rules and invariants as when every step is decided whole."""
-    from itcp.checks import reproof
-    from itcp.model import smt_checks
+    from itcp.checks.symbolic import reproof
+    from itcp.model.smt import queries as smt_checks
     outs, split = [], []
     original = smt_checks.Symbolic.choice_cases
 
@@ -168,8 +168,8 @@ def test_a_question_is_scouted_at_the_scout_table_too():
     question the scout table cannot state leaves the proof to the ordinary search."""
     from functools import partial
 
-    from itcp.checks.ask import _question_goal
-    from itcp.checks.questions import parse
+    from itcp.checks.questions.ask import _question_goal
+    from itcp.checks.questions.language import parse
     spec = real().spec
     q = parse("can the passer's hand change")
     asked = spec.with_properties(_question_goal(q, spec), partial(_question_goal, q))
@@ -196,7 +196,7 @@ def test_no_deadlock_on_a_big_table_rests_on_the_invariants_the_scout_table_need
     """On a big table NO_DEADLOCK first proves the invariants the scout table's
     proof used, each by the re-proof of its own scouted plan, and asks the
     deadlock query assuming those alone: no plain Houdini over every candidate."""
-    from itcp.checks.verdicts import HOLDS
+    from itcp.checks.explicit.verdicts import HOLDS
 
     def no_houdini(names):
         raise AssertionError("the plain Houdini was asked at the real table")
@@ -222,8 +222,8 @@ def test_determined_on_a_big_table_asks_each_action_cut_to_the_scout_tables_core
     """On a big table DETERMINED asks each action's query cut to the core the
     scout table's proof found: unsat there is unsat whole, so the verdict and
     the rules are those of the cut (no minimising at the real table)."""
-    from itcp.checks.verdicts import HOLDS
-    from itcp.model import smt_checks
+    from itcp.checks.explicit.verdicts import HOLDS
+    from itcp.model.smt import queries as smt_checks
     minimised: list = []
     original = smt_checks.Symbolic.minimise
 
@@ -253,7 +253,7 @@ def test_determined_falls_back_to_the_whole_query_where_a_scouted_core_is_too_sm
         monkeypatch):
     """Every scouted core empty (each cut query satisfiable): each action is asked
     whole and its core minimised here, as on a small table, with the same rules."""
-    from itcp.checks.verdicts import HOLDS
+    from itcp.checks.explicit.verdicts import HOLDS
     _, whole = _determined(SymbolicChecker(real()))
     big = SymbolicChecker(real())
     big.inductor.big = True
@@ -271,7 +271,7 @@ def test_a_step_whose_formula_splits_by_card_is_split_before_its_slower_forms(mo
     card) are asked one card at a time before any other form (a form closer to the
     sums' values, or one case per card played), and the re-proof proves what it
     proves when every step is decided whole."""
-    from itcp.checks import reproof
+    from itcp.checks.symbolic import reproof
     outs, logs = [], []
     for after in ((reproof.CARD_SPLIT_AFTER, reproof.SPLIT_AFTER), (1e-6, 1e-6)):
         monkeypatch.setattr(reproof, "CARD_SPLIT_AFTER", after[0])
@@ -295,7 +295,7 @@ def test_no_deadlock_on_a_big_table_without_a_scouted_proof_goes_straight_to_bmc
     on a big table NO_DEADLOCK then looks for a reachable dead end at once (no
     plain Houdini over every candidate, which takes Z3 many minutes at the full
     deck), and the engine replays the one it finds."""
-    from itcp.checks.verdicts import VIOLATED
+    from itcp.checks.explicit.verdicts import VIOLATED
 
     def no_houdini(names):
         raise AssertionError("the plain Houdini was asked at the real table")

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from itcp.checks.statestore import _POPULATE_WRITE, populate, shared_rows
+from itcp.checks.explicit.statestore import _POPULATE_WRITE, populate, shared_rows
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="MADV_POPULATE_WRITE is Linux's")

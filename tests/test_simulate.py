@@ -1,4 +1,4 @@
-"""Random playouts (model/simulate.py): every table size, every ending, deterministic."""
+"""Random playouts (model/engine/simulate.py): every table size, every ending, deterministic."""
 from __future__ import annotations
 
 import random
@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from itcp.model.engine import Game
-from itcp.model.simulate import ENDINGS, play_round, simulate
+from itcp.model.engine.engine import Game
+from itcp.model.engine.simulate import ENDINGS, play_round, simulate
 from itcp.spec.variants import FULL_DECK_OVERRIDES, load_variant
 
 

@@ -19,13 +19,13 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from itcp.checks.conformance import Checker, conformance, explored_states, playout_states
-from itcp.model.engine import Game, build_spec
-from itcp.model.smt import SmtSpec, core_labels, track
+from itcp.checks.symbolic.conformance import Checker, conformance, explored_states, playout_states
+from itcp.model.engine.engine import Game, build_spec
+from itcp.model.smt.encoding import SmtSpec, core_labels, track
 from itcp.spec import ast as A
 from itcp.spec.config import Config, full_deck_options
 from itcp.spec.errors import SpecError
-from itcp.spec.rules.table import DEAL, DECK, DISCARD, DRAW, OVER, PRIDE, RACE, SECRET
+from itcp.spec.rules.vocabulary import DEAL, DECK, DISCARD, DRAW, OVER, PRIDE, RACE, SECRET
 from itcp.spec.semantics import apply_op
 
 ALL_OPTIONS = full_deck_options()
@@ -194,7 +194,7 @@ def test_the_card_cases_of_an_action_cover_every_card_it_can_take():
     """``Symbolic.choice_cases``: one condition per card and one for any other
     value of the action's card, so every step is in some case (a step is
     unsat exactly when every case is); an action without a card has none."""
-    from itcp.model.smt_checks import Symbolic
+    from itcp.model.smt.queries import Symbolic
     sym = Symbolic(build_spec(OPS_CONFIG))
     cases = sym.choice_cases("discard")
     assert cases is not None and len(cases) == sym.smt.n_cards + 1
@@ -417,7 +417,7 @@ def test_an_update_fragment_names_the_rules_of_the_new_values_it_reads():
 
 
 def test_a_substitution_built_once_gives_what_z3_substitute_gives():
-    from itcp.model.smt_checks import Substitution
+    from itcp.model.smt.queries import Substitution
     x, y, z = z3.BitVecs("sx sy sz", 8)
     b = z3.Bool("sb")
     pairs = [(x, y + 1), (b, z == 3)]

@@ -1,4 +1,4 @@
-"""Partial evaluation of the spec (model/specialise.py) is sound.
+"""Partial evaluation of the spec (model/analysis/specialise.py) is sound.
 
 The fields it calls constant, and the value sets it finds, must cover every
 state a full search reaches; its folding must agree with evaluation.
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from itcp.checks.explore import explore
-from itcp.model.engine import Game
-from itcp.model.specialise import constant_fields, reachable_values, specialise
+from itcp.checks.explicit.explore import explore
+from itcp.model.analysis.specialise import constant_fields, reachable_values, specialise
+from itcp.model.engine.engine import Game
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Op, Var
 from itcp.spec.config import Config

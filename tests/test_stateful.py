@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from itcp.checks.explore import explore
-from itcp.checks.verdicts import verdicts
-from itcp.model.engine import Game
+from itcp.checks.explicit.explore import explore
+from itcp.checks.explicit.verdicts import verdicts
+from itcp.model.engine.engine import Game
 from itcp.scenarios.format import loads, to_toml
 from itcp.scenarios.replay import replay
 from itcp.scenarios.stateful import hunt, machine_for, to_scenario

@@ -1,4 +1,4 @@
-"""The rules a story names for a step (model/steprules.py), on random playouts.
+"""The rules a story names for a step (model/engine/steprules.py), on random playouts.
 
 ``Game.decided`` must name no rule ``Game.fired`` (everything the step could
 have consulted) leaves out, must keep every guard rule that interprets no
@@ -11,9 +11,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from itcp.model.engine import Game
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
-from itcp.spec.rules.table import RACE
+from itcp.spec.rules.vocabulary import RACE
 from itcp.spec.variants import load_variant
 
 TABLE = Config(players=2, suits=2, ranks=(2, 3), hand=2,
@@ -98,9 +98,9 @@ def test_the_frozen_story_names_the_pride_cycle_reading_not_the_noise():
     """The official FROZEN counterexample at the default table: the Pride Cycle
     steps name the passer reading; the Mercy and Desolation readings the
     discard's formulas mention, but the step never used, are not named."""
-    from itcp.checks.explore import Limits, explore
-    from itcp.checks.verdicts import verdicts
-    from itcp.spec.tables import DEFAULT_TABLE
+    from itcp.checks.explicit.explore import Limits, explore
+    from itcp.checks.explicit.verdicts import verdicts
+    from itcp.spec.variants import DEFAULT_TABLE
     g = Game.make(Config(**DEFAULT_TABLE), dict(load_variant("official").readings))
     vs = verdicts(explore(g, Limits(), track_rules=False), ["FROZEN"])
     frozen = next(v for v in vs if v.id == "FROZEN")

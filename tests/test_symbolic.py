@@ -1,4 +1,4 @@
-"""Symbolic checks (checks/symbolic.py over model/smt_checks.py).
+"""Symbolic checks (checks/symbolic/checker.py over model/smt/queries.py).
 
 * BMC finds the official variant's FROZEN violation at the default small table,
   and the engine replays the decoded trace to the same violation.
@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from itcp.checks.symbolic import SymbolicChecker
-from itcp.checks.verdicts import HOLDS, VIOLATED
+from itcp.checks.explicit.verdicts import HOLDS, VIOLATED
+from itcp.checks.symbolic.checker import SymbolicChecker
 from itcp.cli.common import load_with
-from itcp.model.engine import Game
-from itcp.spec.tables import DEFAULT_TABLE
+from itcp.model.engine.engine import Game
+from itcp.spec.variants import DEFAULT_TABLE
 
 #: the candidate invariants the full candidate list proves at the default table
 #: (Houdini's fixpoint there); starting from them keeps the test fast
@@ -123,8 +123,8 @@ def test_determined_is_proved_per_action_and_fresh_z3_agrees(tmp_path, dir_sink)
 def test_hand_bounds_bracket_contains_the_exhausted_range():
     # the symbolic HAND_BOUNDS is a proved bracket: sound, so it holds the exact
     # range the explicit search finds, and at this table tighter than the card count
-    from itcp.checks.explore import explore
-    from itcp.checks.verdicts import verdicts
+    from itcp.checks.explicit.explore import explore
+    from itcp.checks.explicit.verdicts import verdicts
     g = game("clarified")
     v = SymbolicChecker(g, depth=0).check("HAND_BOUNDS")
     assert v.verdict == HOLDS and v.evidence["kind"] == "inductive", v.evidence
@@ -170,7 +170,7 @@ def test_abstracted_proof_steps_are_written_out_and_a_fresh_z3_agrees(tmp_path, 
     """A scouted step proved with its sums as free values, or as functions of the
     sets summed, is written as SMT-LIB2 like any proof query (its header says
     which), and a separate z3 process answers it the same."""
-    from itcp.model import smt_checks
+    from itcp.model.smt import queries as smt_checks
     g = sums_game
     plain = tmp_path / "free"
     out = SymbolicChecker(g, emit=dir_sink(plain)).reproof.prove("FROZEN")

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections import deque
 
-from itcp.model.engine import Game
+from itcp.model.engine.engine import Game
 from itcp.scenarios.format import loads
 from itcp.scenarios.replay import replay
 from itcp.spec.choices import CHOICE_POINTS
 from itcp.spec.config import Config
-from itcp.spec.rules.table import DISCARD, DRAW, RACE
+from itcp.spec.rules.vocabulary import DISCARD, DRAW, RACE
 from itcp.spec.variants import parse_options
 
 DRAWS = ("draw_pile", "draw_deck", "deck_card")

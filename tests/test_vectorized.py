@@ -1,6 +1,6 @@
 """The batch successor code agrees with the engine, state by state.
 
-``model/vectorized.py`` compiles the spec a third way, to numpy code over
+``model/search/vectorized.py`` compiles the spec a third way, to numpy code over
 batches of keys.  Here its successors are held to the generic engine path's
 (unpack, ``legal``, ``apply``, pack with the same reduction) on every state a
 search of small tables stores (between them every option card), on the first
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from itcp.checks.explore import BatchBackend, GenericBackend, Limits, explore, search_setup
-from itcp.model.engine import Game
+from itcp.checks.explicit.explore import BatchBackend, GenericBackend, Limits, explore, search_setup
+from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
 from itcp.spec.variants import load_variant
 

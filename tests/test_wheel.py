@@ -26,7 +26,10 @@ def test_wheel_contains_data(installed):
     assert "itcp/spec/rulebook.txt" in names
     for v in ("official", "published", "clarified"):
         assert f"itcp/spec/variants/{v}.toml" in names
-    assert "itcp/cli/main.py" in names and "itcp/model/engine.py" in names
+    assert "itcp/cli/main.py" in names and "itcp/model/engine/engine.py" in names
+    assert "itcp/checks/questions/disputes.toml" in names
+    # every module of the package's folders, and nothing of the development tools
+    assert not [n for n in names if n.startswith(("itcp/tools", "itcp/bench", "itcp/tests"))]
     # nothing generic at the top level
     assert {n.split("/")[0] for n in names} <= {"itcp", "itcp-0.1.0.dist-info"}
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from itcp.scenarios.format import load_scenario, resolve
 from itcp.scenarios.replay import replay
-from itcp.spec.rules.table import OVER, RACE, ZERO
+from itcp.spec.rules.vocabulary import OVER, RACE, ZERO
 
 LIBRARY = Path(__file__).resolve().parent.parent / "scenarios" / "library"
 

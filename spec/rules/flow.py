@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..ast import Node
 from ..lang import FALSE, TRUE, And, If, Not, Or
-from .table import Table
+from .vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Effect:
     from_seat: Node  # where play resumes when the turn ends
 
 
-def effect_contexts(t: Table) -> list[Effect]:
+def effect_contexts(t: Vocabulary) -> list[Effect]:
     c = lambda a: next(p for p in next(x for x in t.actions if x.name == a).params).ref
     racing_from = If(t.racing, t.d("race_resume", t.actor, t.resume), t.turn)
     return [
@@ -38,20 +38,20 @@ def effect_contexts(t: Table) -> list[Effect]:
     ]
 
 
-def ring(t: Table):
+def ring(t: Vocabulary):
     return t.ring(t.hand_of, t.aside)
 
 
-def race_field(t: Table, e: Effect):
+def race_field(t: Vocabulary, e: Effect):
     return t.d("race_field", hands=t.hands_, hand_of=t.hand_of, passers=t.passers, aside=t.aside,
                by=e.by, dir=t.dir_, pile=t.pile_, turn=t.turn, taken=t.taken)
 
 
-def pride_givers(t: Table):
+def pride_givers(t: Vocabulary):
     return t.d("pride_givers", ring=ring(t), passers=t.passers, dir=t.dir)
 
 
-def secret_partner(t: Table, e: Effect):
+def secret_partner(t: Vocabulary, e: Effect):
     return t.d("secret_partner", by=e.by, ring=ring(t), passers=t.passers, dir=t.dir)
 
 
@@ -84,7 +84,7 @@ def skip(t, e):
                             t.d("repentance_acts", t.first_passer))))
 
 
-def race_on(t: Table):
+def race_on(t: Vocabulary):
     """After this move, Mercy's race still has a racer to discard (only under
     ``mercy.discards = every_racer``: the racers still to discard who can)."""
     field = t.d("race_field", hands=t.hands_, hand_of=t.hand_of_, passers=t.passers_,
@@ -92,25 +92,25 @@ def race_on(t: Table):
     return And(t.d("race_continues"), Not((t.racers & field).is_empty()))
 
 
-def owes_discard(t: Table):
+def owes_discard(t: Vocabulary):
     """After this move, the turn player still owes the turn's discard (a Justice
     answer under ``justice.answer = draw_only``)."""
     return And(t.d("answer_then_discard"), t.owes_discard_)
 
 
-def held(t: Table):
+def held(t: Vocabulary):
     """The turn goes on after a move that would otherwise end it: the race has
     racers left, or the turn's own discard is still to come."""
     return Or(race_on(t), owes_discard(t))
 
 
-def may_hold(t: Table):
+def may_hold(t: Vocabulary):
     """Can a turn go on after a move that would otherwise end it (at all, under
     these readings)?  A duty set in such a turn outlasts the turn's end."""
     return Or(t.d("race_continues"), t.d("answer_then_discard"))
 
 
-def taken_by(t: Table, p, turn=None, taken=None):
+def taken_by(t: Vocabulary, p, turn=None, taken=None):
     """The cards ``p`` took from the pile this turn: the turn player's taken
     cards, nothing for anyone else (a Mercy race winner drew nothing).  Who may
     win the race and what the winner may discard both read it, so they agree."""
@@ -119,7 +119,7 @@ def taken_by(t: Table, p, turn=None, taken=None):
     return If(p.eq(turn), taken, t.NONE)
 
 
-def points_before(t: Table, hand, racing=None):
+def points_before(t: Vocabulary, hand, racing=None):
     """One more than the points a discard may not leave ``hand`` above (under
     ``discard.lower = constraint``), 0 if none is recorded: the turn player's
     points before the turn's first draw; in Mercy's race, where no draw came
@@ -131,7 +131,7 @@ def points_before(t: Table, hand, racing=None):
     return If(racing, t.cards_points(hand) + 1, t.before_draw)
 
 
-def live_seats(t: Table, aside, passers, first_passer):
+def live_seats(t: Vocabulary, aside, passers, first_passer):
     """Seats that take turns: not set aside, not frozen (the first passer
     stays, since reaching them ends the round)."""
     return (t.ALLP - aside) - (passers - t.NONEP.plus(first_passer))

@@ -4,8 +4,8 @@ from __future__ import annotations
 from ..ast import op
 from ..lang import Exists, MapOf, Update, num
 from .priorities import Priority
-from .table import DEAL, GAME_OVER, Table, score_of
 from .turn import define, rule
+from .vocabulary import DEAL, GAME_OVER, Vocabulary, score_of
 
 #: Round variables a new round starts afresh (everything but the game's own).
 ROUND_RESET = ("turn", "actor", "dir", "hands", "deck", "pile", "passers", "first_passer",
@@ -14,7 +14,7 @@ ROUND_RESET = ("turn", "actor", "dir", "hands", "deck", "pile", "passers", "firs
                "partner", "hand_of", "aside", "charity_out", "ended", "before_draw")
 
 
-def rules(t: Table):
+def rules(t: Vocabulary):
     totals = MapOf(t.ALLP, lambda p: t.totals[p] + score_of(p), hint="p")
     done = t.d("game_done", t.totals_, t.round_no_)
     return [

@@ -10,15 +10,15 @@ from ..ast import op
 from ..lang import FALSE, TRUE, And, Exists, Guard, If, MapOf, Not, Or, SetOf, Update, num
 from . import flow
 from .priorities import Priority
-from .table import DISCARD, PRIDE, RACE, SECRET, Table
 from .turn import define, endings, my_seat, next_seat, raw_endings, rule
+from .vocabulary import DISCARD, PRIDE, RACE, SECRET, Vocabulary
 
 
 def _param(t, action, i=0):
     return next(a for a in t.actions if a.name == action).params[i].ref
 
 
-def charity_rules(t: Table):
+def charity_rules(t: Vocabulary):
     def cancelled(numbers_only):
         def body(hand, acting):
             out = t.NONE
@@ -64,7 +64,7 @@ def charity_rules(t: Table):
     ]
 
 
-def desolation_rules(t: Table):
+def desolation_rules(t: Vocabulary):
     # the top card is of the Desolation's suit (an option card is of every suit under
     # options.suit = every_suit)
     same = lambda c, pile: And(Not(op("pile_len", pile).eq(0)), Or(
@@ -89,7 +89,7 @@ def desolation_rules(t: Table):
     ]
 
 
-def option_suit_rules(t: Table):
+def option_suit_rules(t: Vocabulary):
     return [
         rule("options.suit.suitless", ["options.1", "charity.1", "desolation.1"],
              "An option card has no suit: no Desolation is discarded on one, no Charity "
@@ -104,7 +104,7 @@ def option_suit_rules(t: Table):
     ]
 
 
-def _can_race(t: Table, hands, hand_of, p, pile, turn, taken):
+def _can_race(t: Vocabulary, hands, hand_of, p, pile, turn, taken):
     """Only a player who can legally discard can be first to discard: the same
     test as the winner's discard (``play.discard``'s guard)."""
     hand = hands[hand_of[p]]
@@ -115,7 +115,7 @@ def _can_race(t: Table, hands, hand_of, p, pile, turn, taken):
                   hint="rc")
 
 
-def _race_field(t: Table, exclude_passers: bool):
+def _race_field(t: Vocabulary, exclude_passers: bool):
     """The body of ``race_field`` where any seated player who can discard races
     (a passer too, unless ``exclude_passers``)."""
     def body(hands, hand_of, passers, aside, by, dir, pile, turn, taken):
@@ -126,7 +126,7 @@ def _race_field(t: Table, exclude_passers: bool):
     return body
 
 
-def _race_next_only(t: Table):
+def _race_next_only(t: Vocabulary):
     """The body of ``race_field`` where only the next player races."""
     def body(hands, hand_of, passers, aside, by, dir, pile, turn, taken):
         q = op("next_in", by, dir, t.ALLP - aside)
@@ -134,7 +134,7 @@ def _race_next_only(t: Table):
     return body
 
 
-def mercy_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
+def mercy_rules(t: Vocabulary):  # long on purpose: one rule record per reading, each read alone
     frags = []
     for e in flow.effect_contexts(t):
         when = flow.opens_race(t, e)
@@ -217,7 +217,7 @@ def mercy_rules(t: Table):  # long on purpose: one rule record per reading, each
     ]
 
 
-def _duty_set(t: Table, by_discard, duty_active) -> list[Update]:
+def _duty_set(t: Vocabulary, by_discard, duty_active) -> list[Update]:
     """What a Justice played in each effect context does: the duty (stacked or
     fresh), the player it falls on, and whether it outlasts the turn."""
     frags = []
@@ -250,7 +250,7 @@ def _duty_set(t: Table, by_discard, duty_active) -> list[Update]:
     return frags
 
 
-def justice_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
+def justice_rules(t: Vocabulary):  # long on purpose: one rule record per reading, each read alone
     seat = my_seat(t)
     duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
     jm = t.kind["justice"] | t.kind["mercy"]
@@ -378,7 +378,7 @@ def justice_rules(t: Table):  # long on purpose: one rule record per reading, ea
     ]
 
 
-def _back_to_discard(t: Table):
+def _back_to_discard(t: Vocabulary):
     """After a move that would end the turn while the turn player still owes the
     turn's discard (and no race has racers left), that player discards."""
     out = []
@@ -395,7 +395,7 @@ def _back_to_discard(t: Table):
     return out
 
 
-def repentance_unbelief_rules(t: Table):
+def repentance_unbelief_rules(t: Vocabulary):
     frags = [Update((e.action,), "dir", num(0) - t.dir,
                     when=And(e.on, t.is_kind(e.card, "repentance"),
                              t.d("repentance_acts", t.first_passer)))
@@ -440,7 +440,7 @@ def repentance_unbelief_rules(t: Table):
     ]
 
 
-def pride_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
+def pride_rules(t: Vocabulary):  # long on purpose: one rule record per reading, each read alone
     frags = []
     givers = flow.pride_givers(t)
     for e in flow.effect_contexts(t):
@@ -522,7 +522,7 @@ def pride_rules(t: Table):  # long on purpose: one rule record per reading, each
     ]
 
 
-def secret_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
+def secret_rules(t: Vocabulary):  # long on purpose: one rule record per reading, each read alone
     frags = []
     kc = _param(t, "keep")
 
@@ -610,7 +610,7 @@ def secret_rules(t: Table):  # long on purpose: one rule record per reading, eac
     ]
 
 
-def rules(t: Table):
+def rules(t: Vocabulary):
     return (charity_rules(t) + desolation_rules(t) + option_suit_rules(t) + mercy_rules(t)
             + justice_rules(t)
             + repentance_unbelief_rules(t) + pride_rules(t) + secret_rules(t))

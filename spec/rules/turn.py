@@ -24,7 +24,7 @@ from ..lang import (
 )
 from . import flow
 from .priorities import Priority
-from .table import DECK, DECK_OUT, DISCARD, DRAW, LIVE, OVER, PASS_REACHED, REVEAL, ZERO, Table
+from .vocabulary import DECK, DECK_OUT, DISCARD, DRAW, LIVE, OVER, PASS_REACHED, REVEAL, ZERO, Vocabulary
 
 #: Every round-scope action: the stop rule and the zero rule cover them all.
 ROUND_ACTIONS = ("deal", "reveal", "draw_pile", "draw_deck", "deck_card", "pass", "answer",
@@ -35,7 +35,7 @@ def rule(id, sentences, doc, *fragments, choice=None, reading=None, scope="round
     return Rule(id, tuple(sentences), doc, tuple(fragments), choice, reading, scope)
 
 
-def define(t: Table, name: str, body_fn) -> Define:
+def define(t: Vocabulary, name: str, body_fn) -> Define:
     """A definition: ``body_fn`` takes the parameters of its signature by name."""
     return t.define(name, body_fn)
 
@@ -44,7 +44,7 @@ def my_seat(t):
     return t.hand_of[t.actor]
 
 
-def raw_endings(t: Table):
+def raw_endings(t: Vocabulary):
     """(action, does it end what the move began, seat play resumes from, skip flag):
     a move that opens nothing more ends the turn unless the turn is held open
     (``endings``)."""
@@ -62,7 +62,7 @@ def raw_endings(t: Table):
     return out
 
 
-def endings(t: Table):
+def endings(t: Vocabulary):
     """(action, does it end the turn, seat play resumes from, skip flag): a turn
     held open (Mercy's race with racers left, the turn's own discard still to
     come: ``flow.held``) does not end."""
@@ -70,12 +70,12 @@ def endings(t: Table):
     return [(a, And(ends, Not(held)), f, s) for a, ends, f, s in raw_endings(t)]
 
 
-def next_seat(t: Table, from_seat):
+def next_seat(t: Vocabulary, from_seat):
     live = flow.live_seats(t, t.aside_, t.passers_, t.first_passer_)
     return op("next_in", from_seat, t.dir_, live), live
 
 
-def setup_rules(t: Table):
+def setup_rules(t: Vocabulary):
     h = [next(a for a in t.actions if a.name == "deal").params[i].ref for i in range(t.n)]
     up = next(a for a in t.actions if a.name == "deal").params[-1].ref
     dealt = t.NONE
@@ -120,7 +120,7 @@ def setup_rules(t: Table):
     ]
 
 
-def draw_rules(t: Table):
+def draw_rules(t: Vocabulary):
     seat = my_seat(t)
     top = t.top_card
     c = next(a for a in t.actions if a.name == "deck_card").params[0].ref
@@ -164,7 +164,7 @@ def draw_rules(t: Table):
     ]
 
 
-def discard_rules(t: Table):
+def discard_rules(t: Vocabulary):
     seat = my_seat(t)
     dc = next(a for a in t.actions if a.name == "discard").params[0].ref
     ac = next(a for a in t.actions if a.name == "answer").params[0].ref
@@ -254,7 +254,7 @@ def discard_rules(t: Table):
     return out
 
 
-def pass_rules(t: Table):
+def pass_rules(t: Vocabulary):
     duty_active = And(t.duty > 0, t.duty_on.eq(t.actor))
     return [
         rule("pass.say", ["pass.1", "pass.2"],
@@ -301,7 +301,7 @@ def pass_rules(t: Table):
     ]
 
 
-def advance_rules(t: Table):
+def advance_rules(t: Vocabulary):
     """End of turn: who plays next, and whether that reaches the passer."""
     frags = []
     clear_duty = Or(Not(flow.may_hold(t)), Not(t.duty_fresh))
@@ -345,7 +345,7 @@ def advance_rules(t: Table):
     ]
 
 
-def zero_rules(t: Table):
+def zero_rules(t: Vocabulary):
     zero_now = t.any_zero(t.hands_, t.hand_of_, t.charity_out_)
     every = [a for a in ROUND_ACTIONS if a not in ("deal", "race")]
     return [
@@ -370,7 +370,7 @@ def zero_rules(t: Table):
     ]
 
 
-def scoring_rules(t: Table):  # long on purpose: one rule record per reading, each read alone
+def scoring_rules(t: Vocabulary):  # long on purpose: one rule record per reading, each read alone
     """A seat's score, composed of one definition per choice point it depends on,
     so each reading changes one part: which hand a seat totals (secret.score),
     whose Pass a seat may score -20 for (pass.team), whether the way the round
@@ -470,6 +470,6 @@ def scoring_rules(t: Table):  # long on purpose: one rule record per reading, ea
     ]
 
 
-def rules(t: Table):
+def rules(t: Vocabulary):
     return (setup_rules(t) + draw_rules(t) + discard_rules(t) + pass_rules(t)
             + advance_rules(t) + zero_rules(t) + scoring_rules(t))

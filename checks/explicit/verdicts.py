@@ -1,0 +1,348 @@
+"""From an exploration to a verdict per property.
+
+HOLDS only when the search was exhausted (every state reachable from every
+deal at this table was visited); VIOLATED with the shortest trace the
+breadth-first search found; UNKNOWN, naming the limit, otherwise.  Every
+verdict states its scope: the table and the number of states explored.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from itcp.spec.properties import Violation
+from itcp.spec.rules.vocabulary import PHASE_NAMES
+
+from ...scenarios import story as S
+from .explore import Exploration, concrete_trace, path_to
+
+HOLDS, VIOLATED, UNKNOWN = "HOLDS", "VIOLATED", "UNKNOWN"
+
+
+@dataclass
+class Verdict:
+    id: str
+    verdict: str
+    engine: str
+    statement: str
+    evidence: dict = field(default_factory=dict)
+    trace: dict | None = None  # story + ITF for a violation
+
+    def as_json(self) -> dict:
+        out = {"id": self.id, "verdict": self.verdict, "engine": self.engine,
+               "statement": self.statement, "evidence": self.evidence}
+        if self.trace is not None:
+            out["trace"] = {k: v for k, v in self.trace.items() if k not in ("itf", "raw")}
+        return out
+
+
+def scope(ex: Exploration) -> str:
+    return (f"every deal and every play at this table ({ex.game.config.describe()}): "
+            f"{ex.states:,} states, depth {ex.depth}")
+
+
+def _exhaustive(ex: Exploration, extra=None) -> dict:
+    ev = {"kind": "exhaustive", "states": ex.states, "transitions": ex.transitions,
+          "depth": ex.depth, "symmetry": ex.symmetry, "scope": scope(ex)}
+    ev.update(extra or {})
+    return ev
+
+
+def _unknown(ex: Exploration) -> dict:
+    return {"kind": "bounded", "limit": ex.limit, "states": ex.states, "depth": ex.depth,
+            "note": f"search stopped by {ex.limit}: no violation within what was explored"}
+
+
+def _trace(ex: Exploration, numbers, ending, loop_from: int | None = None) -> dict:
+    """The concrete trace through ``numbers``; ``ending`` is text or a function
+    of the trace's last (concrete) state."""
+    game = ex.game
+    steps, last = concrete_trace(ex, numbers)
+    if callable(ending):
+        ending = ending(last)
+    states = [s for s, _ in steps] + [last]
+    full = [(s, a, states[i + 1]) for i, (s, a) in enumerate(steps)]
+    told = S.story(game, states[0], full, ending)
+    told["length"] = len(steps)
+    if loop_from is not None:
+        told["loop_starts_at_step"] = loop_from
+    told["itf"] = S.itf(game, states, [a for _, a in steps], ending)
+    return told
+
+
+def verdicts(ex: Exploration, wanted: list[str] | None = None, stopped=None) -> list[Verdict]:
+    """A verdict per property (those ``wanted``, else all).
+
+    The analysis after the search (each trace told as a story, the cycle
+    search for ROUND_ENDS) can be stopped too: a ``KeyboardInterrupt`` while
+    it runs (Ctrl-C, a signal, the command's time or memory limit;
+    ``stopped()`` names it) ends it, and each property from there on gets
+    what the search alone shows: VIOLATED where it found a violation (the
+    trace then not built), HOLDS where it was exhausted and needs nothing
+    more, else UNKNOWN naming what stopped it."""
+    game = ex.game
+    props = {p.id: p for p in game.spec.properties}
+    out = []
+    reason = None
+    for pid, prop in props.items():
+        if wanted and pid not in wanted:
+            continue
+        if reason is None:
+            try:
+                out.append(_verdict(ex, pid, prop))
+                continue
+            except KeyboardInterrupt:
+                reason = (stopped() if stopped is not None else None) or "interrupted (Ctrl-C)"
+        out.append(_cut_short(ex, pid, prop, reason))
+    return out
+
+
+def search_verdicts(ex: Exploration, wanted: list[str] | None, reason: str) -> list[Verdict]:
+    """The verdicts the search alone gives, the analysis after it having been
+    stopped by ``reason`` before it began (see ``verdicts``)."""
+    return [_cut_short(ex, p.id, p, reason) for p in ex.game.spec.properties
+            if not wanted or p.id in wanted]
+
+
+def _cut_short(ex: Exploration, pid: str, prop, reason: str) -> Verdict:
+    """The verdict the search alone gives ``pid`` when the analysis after it
+    was stopped by ``reason``."""
+    v = Verdict(pid, UNKNOWN, "explicit", prop.statement)
+    if pid in ex.violations or (pid == "NO_DEADLOCK" and ex.deadlocks):
+        v.verdict = VIOLATED
+        v.evidence = {"kind": "found", "limit": reason,
+                      "note": f"the search found a violation; its trace was not built "
+                              f"(stopped by {reason})"}
+    elif pid == "ROUND_ENDS":
+        v.evidence = {"kind": "bounded", "limit": reason, "states": ex.states, "depth": ex.depth,
+                      "note": f"the cycle search among post-Pass states was stopped by {reason}"}
+    elif ex.complete:
+        extra = ({"min_hand": ex.hand_min, "max_hand": ex.hand_max} if pid == "HAND_BOUNDS"
+                 else None)
+        v.verdict, v.evidence = HOLDS, _exhaustive(ex, extra)
+    else:
+        v.evidence = _unknown(ex)
+    return v
+
+
+def _verdict(ex: Exploration, pid: str, prop) -> Verdict:
+    game = ex.game
+    v = Verdict(pid, UNKNOWN, "explicit", prop.statement)
+    if pid in ex.violations:
+        w = ex.violations[pid]
+        if w[0] == "step":
+            _, i, a = w
+            nums = path_to(ex, i)
+            _, last = concrete_trace(ex, nums)
+            # the violating step, taken from the concrete (not canonical) last state
+            match = next(b for b, x in game.successors(last)
+                         if not game.check_property(pid, last, x))
+            ending = prop.tell(Violation(game, last, game.apply(last, match)))
+            t = _trace_with_final(ex, nums, match, ending)
+        else:
+            _, i = w
+            t = _trace(ex, path_to(ex, i), lambda s: prop.tell(Violation(game, s)))
+        v.verdict, v.trace = VIOLATED, t
+        v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"]}
+    elif pid == "NO_DEADLOCK":
+        if ex.deadlocks:
+            i = ex.deadlocks[0]
+            t = _trace(ex, path_to(ex, i), lambda s: prop.tell(Violation(game, s)))
+            v.verdict, v.trace = VIOLATED, t
+            v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"],
+                          "deadlocks": len(ex.deadlocks)}
+        elif ex.complete:
+            v.verdict, v.evidence = HOLDS, _exhaustive(ex)
+        else:
+            v.evidence = _unknown(ex)
+    elif pid == "ROUND_ENDS":
+        cycle = find_post_pass_cycle(ex)
+        if cycle:
+            entry = cycle[0]
+            nums = path_to(ex, entry) + cycle[1:] + [entry]
+            steps = ex.depth_of[entry]  # moves of the game to the entry
+            ending = lambda s: prop.tell(Violation(game, s, loop_entry=steps))
+            t = _trace(ex, nums, ending, loop_from=steps + 1)
+            v.verdict, v.trace = VIOLATED, t
+            v.evidence = {"kind": "trace", "lasso": True, "length": t["length"],
+                          "loop_starts_at_step": steps + 1,
+                          "story": t["story"]}
+        elif ex.complete:
+            v.verdict = HOLDS
+            v.evidence = _exhaustive(ex, {"post_pass_edges": len(ex.post_pass_edges),
+                                          "method": "no cycle among post-Pass states"})
+        else:
+            v.evidence = _unknown(ex)
+    elif pid == "HAND_BOUNDS":
+        if ex.complete:
+            v.verdict = HOLDS
+            v.evidence = _exhaustive(ex, {"min_hand": ex.hand_min, "max_hand": ex.hand_max})
+        else:
+            v.evidence = _unknown(ex) | {"min_hand_seen": ex.hand_min,
+                                         "max_hand_seen": ex.hand_max}
+    elif pid == "DETERMINED":
+        if ex.complete:
+            v.verdict = HOLDS
+            v.evidence = _exhaustive(ex, {
+                "method": "every transition explored is the value of the compiled next-state "
+                          "function at (state, choice); elaboration rejects any action where "
+                          "two rules could set one variable at the same priority"})
+        else:
+            v.evidence = _unknown(ex)
+    else:
+        v.verdict = HOLDS if ex.complete else UNKNOWN
+        v.evidence = _exhaustive(ex) if ex.complete else _unknown(ex)
+    return v
+
+
+def _trace_with_final(ex, numbers, final_action, ending):
+    game = ex.game
+    steps, last = concrete_trace(ex, numbers)
+    s2 = game.apply(last, final_action)
+    states = [s for s, _ in steps] + [last, s2]
+    acts = [a for _, a in steps] + [final_action]
+    full = [(states[i], acts[i], states[i + 1]) for i in range(len(acts))]
+    told = S.story(game, states[0], full, ending)
+    told["length"] = len(acts)
+    told["itf"] = S.itf(game, states, acts, ending)
+    return told
+
+
+def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
+    """A cycle among post-Pass states, as state numbers (first = entry), or None.
+
+    Every edge one level deeper or more means no cycle.  Otherwise the states
+    no remaining edge enters are peeled off, then those no remaining edge
+    leaves, until what is left is nothing (no cycle) or the states on cycles
+    and between them.  From the shallowest state left, its first edges lead
+    round to a cycle; the entry is that cycle's shallowest state, and the loop
+    the shortest way from it back to itself, so the lasso (the shortest path
+    to the entry, then the loop) is short.  Everything is arrays: the states
+    left may be millions."""
+    src, dst = ex.post_pass_edges.arrays()  # 4-byte numbers, read in place
+    if not len(src):
+        return None
+    step = 1 << 22  # edges at a time: the depth arrays stay small
+    if all(np.all(ex.depth_of.of(dst[i:i + step]) > ex.depth_of.of(src[i:i + step]))
+           for i in range(0, len(src), step)):
+        return None
+    # the edges left, their states numbered compactly (in state-number order)
+    cs, ct, nodes = _peeled(src, dst, ex.states)
+    if not len(cs):
+        return None
+    order = np.lexsort((ct, cs))
+    cs, ct = cs[order], ct[order]
+    indptr = np.zeros(len(nodes) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cs, minlength=len(nodes)), out=indptr[1:])
+    depth = ex.depth_of.of(nodes)
+    # every state left has an edge out to one left: walking the first edges
+    # from the shallowest comes round to a state met before, on a cycle
+    walk: list[int] = []
+    at: dict[int, int] = {}
+    v = int(np.argmin(depth))
+    while v not in at:
+        at[v] = len(walk)
+        walk.append(v)
+        v = int(ct[indptr[v]])
+    cycle = walk[at[v]:]
+    entry = min(cycle, key=lambda c: (int(depth[c]), c))
+    back = _shortest_return(indptr, ct, entry)
+    return [int(nodes[entry])] + [int(nodes[x]) for x in back]
+
+
+def _peeled(src: np.ndarray, dst: np.ndarray, n: int):
+    """The edges left when the states without an edge in or without an edge
+    out (among the edges left) are peeled off, to a fixed point: (sources,
+    targets, nodes), with the states left renumbered 0 .. ``len(nodes) - 1``
+    in the order of ``nodes``, their state numbers (ascending).
+
+    An edge stays while its source has an edge in and its target an edge out:
+    that is all a state needs to stay, so each round reads the edges alone,
+    and fewer of them each time (the first round's survivors are renumbered
+    compactly, so later rounds do not touch arrays of every state)."""
+    s, t, nodes = src, dst, None
+    while True:
+        m = n if nodes is None else len(nodes)
+        into = np.zeros(m, dtype=bool)
+        into[t] = True
+        out = np.zeros(m, dtype=bool)
+        out[s] = True
+        keep = into[s] & out[t]
+        del into, out
+        if keep.all():
+            break
+        s, t = s[keep], t[keep]
+        if nodes is None:
+            s, t, nodes = _compact(s, t, n)
+    s, t, left = _compact(s, t, n if nodes is None else len(nodes))
+    return s, t, (left if nodes is None else nodes[left])
+
+
+def _compact(s: np.ndarray, t: np.ndarray, m: int):
+    """The edges ``s``/``t`` among states 0 .. ``m - 1`` with the states at an
+    edge renumbered 0, 1, ... in their order, and those states."""
+    used = np.zeros(m, dtype=bool)
+    used[s] = True
+    used[t] = True
+    index = np.cumsum(used, dtype=np.int32)   # 4-byte numbers, as the search keeps them
+    index -= 1
+    return index[s], index[t], np.flatnonzero(used)
+
+
+def _shortest_return(indptr: np.ndarray, ct: np.ndarray, entry: int) -> list[int]:
+    """The states after ``entry`` on a shortest path from it back to itself
+    (``entry`` lies on a cycle), breadth-first over the edges ``indptr``/``ct``."""
+    m = len(indptr) - 1
+    parent = np.full(m, -1, dtype=np.int64)
+    seen = np.zeros(m, dtype=bool)
+    seen[entry] = True
+    frontier = np.array([entry], dtype=np.int64)
+    while len(frontier):
+        counts = indptr[frontier + 1] - indptr[frontier]
+        srcs = np.repeat(frontier, counts)
+        offs = np.arange(len(srcs)) - np.repeat(np.cumsum(counts) - counts, counts)
+        nbr = ct[np.repeat(indptr[frontier], counts) + offs]
+        hit = np.flatnonzero(nbr == entry)
+        if len(hit):
+            u, path = int(srcs[hit[0]]), []
+            while u != entry:
+                path.append(u)
+                u = int(parent[u])
+            return path[::-1]
+        fresh = np.flatnonzero(~seen[nbr])
+        nbr, srcs = nbr[fresh], srcs[fresh]
+        nbr, first = np.unique(nbr, return_index=True)
+        parent[nbr] = srcs[first]
+        seen[nbr] = True
+        frontier = nbr
+    raise AssertionError("the entry lies on no cycle")  # pragma: no cover
+
+def replayed_bmc_verdict(game, pid: str, statement: str, states, actions, ending: str,
+                         reproduced: str) -> Verdict:
+    """A VIOLATED verdict for a BMC trace the engine has replayed (``states`` are the
+    engine's, one more than ``actions``): the story, its ITF form, and the rules
+    and readings on the path."""
+    full = [(states[i], actions[i], states[i + 1]) for i in range(len(actions))]
+    told = S.story(game, states[0], full, ending)
+    told["length"] = len(actions)
+    told["itf"] = S.itf(game, states, actions, ending)
+    told["replayed"] = True
+    ev = {"kind": "bmc", "length": len(actions), "depth": len(actions),
+          "replayed": reproduced,
+          "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
+          "readings": {k: v for st in told["steps"] for k, v in st["readings"].items()},
+          "story": told["story"]}
+    return Verdict(pid, VIOLATED, "symbolic", statement, ev, told)
+
+
+def exit_code(vs: list[Verdict]) -> int:
+    if any(v.verdict == VIOLATED for v in vs):
+        return 1
+    if any(v.verdict == UNKNOWN for v in vs):
+        return 3
+    return 0
+
+
+def phase_name(v: int) -> str:
+    return PHASE_NAMES[v]

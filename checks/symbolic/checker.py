@@ -1,0 +1,443 @@
+"""Symbolic checks: bounded model checking and k-induction through Z3.
+
+The initial states are the states after the deal: Init(s0) (the pre-deal state
+of the spec) and one ``deal`` transition, so the solver chooses the deal.
+
+* **BMC** looks for a violation of each state/step property within ``depth``
+  moves after the deal.  A violation's model is decoded to engine states and
+  actions and *replayed through the engine* (``Game.apply`` with validation);
+  only if the engine reproduces the violation is it VIOLATED (evidence kind
+  "bmc"); otherwise it is reported as a conformance bug between the backends.
+* **k-induction** proves a property from an arbitrary well-formed state that
+  satisfies the proven invariants: k consecutive steps with the property on
+  the first k, then the property on the last step/state, one query per action
+  of the last step.  Strengthening invariants are candidates written as spec
+  formulas (``spec/invariants.py``) and proved first: the largest subset that holds after every
+  deal and is preserved by every action, each assuming the others (Houdini).
+  A proof reports the minimised unsat cores' rule ids and the invariants used.
+
+No z3 here: every solver interaction is in ``model/smt/queries.py``.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from itcp.model.engine.engine import Game
+from itcp.model.smt.queries import SAT, UNSAT, Query, Symbolic
+from itcp.spec.invariants import candidates
+from itcp.spec.properties import Violation
+
+from ..explicit.verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
+from .bracket import hand_bounds
+from .deadline import OutOfTime, seconds_left
+from .deadlock import no_deadlock
+from .induction import STRUCTURE, Inductor
+from .ranking import ranked
+from .reproof import Reproof
+from .sampled import ROUNDS, refuted_by_playouts
+from .scout import MINIMISE_SECONDS, Scout, cut_to_core
+
+DEFAULT_DEPTH = 6
+#: the lasso search's depth when none is given (``SymbolicChecker.lasso_depth``):
+#: ``official``'s loops at the full deck have 7 moves at four players (an Unbelief
+#: round the passers) and 9 at eight (a Repentance taken back and replayed by two
+#: players after a Pass, 9 moves at any table size)
+LASSO_DEPTH = 9
+MAX_K = 1
+#: seconds the core minimisation of one proof (all its per-action queries) may take
+CORE_SECONDS = 20.0
+#: queries slower than this are named in the progress messages
+SLOW_QUERY = 3.0
+#: on small tables (<= 16 cards) BMC runs to this depth before induction is tried
+QUICK_DEPTH = 4
+
+
+# -- results -------------------------------------------------------------------------
+
+@dataclass
+class Stats:
+    queries: int = 0
+    solver_seconds: float = 0.0
+    seconds: float = 0.0
+    bmc_depth: int = 0
+    invariants: list = field(default_factory=list)
+    dropped: dict = field(default_factory=dict)
+    smt2_files: int = 0
+
+    def as_json(self) -> dict:
+        return {"queries": self.queries, "solver_seconds": round(self.solver_seconds, 3),
+                "seconds": round(self.seconds, 3), "bmc_depth": self.bmc_depth,
+                "invariants": self.invariants, "smt2_files": self.smt2_files}
+
+
+class SymbolicChecker:
+    def __init__(self, game: Game, depth: int | None = None, timeout: float | None = None,
+                 emit=None, max_k: int = MAX_K, progress=None,
+                 candidate_names=None, rounds: int = ROUNDS):
+        self.game, self.spec = game, game.spec
+        self.depth = DEFAULT_DEPTH if depth is None else depth
+        #: how deep the lasso search goes: a lasso is a Pass and then a loop back to
+        #: an earlier state, longer than a safety violation (``official`` at the
+        #: full deck with four players: 7 moves), so without a ``depth`` it goes
+        #: deeper than the other searches
+        self.lasso_depth = max(self.depth, LASSO_DEPTH) if depth is None else depth
+        self.timeout = timeout
+        self.max_k = max_k
+        self.start = time.monotonic()
+        self.deadline = None if timeout is None else self.start + timeout
+        self.sym = Symbolic(self.spec, None, emit)
+        self.props = {p.id: p for p in self.spec.properties}
+        self.rule_ids = {r.id for r in self.spec.rules}
+        self.scope = (f"every state satisfying the invariants, at this table "
+                      f"({self.spec.config.describe()})")
+        pool = candidates(self.spec)
+        if candidate_names is not None:
+            pool = {n: x for n, x in pool.items() if n in candidate_names}
+        self.inductor = Inductor(self, pool, refuted_by_playouts(game, pool, rounds))
+        #: on a big table, the proofs a scout table found re-proved here first
+        self.reproof = Reproof(self.inductor)
+        self._why: dict = {}
+        self.graph_checks: dict = {"DETERMINED": self.determined,
+                                   "NO_DEADLOCK": lambda pid: no_deadlock(self, pid)}
+        # a liveness property the spec gives a ranking function for (ROUND_ENDS)
+        # a reported range the spec gives a bracket for (HAND_BOUNDS)
+        for p in self.spec.properties:
+            if p.ranking:
+                self.graph_checks[p.id] = lambda pid: ranked(self, pid)
+            elif p.bracket is not None:
+                self.graph_checks[p.id] = lambda pid: hand_bounds(self, pid)
+        self._dropped: dict = {}
+        self._bmc_done: dict = {}  # pid -> depth checked without violation
+        #: pid -> action -> the labels of its proof's core (DETERMINED's, once proved)
+        self.cores: dict = {}
+        self.progress = progress or (lambda msg: None)
+        self.candidate_names = candidate_names
+        # BMC depth tried before induction: only where the table is small
+        self.quick_depth = QUICK_DEPTH if self.spec.config.n_cards <= 16 else 0
+
+    # -- budget -------------------------------------------------------------------
+    def budget(self) -> float | None:
+        """Seconds left of the run (None: no limit); ``OutOfTime`` when none are."""
+        return seconds_left(self.deadline)
+
+    def new_scout(self) -> Scout:
+        """A scout for this run (``scout.py``): its table's proofs are re-proved
+        here (``reproof.py``); it runs a checker like this one at its small table."""
+        return Scout(self.spec, self.progress, self.deadline, SymbolicChecker)
+
+    def ask(self, q: Query, slug: str, solver: str = "pipeline"):
+        return self._settled(self.sym.ask(q, slug, self.budget(), solver), slug)
+
+    def first_unsat(self, variants, slug: str, solver: str = "pipeline"):
+        """``Symbolic.first_unsat`` within this run's deadline: (answer, winner)."""
+        ans, won = self.sym.first_unsat(variants, slug, self.budget(), solver)
+        return self._settled(ans, slug), won
+
+    def solve_all(self, queries, solver: str = "pipeline", cap: float | None = None,
+                  tracked=None, stop=None):
+        """``Symbolic.solve_all`` within this run's deadline: the answers, in order
+        (``queries``: (query, slug) pairs, taken lazily; ``tracked``: labels whose
+        part in an unsat answer's core is reported; ``stop``: an answer after
+        which no further query is taken)."""
+        slugs: list = []
+
+        def taken():
+            for q, slug in queries:
+                slugs.append(slug)
+                yield q, slug
+        answers = self.sym.solve_all(taken(), self.budget, solver, cap, tracked=tracked,
+                                     stop=stop)
+        return [self._settled(ans, slug) for ans, slug in zip(answers, slugs)]
+
+    def _settled(self, ans, slug: str):
+        """``ans``, after saying it was slow; an answer cut short by the run's
+        deadline ends the run."""
+        if ans.seconds > SLOW_QUERY:
+            self.progress(f"slow query {slug}: {ans.result} in {ans.seconds:.1f} s")
+        if ans.result not in (SAT, UNSAT) and self.deadline is not None \
+                and time.monotonic() >= self.deadline:
+            raise OutOfTime()
+        return ans
+
+    # -- the initial states: Init then one deal -----------------------------------
+    def unrolled(self, q, d: int):
+        """Add to ``q`` a deal and ``d`` moves after it: (the state before the deal,
+        the deal's parameters, the d + 1 states from the deal on, each move's choices)."""
+        sym = self.sym
+        x0, x1, dparams = self._dealt(q)
+        states, steps = [x1], []
+        for i in range(d):
+            nxt = sym.state(f"x{i + 2}")
+            choices, parts = sym.step_any(states[-1], nxt, f"s{i + 1}")
+            q.extend(parts)
+            steps.append(choices)
+            states.append(nxt)
+        return x0, dparams, states, steps
+
+    def _dealt(self, q: Query):
+        sym = self.sym
+        x0, x1 = sym.state("x0"), sym.state("x1")
+        q.add("init", sym.init(x0))
+        params, frags = sym.next(x0, "deal", x1, "deal_")
+        q.extend(frags)
+        return x0, x1, params
+
+    # -- BMC ------------------------------------------------------------------------
+    def bmc(self, pid: str, upto: int):
+        """Look for a violation of ``pid`` within ``upto`` moves after the deal.
+        Returns a Verdict for a violation (or conformance bug), else None."""
+        prop = self.props[pid]
+        sym = self.sym
+        d0 = self._bmc_done.get(pid, -1) + 1
+        for d in range(d0, upto + 1):
+            if prop.kind == "step" and d == 0:
+                self._bmc_done[pid] = 0
+                continue
+            self.progress(f"{pid}: BMC depth {d}")
+            q = Query(f"BMC: a violation of {pid} exactly {d} move(s) after the deal",
+                      f"unsat proves no violation of {pid} at depth {d} (every deal); "
+                      "sat gives a counterexample trace")
+            x0, dparams, states, steps = self.unrolled(q, d)
+            if prop.kind == "step":
+                q.add("goal", sym.Not(sym.prop(pid, states[-2], states[-1])))
+            else:
+                q.add("goal", sym.Not(sym.prop(pid, states[-1])))
+            ans = self.ask(q, f"bmc-{pid}-d{d}")
+            if ans.result == SAT:
+                return self._replay(pid, ans.model, x0, states[0], dparams, states, steps)
+            if ans.result != UNSAT:
+                return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                    "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})",
+                    "depth": d - 1})
+            self._bmc_done[pid] = d
+        return None
+
+    def _replay(self, pid, model, x0, x1, dparams, states, steps) -> Verdict:
+        game, sym = self.game, self.sym
+        prop = self.props[pid]
+        pre = sym.decode(model, x0)
+        deal = sym.decode_action(model, "deal", dparams)
+        decoded = [sym.decode(model, s) for s in states]
+        actions = [sym.decode_step(model, ch) for ch in steps]
+        problem, eng = None, []
+        try:
+            if pre != game.initial_state():
+                problem = "the decoded pre-deal state is not the engine's initial state"
+            s = game.apply(game.initial_state(), deal)
+            if s != decoded[0]:
+                problem = problem or "the engine deals a different state than Z3"
+            eng = [decoded[0]]
+            s = decoded[0]
+            for i, a in enumerate(actions):
+                s = game.apply(s, a)
+                eng.append(s)
+                if s != decoded[i + 1] and problem is None:
+                    problem = (f"step {i + 1} ({game.action_str(a)}): the engine's successor "
+                               "differs from Z3's")
+        except Exception as e:  # an action Z3 allows that the engine refuses
+            problem = f"the engine refused a step of Z3's trace: {e}"
+        if problem is None:
+            if prop.kind == "step":
+                ok = game.check_property(pid, eng[-2], eng[-1])
+            else:
+                ok = game.check_property(pid, eng[-1])
+            if ok:
+                problem = "the engine's replay does not violate the property"
+        if problem is not None:
+            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                "kind": "conformance_bug", "note": problem,
+                "deal": list(deal[1]), "actions": [[a[0], list(a[1])] for a in actions],
+                "z3_states": decoded})
+        ending = prop.tell(Violation(game, eng[-2], eng[-1]) if prop.kind == "step"
+                           else Violation(game, eng[-1]))
+        return replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
+                                    "the engine reproduces the violation")
+
+    # -- induction ------------------------------------------------------------------
+    def core_budget(self) -> float:
+        """Seconds the core minimisation of one proof may take (all its queries)."""
+        if self.deadline is None:
+            return CORE_SECONDS
+        return max(0.5, min(CORE_SECONDS, (self.deadline - time.monotonic()) / 4))
+
+    def induct(self, pid: str) -> Verdict | None:
+        """A 1-induction proof of ``pid`` (Verdict HOLDS), or None with the reason kept."""
+        prop = self.props[pid]
+        out = self.reproof.prove(pid) if self.inductor.big else None
+        if out is None:
+            out = self.inductor.prove(pid)
+        self._why[pid] = out
+        if not out.proved:
+            return None
+        ev = {"kind": "inductive", "k": 1, "rules": out.rules, "invariants": out.used,
+              "structure": out.structure, "scope": self.scope,
+              "invariant_statements": {n: self.inductor.proven[n][0] for n in out.used},
+              "by_frame": out.by_frame,
+              "proved_invariants": len(out.invariants), "queries": out.queries,
+              "note": "the invariants are proved together: each holds after every deal and "
+                      "every action preserves it given the others; the rules are the union "
+                      "of the minimised cores of the per-action proof queries; the actions "
+                      "listed under by_frame write none of the variables the property reads "
+                      "after the step, so their frame alone preserves it (no query, no rules)"}
+        if out.scouted:
+            ev["scouted"] = out.scouted
+            ev["core_note"] = (f"each proof query was cut to the core Z3 found and "
+                               f"minimised (within {MINIMISE_SECONDS:g} s a query) at the scout "
+                               f"table ({out.scouted}) and proved "
+                               "unsat here as cut: the rules are a core at this table")
+        if not out.cores_complete:
+            ev["core_note"] = ("time ran out while minimising a core, or a cut query was "
+                               "asked whole: the rule list is a core, possibly not minimal")
+        return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
+
+    # -- DETERMINED -------------------------------------------------------------------
+    def _determined_query(self, a: str):
+        """DETERMINED's query for action ``a``: (the query, its parameters, the second
+        successor state)."""
+        sym = self.sym
+        q = Query(f"DETERMINED: from one well-formed state, action {a} with the same "
+                  "arguments and chance outcome has two different successors",
+                  f"unsat proves {a}'s successor is a function of the state and its "
+                  "arguments; sat gives the state and both successors")
+        q.add("wf", sym.wf(sym.A0))
+        params, fa, fb = sym.twin(a)
+        assert sym.B1 is not None   # twin() made the second successor state
+        q.extend(fa)
+        q.extend(fb)
+        q.add("goal", sym.differ(sym.A1, sym.B1))
+        return q, params, sym.B1
+
+    def determined(self, pid: str) -> Verdict:
+        """Per action: one state, the same arguments and chance outcome, two different
+        successors?  Unsat for every action proves the rules fix one outcome.
+
+        On a big table each action's query is first asked cut to the core the
+        scout table found for it (``Scout.determined_cores``): unsat there is unsat
+        for the whole query, and that core is the one reported.  Why: at eight
+        players, full deck, each query is answered in 0.1 s but minimising its
+        core from the whole query took 62 s for the thirteen actions."""
+        prop, sym = self.props[pid], self.sym
+        scouted = self.reproof.scout().determined_cores(pid) if self.inductor.big else None
+        cores: dict = {}
+        complete, from_scout = True, 0
+        for a in sym.actions:
+            q, params, b1 = self._determined_query(a)
+            self.progress(f"{pid}: {a}")
+            cut = (scouted or {}).get(a)
+            if cut is not None and self.ask(cut_to_core(q, cut),
+                                            f"determined-{a}-scouted").result == UNSAT:
+                cores[a], from_scout = cut, from_scout + 1
+                continue
+            ans = self.ask(q, f"determined-{a}")
+            if ans.result == SAT:
+                m = ans.model
+                return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                    "kind": "witness", "action": list(sym.decode_action(m, a, params)),
+                    "state": sym.decode(m, sym.A0), "successors": [
+                        sym.decode(m, sym.A1), sym.decode(m, b1)],
+                    "note": "two successors of one choice from a well-formed state; whether "
+                            "the state is reachable was not checked"})
+            if ans.result != UNSAT:
+                return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                    "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})"})
+            cores[a], done = sym.minimise(q, lambda lab: lab not in STRUCTURE,
+                                          self.core_budget())
+            complete &= done
+        self.cores[pid] = cores
+        rules: list[str] = []
+        for labels in cores.values():
+            for lab in labels:
+                for part in lab.split("+"):
+                    if part in self.rule_ids and part not in rules:
+                        rules.append(part)
+        ev = {"kind": "proof", "rules": rules,
+              "scope": f"every well-formed state at this table ({self.spec.config.describe()})",
+              "note": "for every action, the same state, arguments and chance outcome give one "
+                      "successor; the rules are the union of the minimised cores"}
+        if from_scout:
+            ev["core_note"] = (f"{from_scout} of the {len(cores)} cores were minimised at the "
+                               "scout table and found unsat here as they are")
+        if not complete:
+            ev["core_note"] = "time ran out while minimising a core: possibly not minimal"
+        return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
+
+    # -- all of it ------------------------------------------------------------------
+    def check(self, pid: str) -> Verdict:
+        prop = self.props[pid]
+        if prop.formula is None or prop.kind == "graph":
+            special = self.graph_checks.get(pid)
+            if special is not None:
+                try:
+                    return special(pid)
+                except OutOfTime:
+                    return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                        "kind": "bounded", "limit": f"--timeout {self.timeout}",
+                        "note": "time ran out"})
+            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                "kind": "not_checked",
+                "note": "a graph property: the symbolic engine does not decide it yet "
+                        "(use --engine explicit or all)"})
+        try:
+            # a cheap look for short counterexamples first (small tables), then a proof,
+            # then the rest of the bounded search
+            if self.quick_depth:
+                v = self.bmc(pid, min(self.depth, self.quick_depth))
+                if v is not None:
+                    return v
+            v = self.induct(pid)
+            if v is not None:
+                return v
+            v = self.bmc(pid, self.depth)
+            if v is not None:
+                return v
+            d = self._bmc_done.get(pid, -1)
+            why = self._why.get(pid)
+            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                "kind": "bounded", "depth": d, "limit": f"--depth {self.depth}",
+                "note": f"no violation within {d} moves after any deal; not proved by "
+                        f"1-induction: {why.note if why else 'no proof attempted'}",
+                "cti": why.cti if why else None,
+                "invariants": list(self.inductor.proven)})
+        except OutOfTime:
+            d = self._bmc_done.get(pid, -1)
+            searched = (f"no violation within {d} moves after any deal" if d >= 0 else
+                        "no bounded search finished")
+            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                "kind": "bounded", "depth": d, "limit": f"--timeout {self.timeout}",
+                "note": f"time ran out before a proof: {searched}; "
+                        f"{len(self.inductor.proven)} invariant(s) proved so far"})
+
+    def stats(self) -> Stats:
+        st = Stats(self.sym.queries, self.sym.solver_seconds, time.monotonic() - self.start,
+                   max(self._bmc_done.values(), default=-1),
+                   list(self.inductor.proven), dict(self.inductor.dropped),
+                   len(self.sym.emitted))
+        return st
+
+
+def symbolic_verdicts(game: Game, wanted=None, depth=None, timeout=None, emit=None,
+                      progress=None, stopped=None):
+    """(verdicts, stats) for the properties ``wanted`` (all by default).
+
+    ``emit``: a sink for the queries as SMT-LIB2 (``Symbolic``).  A
+    ``KeyboardInterrupt`` (Ctrl-C, a signal, the command's limits; ``stopped()``
+    names it) ends the run: the property being decided and those after it are
+    UNKNOWN naming it."""
+    ch = SymbolicChecker(game, depth, timeout, emit, progress=progress)
+    out, reason = [], None
+    for p in game.spec.properties:
+        if wanted and p.id not in wanted:
+            continue
+        if reason is None:
+            try:
+                out.append(ch.check(p.id))
+                continue
+            except KeyboardInterrupt:
+                reason = (stopped() if stopped is not None else None) or "interrupted (Ctrl-C)"
+        out.append(Verdict(p.id, UNKNOWN, "symbolic", p.statement, {
+            "kind": "bounded", "limit": reason, "note": f"stopped by {reason}"}))
+    return out, ch.stats()
+
+
+__all__ = ["symbolic_verdicts", "SymbolicChecker", "DEFAULT_DEPTH", "LASSO_DEPTH"]
