@@ -84,7 +84,9 @@ def test_timeout_cuts_the_analysis_after_the_search_short(cli, monkeypatch):
     start = time.monotonic()
     r = cli("check", "--suits", "1", "--timeout", "5", "--json")
     assert r.exit_code == 1, r.output
-    assert time.monotonic() - start < 5 + 3
+    # without the stop the analysis runs for ever; the margin covers compiling and
+    # searching on a loaded machine (the suite's other worker, CI's neighbours)
+    assert time.monotonic() - start < 5 + 10
     report = json.loads(r.stdout)
     assert report["stats"]["complete"] and report["stats"]["stopped_by"] == "--timeout 5"
     got = {p["id"]: (p["verdict"], p["evidence"].get("limit")) for p in report["properties"]}
