@@ -34,7 +34,8 @@ from tools.mutation.mutants import (
     mutants_of,
     mutated_rule,
 )
-from tools.mutation.report import load_notes, merged_search, render, summary
+from tools.mutation.report import counts, load_notes, main, render
+from tools.mutation.summary import merged_search, read_summary, summarise, write_summary
 
 LIBRARY = Path(__file__).resolve().parent.parent / "scenarios" / "library"
 TINY = M.CheckTable("tiny", (("players", 2), ("suits", 1), ("ranks", (2, 2)), ("hand", 1),
@@ -51,6 +52,16 @@ def tiny_baseline() -> M.Baseline:
     return M.baseline([LIBRARY / "pass-only-before-drawing.toml",
                        LIBRARY / "reading-pass-team.toml"], tables=(TINY,),
                       variants=["official"])
+
+
+def _report(rows: list[dict], notes: dict, header: dict | None = None, **records) -> str:
+    """The markdown a run's rows (and its records) render to, through the summary."""
+    run, lines = summarise(header or {"run": {}}, rows, **records)
+    return render(run, lines, notes)
+
+
+def _counts(rows: list[dict], notes: dict, **records) -> dict:
+    return counts(summarise({"run": {}}, rows, **records)[1], notes)
 
 
 def _rule(rs, rid):
@@ -234,25 +245,25 @@ def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp
     assert out.status == M.SURVIVED and out.reached == [] and out.kills == []
     killed = M.run_mutant(base, Mutant("drop_guard", "pass.say", "guard[pass]"), seconds=60)
     rows = [out.as_json(), killed.as_json()]
-    assert summary(rows, {})["score"] == 0.5
+    assert _counts(rows, {})["score"] == 0.5
     notes = tmp_path / "notes.toml"
     notes.write_text('[[equivalent]]\nmutants = [%s]\nwhy = "no table reads it"\n'
                      % json.dumps(m.id))
-    s = summary(rows, load_notes(notes))
+    s = _counts(rows, load_notes(notes))
     assert (s["equivalent"], s["survived"], s["score"], s["unexplained"]) == (1, 0, 1.0, 0)
-    text = render({"run": {}}, rows, load_notes(notes))
+    text = _report(rows, load_notes(notes))
     assert "Equivalent mutants (1)" in text and "no table reads it" in text
     # without the note, the survivor's row says what the pair search found
     search = {m.id: {"id": m.id, "outcome": "same", "same": [["2p ...", 40], ["3p ...", 2]],
                      "limit": None}}
-    text = render({"run": {}}, rows, {}, search=search)
+    text = _report(rows, {}, search=search)
     assert "not told apart at 2 tables exhausted (42 state pairs) (every table tried)" in text
     search[m.id].update(outcome="unread", same=[], unread=["2p ...", "3p ..."], limit="5 s")
-    text = render({"run": {}}, rows, {}, search=search)
+    text = _report(rows, {}, search=search)
     assert "never read at 2 tables and readings (stopped at 5 s)" in text
     # random rounds at larger tables that found nothing add to the row
     search[m.id]["sampled"] = [["3p 1s 2..3 h2 ...", 900, 8000], ["2p ...", 100, 700]]
-    text = render({"run": {}}, rows, {}, search=search)
+    text = _report(rows, {}, search=search)
     assert ("never read at 2 tables and readings (stopped at 5 s); nothing in 1,000 random "
             "rounds at 2 larger tables and readings") in text
     del search[m.id]["sampled"]
@@ -268,15 +279,15 @@ def test_runner_reports_an_unreached_mutant_and_its_note_makes_it_equivalent(tmp
     at = "3p 1s 2..3 h2 [every card] official"
     proofs = {m.id: {"id": m.id, "outcome": "proved",
                      "proofs": [{"at": at, "result": "proved"}, {"at": "x", "result": "same"}]}}
-    s = summary(rows, {}, proofs)
+    s = _counts(rows, {}, proofs=proofs)
     assert (s["proved"], s["survived"], s["scored"], s["score"]) == (1, 0, 1, 1.0)
-    text = render({"run": {}}, rows, {}, search=search, proofs=proofs)
+    text = _report(rows, {}, search=search, proofs=proofs)
     assert "Proved equivalent beyond the small tables (1)" in text and at in text
     assert "Counting the mutants proved equivalent as survivors: 1 / 2 = 50.0%" in text
     proofs[m.id].update(outcome="not proved", proofs=[
         {"at": at, "result": "not proved", "action": "discard", "why": "it differs"}])
-    assert summary(rows, {}, proofs)["survived"] == 1
-    text = render({"run": {}}, rows, {}, search=search, proofs=proofs)
+    assert _counts(rows, {}, proofs=proofs)["survived"] == 1
+    text = _report(rows, {}, search=search, proofs=proofs)
     assert f"not proved at 1 of 1 (first: {at}: discard: it differs)" in text
 
 
@@ -342,7 +353,7 @@ def test_a_resumed_run_records_the_mutants_the_spec_gained(tmp_path):
     header, rows = bench.read_results(record)
     assert header["run"]["mutants"] == 3 and len(rows) == 2
     assert header["run"]["resumed"] == ["python -m tools.mutation.mutate_spec --resume"]
-    assert "Resumed on the spec as it was later" in render(header, rows, {})
+    assert "Resumed on the spec as it was later" in _report(rows, {}, header)
 
 
 def test_a_check_that_never_takes_the_changed_action_is_skipped():
@@ -477,10 +488,10 @@ def test_random_rounds_refute_a_wrong_note_and_not_a_right_one(tmp_path):
     assert "refuted" not in right and right["rounds"] > 0 and right["differed"] > 0
     assert set(right["where"]) <= {f"duty_on in {p}" for p in
                                    ("DRAW", "DECK", "DISCARD", "RACE", "PRIDE", "SECRET", "OVER")}
-    rows = [{"id": i, "status": "survived", "operator": "drop_update", "detail": "",
-             "reached": [], "kills": []} for i in (wrong["id"], right["id"])]
+    rows = [{"id": i, "status": "survived", "operator": "drop_update", "rule": i.split()[1],
+             "detail": "", "reached": [], "kills": []} for i in (wrong["id"], right["id"])]
     notes = {i: ("an argument", 1) for i in (wrong["id"], right["id"])}
-    text = render({"run": {}}, rows, notes, checked={r["id"]: r for r in (wrong, right)})
+    text = _report(rows, notes, checked={r["id"]: r for r in (wrong, right)})
     assert f"{right['rounds']:,} rounds" in text and "**refuted**" in text
     assert f"Notes that random rounds refute (the round is in the scenario named): `{wrong['id']}`" \
         in text
@@ -496,3 +507,71 @@ def test_a_mutant_that_leaves_a_declared_bound_is_killed_by_its_pinned_round():
                        seconds=60)
     assert out.status == M.KILLED
     assert "owed = -1 is outside the bounds 0..31" in out.kills[0][1]
+
+
+def test_the_summary_keeps_what_killed_each_mutant_and_why_a_survivor_survives(tmp_path):
+    """One line per mutant: the first check that killed it, or what the search,
+    the proof and the random rounds found; written and read back whole, it
+    renders what the run's records render."""
+    killed = {"id": "drop_guard pass.say guard[pass]", "operator": "drop_guard",
+              "rule": "pass.say", "status": "killed", "detail": "", "reached": ["a.toml"],
+              "kills": [["a.toml", "refused"], ["official@A", "HOLDS -> VIOLATED"]]}
+    alive = {"id": "drop_update turn.advance update[pass].drew@0", "operator": "drop_update",
+             "rule": "turn.advance", "status": "timeout", "detail": "time limit 60 s",
+             "reached": ["a.toml", "official@A"], "kills": []}
+    proved = {**alive, "id": "drop_update turn.advance update[pass].owed@0", "status": "survived",
+              "detail": ""}
+    at = "3p 1s 2..3 h2 [every card] official + pass.fail=total"
+    records = {
+        "search": {alive["id"]: {"id": alive["id"], "outcome": "inert", "same": [], "limit": None}},
+        "proofs": {proved["id"]: {"id": proved["id"], "outcome": "proved",
+                                  "proofs": [{"at": "x", "result": "same"},
+                                             {"at": at, "result": "proved"}]}},
+        "checked": {alive["id"]: {"id": alive["id"], "rounds": 1200, "steps": 9000,
+                                  "differed": 0, "where": {}}}}
+    header = {"run": {"command": "python -m tools.mutation.mutate_spec --out r.jsonl",
+                      "mutants": 3, "scenarios": 1, "tables": {"A": "2 players"},
+                      "baseline": {"official@A": {"states": 14, "verdicts": {}}},
+                      "seconds_per_mutant": 60}}
+    run, lines = summarise(header, [killed, alive, proved], **records)
+    assert run["baseline"] == {"official@A": 14} and "seconds_per_mutant" not in run
+    assert lines[0] == {"id": killed["id"], "operator": "drop_guard", "rule": "pass.say",
+                        "status": "killed", "by": "a.toml"}
+    assert lines[1]["detail"] == "time limit 60 s" and lines[1]["reached"] == 2
+    assert lines[1]["search"] == "changes no elaborated spec at the tables tried (every table tried)"
+    assert lines[1]["proof"] == "not tried" and "proved" not in lines[1]
+    assert lines[1]["rounds"].startswith("1,200 rounds, 9,000 steps; the states never differed")
+    assert lines[2]["proved"] == at and lines[2]["proof"] == "proved at 1 (same at 1)"
+    assert "search" not in lines[2]
+    path = tmp_path / "spec-mutants.jsonl"
+    write_summary(path, run, lines)
+    assert read_summary(path) == (run, lines)
+    notes = {alive["id"]: ("the pass leaves drew false", 1)}
+    text = render(*read_summary(path), notes)
+    assert text == render(run, lines, notes)
+    assert "**Mutation score: 1 / 1 = 100.0%**" in text
+    assert "| 3p 1s 2..3 h2 [every card] official | 1 |" in text
+    assert "**Note 1.** the pass leaves drew false" in text and "| 14 states" not in text
+    assert "official 14" in text
+
+
+def test_the_report_command_writes_the_docs_generated_part_and_checks_it(tmp_path, capsys):
+    """``python -m tools.mutation.report`` renders the summary and the notes into
+    the page's generated part, leaving the hand-written text around it;
+    ``--check`` writes nothing and fails when that part is stale."""
+    row = {"id": "drop_guard pass.say guard[pass]", "operator": "drop_guard", "rule": "pass.say",
+           "status": "killed", "detail": "", "reached": [], "kills": [["a.toml", "refused"]]}
+    summary, notes, docs = tmp_path / "s.jsonl", tmp_path / "n.toml", tmp_path / "m.md"
+    write_summary(summary, *summarise({"run": {}}, [row]))
+    docs.write_text("# Mutation\n\nBy hand.\n")
+    args = ["--summary", str(summary), "--notes", str(notes), "--docs", str(docs)]
+    assert main(args + ["--check"]) == 1 and "stale" in capsys.readouterr().err
+    assert main(args) == 0
+    text = docs.read_text()
+    assert text.startswith("# Mutation\n\nBy hand.\n\n<!-- BEGIN GENERATED")
+    assert "**Mutation score: 1 / 1 = 100.0%**" in text
+    assert main(args + ["--check"]) == 0
+    docs.write_text(text.replace("100.0%", "99.0%") + "More by hand.\n")
+    assert main(args + ["--check"]) == 1
+    assert main(args) == 0
+    assert docs.read_text() == text + "More by hand.\n"

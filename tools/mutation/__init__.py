@@ -25,6 +25,10 @@ Modules:
 - ``prove_mutants``: For each surviving mutant of the spec, a proof that it plays the
   same game, beyond small tables.
 - ``report``: The mutation analysis of the spec as markdown: score, operators,
-  survivors. Public: ``BEGIN``, ``END``, ``load_notes``, ``merged_search``, ``render``,
-  ``summary``, ``write_docs``.
+  survivors (``python -m tools.mutation.report [--check]``: docs/mutation.md's generated
+  part). Public: ``BEGIN``, ``END``, ``counts``, ``load_notes``, ``render``, ``status``,
+  ``with_generated``, ``write_docs``.
+- ``summary``: The spec mutation analysis kept in the repository: one line per mutant
+  (docs/mutation/spec-mutants.jsonl), reduced from a run's records. Public:
+  ``merged_search``, ``read_summary``, ``summarise``, ``write_summary``, ....
 """

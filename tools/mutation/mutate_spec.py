@@ -1,7 +1,8 @@
 """Mutation analysis of the spec: are the checks strong enough to catch a wrong rule?
 
     python -m tools.mutation.mutate_spec --workers 2 --out mutation-spec.jsonl
-    python -m tools.mutation.mutate_spec --report mutation-spec.jsonl --docs docs/mutation.md
+    python -m tools.mutation.mutate_spec --report mutation-spec.jsonl \
+        --summary docs/mutation/spec-mutants.jsonl --docs docs/mutation.md
 
 Every mutant of the spec (``tools/mutation/mutants.py``: a guard dropped or negated, an
 update's condition negated, an update dropped, a seat shifted by one, a
@@ -14,13 +15,15 @@ goes on with a file a run left unfinished); ``--report`` turns such a file and
 the equivalence notes (``docs/mutation-notes.toml``: the arguments, written by
 hand, that a surviving mutant cannot be killed) into the mutation score, per
 operator, and the table of survivors (``--docs FILE`` writes it into the
-generated part of that file).
+generated part of that file).  The records stay outside the repository:
+``--summary FILE`` writes what the report shows of them, one line per mutant
+(``tools/mutation/summary.py``), and ``python -m tools.mutation.report`` renders
+the docs from that file alone.
 
 After scenarios are added for the survivors, ``--survivors-of RESULTS --out
 LATER`` runs those mutants again (``--scenario FILE ... --no-tables``: only
 the new scenarios, the checks the first run did not have), and ``--report
-RESULTS --update LATER`` reports the first run with the kills of the later one
-(and what became of each survivor).
+RESULTS --update LATER`` reports the first run with the kills of the later one.
 
 Options to run a part: ``--only TEXT`` (mutants whose id contains TEXT,
 repeatable), ``--operator OP`` (repeatable), ``--sample N --seed S`` (the
@@ -40,7 +43,8 @@ from pathlib import Path
 
 from tools.mutation import mutation as M
 from tools.mutation.mutants import OPERATORS, pinned_stem
-from tools.mutation.report import load_notes, merged_search, render, summary, write_docs
+from tools.mutation.report import counts, load_notes, render, write_docs
+from tools.mutation.summary import merged_search, summarise, write_summary
 
 REPO = Path(__file__).resolve().parents[2]
 LIBRARY = REPO / "scenarios" / "library"
@@ -176,20 +180,18 @@ def run(a) -> int:
 
 def report(a) -> int:
     header, rows = read_results(Path(a.report))
-    notes = load_notes(Path(a.notes))
-    before = None
     if a.update:
         # runs of the first run's survivors (--survivors-of) after the library grew:
         # their kills replace the first run's rows (a mutant a later run does not
         # kill keeps its row: a later run may run only the checks added since,
-        # --scenario and --no-tables), and the report lists what became of each
+        # --scenario and --no-tables)
         newer, commands = {}, []
         for later_path in a.update:
             later_header, later = read_results(Path(later_path))
             newer.update({r["id"]: r for r in later if r["status"] == "killed"})
             commands.append(later_header.get("run", {}).get("command", later_path))
-        before, rows = rows, [newer.get(r["id"], r) for r in rows]
-        header = {"run": {**header.get("run", {}), "update": "; ".join(commands)}}
+        rows = [newer.get(r["id"], r) for r in rows]
+        header = {"run": {**header.get("run", {}), "update": commands}}
     search = None
     if a.search:  # tools/mutation/pin_mutants.py --record: the last search per mutant
         search = merged_search([json.loads(x) for path in a.search
@@ -198,13 +200,18 @@ def report(a) -> int:
     # --record: the random rounds per noted mutant (a later file's row wins)
     proofs = _rows_by_id(a.proofs) if a.proofs else None
     checked = _rows_by_id(a.notes_check) if a.notes_check else None
-    text = render(header, rows, notes, before, search, proofs, checked)
+    run, lines = summarise(header, rows, search, proofs, checked)
+    if a.summary:
+        write_summary(Path(a.summary), run, lines)
+        print(f"wrote {a.summary}", file=sys.stderr)
+    notes = load_notes(Path(a.notes))
+    text = render(run, lines, notes)
     if a.docs:
         write_docs(Path(a.docs), text)
         print(f"wrote {a.docs}", file=sys.stderr)
-    else:
+    elif not a.summary:
         print(text)
-    s = summary(rows, notes, proofs)
+    s = counts(lines, notes)
     print(f"score {s['killed']}/{s['scored']} = {s['score']:.1%}; survivors without a note: "
           f"{s['unexplained']}", file=sys.stderr)
     return 0
@@ -244,6 +251,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--report", metavar="RESULTS", help="report on a results file, run nothing")
     ap.add_argument("--notes", default=str(NOTES), help="the equivalence notes (TOML)")
+    ap.add_argument("--summary", metavar="FILE",
+                    help="with --report: write the summary, one line per mutant, to FILE "
+                         "(docs/mutation/spec-mutants.jsonl is the one the docs render)")
     ap.add_argument("--docs", metavar="FILE", help="with --report: write into FILE's generated part")
     ap.add_argument("--update", metavar="RESULTS", action="append",
                     help="with --report: kills of a later --survivors-of run replace the "
