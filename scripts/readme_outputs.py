@@ -31,8 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 FENCE = "```"
 PROMPT = "$ "
 ELIDED = "..."
-#: what differs between two runs of the same command: wall times
-VOLATILE = re.compile(r"\b\d+(\.\d+)? ?(s|ms|seconds)\b")
+#: what differs between two runs of the same command: wall times ("0.8 s"), and the
+#: figures of a timing row ("seconds  0.501", "steps/second  24,546")
+VOLATILE = re.compile(r"\b\d+(\.\d+)? ?(s|ms|seconds)\b"
+                      r"|^(\s*(?:seconds|[\w ()]+/second)\s+)[\d,.]+$", re.MULTILINE)
 
 
 def segments(block: list[str]) -> list[tuple[str, list[str]]]:
