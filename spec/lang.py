@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import sys
 from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
 from typing import ClassVar
 
 from . import ast as A
@@ -240,7 +243,7 @@ class Define:
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule: what it formalises and what it contributes."""
+    """One rule: what it formalises and what it contributes (``rule`` builds one)."""
     id: str
     sentences: tuple[str, ...]
     doc: str
@@ -248,6 +251,10 @@ class Rule:
     choice: str | None = None
     reading: str | None = None
     scope: str = "round"
+    #: where the rule was written: the file and line of its ``rule(...)`` call, the
+    #: file relative to the package's root (``spec/rules/pride.py``) when it is in
+    #: the package, so that it prints the same on every machine; None when unknown
+    src_loc: tuple[str, int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -355,6 +362,43 @@ def signature(name: str, result: str, /, **params: str) -> DefSig:
 def _did_you_mean(name: str, names) -> str:
     close = nearest(name, names)
     return f" (did you mean {close!r}?)" if close else ""
+
+
+# -- writing rules ------------------------------------------------------------
+
+#: the folder the package's folders (spec/, model/, ...) sit in: a rule's file is
+#: told relative to it
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def rule(id: str, sentences, doc: str, *fragments, choice: str | None = None,
+         reading: str | None = None, scope: str = "round") -> Rule:
+    """A rule: its id, the ids of the rulebook sentences it formalises, what it
+    says, and what it contributes (``Guard``, ``Update`` and ``Define``
+    fragments).  A rule that interprets a gap belongs to one reading of a choice
+    point (``choice``, ``reading``); a ``scope="game"`` rule is about the game of
+    several rounds.  The rule remembers where it was written (``src_loc``)."""
+    return Rule(id, tuple(sentences), doc, tuple(fragments), choice, reading, scope,
+                src_loc=_written_at(sys._getframe(1)))
+
+
+def define(t, name: str, body) -> Define:
+    """The definition ``name`` with body ``body``, a function taking the
+    parameters of the signature ``t`` declares for it (``t.signatures``) by
+    name: ``define(t, "lowers_ok", lambda card, hand, limit: TRUE)``."""
+    return t.define(name, body)
+
+
+def _written_at(frame) -> tuple[str, int]:
+    """(file, line) of a frame: the file relative to the package's root when it
+    is in the package."""
+    return (_shown_file(frame.f_code.co_filename), frame.f_lineno)
+
+
+@cache
+def _shown_file(filename: str) -> str:
+    path = Path(filename).resolve()
+    return path.relative_to(_ROOT).as_posix() if path.is_relative_to(_ROOT) else filename
 
 
 @dataclass

@@ -69,6 +69,8 @@ from itcp.spec.lang import (
     players,
     signature,
 )
+from itcp.spec.lang import rule as lang_rule
+from itcp.spec.rules import build_ruleset
 from itcp.spec.rules.vocabulary import SCORE, SCORE_INPUTS, Vocabulary
 from itcp.spec.rules.vocabulary import V as SPEC_VARS
 
@@ -308,6 +310,23 @@ def test_game_scope_rules_and_variables_only_in_game_scope():
     assert set(round_spec.action("inc").values) == {"x"}
     game_spec = elaborate(rs, {}, scope="game")
     assert set(game_spec.action("inc").values) == {"x", "g"}
+
+
+def test_a_rule_remembers_where_it_was_written():
+    r = lang_rule("t.where", ["play.1"], "a rule written here")  # LOC-rule
+    line = next(i for i, t in enumerate(open(HERE, encoding="utf-8"), 1)
+                if "LOC-rule" in t and "next(" not in t)
+    assert r.src_loc == ("tests/test_lang.py", line)
+    assert r == replace(r, src_loc=None)  # where it was written is no part of the rule
+
+
+def test_every_rule_of_the_rulebook_points_at_its_rule_call():
+    root = pathlib.Path(itcp.spec.__file__).resolve().parent.parent
+    for r in build_ruleset(TINY_CFG).rules:
+        path, line = r.src_loc
+        assert path.startswith("spec/rules/"), (r.id, r.src_loc)
+        text = (root / path).read_text(encoding="utf-8").splitlines()[line - 1]
+        assert f'rule("{r.id}"' in text, (r.id, r.src_loc, text)
 
 
 def test_guards_are_conjoined_with_rule_ids():

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from ..ast import op
-from ..lang import Exists, MapOf, Update, num
+from ..lang import Exists, MapOf, Update, define, num, rule
 from .priorities import Priority
-from .turn import define, rule
 from .vocabulary import DEAL, GAME_OVER, Vocabulary, score_of
 
 #: Round variables a new round starts afresh (everything but the game's own).

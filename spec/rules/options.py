@@ -7,10 +7,10 @@ Cycle's gifts, a Secret Combination choice) have their own actions here.
 from __future__ import annotations
 
 from ..ast import op
-from ..lang import FALSE, TRUE, And, Exists, Guard, If, MapOf, Not, Or, SetOf, Update, num
+from ..lang import FALSE, TRUE, And, Exists, Guard, If, MapOf, Not, Or, SetOf, Update, define, num, rule
 from . import flow
 from .priorities import Priority
-from .turn import define, endings, my_seat, next_seat, raw_endings, rule
+from .turn import endings, my_seat, next_seat, raw_endings
 from .vocabulary import DISCARD, PRIDE, RACE, SECRET, Vocabulary
 
 

@@ -10,7 +10,6 @@ from ..lang import (
     FALSE,
     TRUE,
     And,
-    Define,
     Exists,
     ForAll,
     Guard,
@@ -18,9 +17,10 @@ from ..lang import (
     MapOf,
     Not,
     Or,
-    Rule,
     Update,
+    define,
     num,
+    rule,
 )
 from . import flow
 from .priorities import Priority
@@ -29,15 +29,6 @@ from .vocabulary import DECK, DECK_OUT, DISCARD, DRAW, LIVE, OVER, PASS_REACHED,
 #: Every round-scope action: the stop rule and the zero rule cover them all.
 ROUND_ACTIONS = ("deal", "reveal", "draw_pile", "draw_deck", "deck_card", "pass", "answer",
                  "discard", "skip_discard", "race", "give", "give_nothing", "keep")
-
-
-def rule(id, sentences, doc, *fragments, choice=None, reading=None, scope="round"):
-    return Rule(id, tuple(sentences), doc, tuple(fragments), choice, reading, scope)
-
-
-def define(t: Vocabulary, name: str, body_fn) -> Define:
-    """A definition: ``body_fn`` takes the parameters of its signature by name."""
-    return t.define(name, body_fn)
 
 
 def my_seat(t):
