@@ -21,10 +21,11 @@ from __future__ import annotations
 import inspect
 import itertools
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from . import ast as A
 from .ast import (
@@ -183,6 +184,9 @@ class Phase:
     doc: str
     terminal: bool = False
     scope: str = "round"
+    #: a card's effect is resolved in it (Mercy's race, Pride Cycle's gifts, a
+    #: team's choice), after the discard that opened it
+    effect: bool = False
 
 
 @dataclass(frozen=True)
@@ -399,6 +403,27 @@ def _written_at(frame) -> tuple[str, int]:
 def _shown_file(filename: str) -> str:
     path = Path(filename).resolve()
     return path.relative_to(_ROOT).as_posix() if path.is_relative_to(_ROOT) else filename
+
+
+@dataclass(frozen=True)
+class Part:
+    """One module of the rulebook, a card or a part of the turn, and what it
+    declares: its state variables and definition signatures, and, as functions
+    of the vocabulary ``t`` (they depend on the table), its phases, actions,
+    the values its variables start from (``initial(t)``: variable -> value),
+    the rows of the moves of its own that end what they began (``endings(t)``,
+    see ``rules.flow.raw_endings``), whether the card played in an effect
+    context ``e`` opens a phase of its own (``opens(t, e)``), and its rules.
+    The vocabulary collects every part's declarations (``rules.words``)."""
+    name: str
+    variables: tuple[StateVar, ...] = ()
+    signatures: tuple[DefSig, ...] = ()
+    phases: Callable[[Any], tuple[Phase, ...]] | None = None
+    actions: Callable[[Any], tuple[ActionDecl, ...]] | None = None
+    initial: Callable[[Any], dict[str, Node]] | None = None
+    endings: Callable[[Any], list[tuple]] | None = None
+    opens: Callable[[Any, Any], Node] | None = None
+    rules: Callable[[Any], list[Rule]] | None = None
 
 
 @dataclass

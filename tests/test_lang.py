@@ -401,7 +401,7 @@ def test_rules_name_their_priorities():
     never a bare number in a rule."""
     spec_dir = pathlib.Path(itcp.spec.__file__).parent
     files = sorted(spec_dir.glob("*.py")) + sorted((spec_dir / "rules").glob("*.py"))
-    assert any(f.name == "turn.py" for f in files)
+    assert any(f.name == "pride.py" for f in files)
     bare = [f"{f}:{line}: {src}" for f in files for line, src in _bare_priorities(f)]
     assert not bare, "use a name from spec/rules/priorities.py:\n" + "\n".join(bare)
 
