@@ -391,31 +391,30 @@ def test_a_rule_with_a_bad_scope_or_fragment_is_refused_when_written():
              "a tuple of action names", "pride.open", "BAD-ACTIONS")
 
 
-def test_a_definition_unlike_its_signature_is_refused_naming_its_rule():
+def _in_turn_rule(t, name, body):
+    """pride.timing.in_turn, written with one definition."""
+    return L.rule("pride.timing.in_turn", ["pride.1"], "x", L.define(t, name, body),  # DEF
+                  choice="pride.timing", reading="in_turn")
+
+
+@pytest.mark.parametrize("name, body, match", [
+    ("pride_to", lambda giver, ring, passers: giver,
+     r"the body of definition pride_to takes \(giver, ring, passers\), its signature "
+     r"pride_to\(giver, ring, passers, dir\): it lacks 'dir'"),
+    ("pride_to", lambda giver, ring, passers, dir: TRUE,
+     r"the body of definition pride_to is of type bool; its signature "
+     r"pride_to\(giver, ring, passers, dir\) gives player"),
+    ("pride_too", lambda giver, ring, passers, dir: giver,
+     r"definition 'pride_too' has no signature \(did you mean 'pride_to'\?\)"),
+], ids=["names", "type", "unknown"])
+def test_a_definition_unlike_its_signature_is_refused_naming_its_rule(name, body, match):
     t = Vocabulary(TINY_CFG)
-    _invalid(lambda: L.rule(
-        "pride.timing.in_turn", ["pride.1"], "x",
-        L.define(t, "pride_to", lambda giver, ring, passers: giver),  # DEF-NAMES
-        choice="pride.timing", reading="in_turn"),
-        r"the body of definition pride_to takes \(giver, ring, passers\), its signature "
-        r"pride_to\(giver, ring, passers, dir\): it lacks 'dir'",
-        "pride.timing.in_turn", "DEF-NAMES")
-    _invalid(lambda: L.rule(
-        "pride.timing.in_turn", ["pride.1"], "x",
-        L.define(t, "pride_to", lambda giver, ring, passers, dir: TRUE),  # DEF-TYPE
-        choice="pride.timing", reading="in_turn"),
-        r"the body of definition pride_to is of type bool; its signature "
-        r"pride_to\(giver, ring, passers, dir\) gives player",
-        "pride.timing.in_turn", "DEF-TYPE")
-    _invalid(lambda: L.rule(
-        "pride.timing.in_turn", ["pride.1"], "x",
-        L.define(t, "pride_too", lambda giver, ring, passers, dir: giver),  # DEF-UNKNOWN
-        choice="pride.timing", reading="in_turn"),
-        r"definition 'pride_too' has no signature \(did you mean 'pride_to'\?\)",
-        "pride.timing.in_turn", "DEF-UNKNOWN")
-    # a body that is no expression at all
+    _invalid(lambda: _in_turn_rule(t, name, body), match, "pride.timing.in_turn", "# DEF")
+
+
+def test_a_definition_body_that_is_no_expression_is_refused():
     with pytest.raises(InvalidRule, match="the body of definition pride_to is 3"):
-        L.define(t, "pride_to", lambda giver, ring, passers, dir: 3)
+        L.define(Vocabulary(TINY_CFG), "pride_to", lambda giver, ring, passers, dir: 3)
 
 
 def test_guards_are_conjoined_with_rule_ids():

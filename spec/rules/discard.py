@@ -52,7 +52,7 @@ def phases(t: Words):
 
 
 def actions(t: Words):
-    my = t.hands[t.hand_of[t.actor]]
+    my = t.hands[flow.my_seat(t)]
     return (
         ActionDecl("discard", "DISCARD", (ParamDecl("c", CARD, my),), "discard a card"),
         ActionDecl("skip_discard", "DISCARD", (), "end the turn without a discard"),

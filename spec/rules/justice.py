@@ -51,7 +51,7 @@ SIGNATURES = (
 
 
 def actions(t: Words):
-    my = t.hands[t.hand_of[t.actor]]
+    my = t.hands[flow.my_seat(t)]
     return (ActionDecl("answer", "DRAW", (ParamDecl("c", CARD, my),),
                        "meet a Justice duty by playing a Justice or Mercy"),)
 

@@ -50,7 +50,7 @@ def phases(t: Words):
 
 
 def actions(t: Words):
-    my = t.hands[t.hand_of[t.actor]]
+    my = t.hands[flow.my_seat(t)]
     return (
         ActionDecl("give", "PRIDE", (ParamDecl("c", CARD, my),), "give a card (Pride Cycle)"),
         ActionDecl("give_nothing", "PRIDE", (), "a giver with an empty hand gives nothing"),
