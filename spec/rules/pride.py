@@ -1,6 +1,6 @@
 """Pride Cycle (20 pts.): "When a player discards a Pride Cycle card, all players
 give any card from their hand to the player next to them in the direction of
-play.  (A player who has said Pass is not included.)" (pride.1, pride.2).
+play.  (A player who has said "Pass" is not included.)" (pride.1, pride.2).
 
 The gifts are a phase of their own (PRIDE): each included player in turn
 chooses a card (``give``, or ``give_nothing`` with an empty hand).  Whether the
