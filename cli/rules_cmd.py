@@ -2,18 +2,25 @@
 
 Lists every rule (id, the sentences it formalises, its choice point and
 reading), every choice point with its readings, and the shipped variants.
-``--markdown`` prints the choice-point catalogue (docs/choice-points.md is this
-output); ``--dump-engine`` prints the Python the engine compiler generates,
-``--dump-successors`` the explorer's packed successor functions.
+``--explain RULE`` reads one rule beside its text: its sentences, its choice
+point and readings, where it was written, the actions it touches and its
+fragments in the spec language.  ``--markdown`` prints the choice-point
+catalogue (docs/choice-points.md is this output); ``--dump-engine`` prints the
+Python the engine compiler generates, ``--dump-successors`` the explorer's
+packed successor functions.
 """
 from __future__ import annotations
+
+import re
+import textwrap
 
 import click
 
 from itcp.model.engine.engine import build_spec, generated_source
 from itcp.model.search.packed import PackedSource
 from itcp.spec.choices import CHOICE_POINTS, ChoicePoint
-from itcp.spec.lang import included
+from itcp.spec.errors import InputError, nearest, valid_names
+from itcp.spec.lang import TRUE, Define, Guard, Rule, Update, elaborate, included
 from itcp.spec.rulebook import SENTENCES
 from itcp.spec.rules import build_ruleset
 from itcp.spec.variants import Variant, list_variants, load_variant
@@ -138,6 +145,114 @@ def summary(variant: Variant) -> str:
     ])
 
 
+# -- one rule, explained ------------------------------------------------------------
+
+#: the width ``--explain`` wraps its prose and formulas to
+EXPLAIN_WIDTH = 100
+#: a bound variable as the AST prints it: its hint and a number (``r285``)
+_BOUND = re.compile(r"(?<![\w$#])([a-z]+)(\d+)\b")
+
+
+def find_rule(variant: Variant, rule_id: str) -> Rule:
+    """The rule ``rule_id`` of the rule set at the variant's table."""
+    rules = {r.id: r for r in build_ruleset(variant.config).rules}
+    if rule_id not in rules:
+        best = nearest(rule_id, rules)
+        raise InputError(f"--explain: unknown rule {rule_id!r}; {valid_names(rules)}",
+                         hint=f"did you mean {best!r}?" if best else None)
+    return rules[rule_id]
+
+
+def actions_touched(variant: Variant, r: Rule) -> tuple[list[str], list[str]]:
+    """The actions the rule's guards and updates name, and those whose guards,
+    updates or conditions call a definition it gives, in the variant's whole game
+    with the rule's reading chosen."""
+    rs = build_ruleset(variant.config)
+    order = [a.name for a in rs.actions]
+    direct = {a for f in r.fragments if isinstance(f, (Guard, Update)) for a in f.actions}
+    if not any(isinstance(f, Define) for f in r.fragments):
+        return [a for a in order if a in direct], []
+    readings = dict(variant.readings)
+    if r.choice is not None and r.reading is not None:
+        readings[r.choice] = r.reading
+    spec = elaborate(rs, readings, "game")
+    through = {a.name for a in spec.actions
+               if r.id in a.used_defs | a.cond_defs | set().union(*a.update_defs.values())}
+    return [a for a in order if a in direct], [a for a in order if a in through]
+
+
+def _wrapped(text: str, indent: int, hang: int = 2) -> list[str]:
+    return textwrap.wrap(text, EXPLAIN_WIDTH, initial_indent=" " * indent,
+                         subsequent_indent=" " * (indent + hang), break_long_words=False,
+                         break_on_hyphens=False) or [""]
+
+
+def fragment_lines(f, signatures: dict) -> list[str]:
+    """One fragment as the spec language prints it (a node's ``repr`` is its
+    s-expression)."""
+    if isinstance(f, Guard):
+        return [f"  guard {', '.join(f.actions)}", *_wrapped(repr(f.expr), 4)]
+    if isinstance(f, Update):
+        head = f"  update {f.var} in {', '.join(f.actions)}"
+        head += f", priority {f.priority}" if f.priority else ""
+        when = [] if f.when == TRUE else _wrapped(f"when {f.when!r}", 4, 5)
+        return [head, *when, *_wrapped(f":= {f.value!r}", 4, 3)]
+    names = signatures[f.name].names
+    shown = {p.name: n for p, n in zip(f.params, names)}
+    body = re.sub(r"\b\w+\b", lambda m: shown.get(m.group(0), m.group(0)), repr(f.body))
+    return [f"  define {f.name}({', '.join(names)})", *_wrapped("= " + body, 4, 2)]
+
+
+def _renumbered(lines: list[str]) -> list[str]:
+    """The bound variables numbered from 1 in the order they appear: the AST's
+    numbers count every variable the process ever made, so they differ between
+    runs that build other rules first."""
+    seen: dict[str, str] = {}
+
+    def name(m):
+        return seen.setdefault(m.group(0), f"{m.group(1)}{len(seen) + 1}")
+    return [_BOUND.sub(name, line) for line in lines]
+
+
+def explain(variant: Variant, rule_id: str) -> str:
+    """The rule read beside its text: its sentences, its choice point and
+    readings, where it was written, the actions it touches and its fragments."""
+    r = find_rule(variant, rule_id)
+    rs = build_ruleset(variant.config)
+    where = f"{r.src_loc[0]}:{r.src_loc[1]}" if r.src_loc else "(where it was written is unknown)"
+    out = [f"Rule {r.id}  ({where})", *_wrapped(r.doc, 0, 0)]
+    if r.choice is None:
+        state = "included (it belongs to no reading)"
+    else:
+        chosen = variant.readings[r.choice]
+        state = (f"included ({r.choice} = {chosen})" if chosen == r.reading
+                 else f"not included (it reads {r.choice} = {chosen})")
+    out += [f"In variant {variant.name}: {state}", "", "Sentences"]
+    for sid in r.sentences:
+        out += _wrapped(f"{sid}  \"{SENTENCES[sid]}\"", 2, len(sid) + 3)
+    out.append("")
+    if r.choice is None:
+        out += ["Choice point: none (the rule holds under every reading)", ""]
+    else:
+        cp = CHOICE_POINTS[r.choice]
+        out += _wrapped(f"Choice point {cp.id}: {cp.question}", 0)
+        out.append(table([(">" if rd.id == r.reading else "", rd.id,
+                           rd.text + (" (literal)" if rd.id == cp.literal else ""))
+                          for rd in cp.readings], indent=2, last_wrap=EXPLAIN_WIDTH - 30))
+        out += _wrapped(f"Why {cp.literal} is the literal reading: {cp.why}", 2)
+        if cp.note:
+            out += _wrapped(f"Note: {cp.note}.", 2)
+        out.append("")
+    direct, through = actions_touched(variant, r)
+    out += ["Actions it touches",
+            *_wrapped(f"by its guards and updates: {', '.join(direct) or '(none)'}", 2),
+            *_wrapped(f"through its definitions: {', '.join(through) or '(none)'}", 2), ""]
+    out.append(f"The rule in the spec language ({len(r.fragments)} fragment"
+               f"{'' if len(r.fragments) == 1 else 's'})")
+    out += _renumbered([line for f in r.fragments for line in fragment_lines(f, rs.signatures)])
+    return "\n".join(out)
+
+
 # -- markdown -----------------------------------------------------------------------
 
 def _cell(text) -> str:
@@ -225,12 +340,18 @@ def markdown(variant: Variant) -> str:
                    "(model/search/packed.py) for this variant.")
 @click.option("--markdown", "as_markdown", is_flag=True,
               help=f"Print the choice-point catalogue as Markdown ({MARKDOWN_FILE}).")
-def rules(variant, config_flags, as_json, dump_engine, dump_successors, as_markdown):
-    if sum((as_json, dump_engine, dump_successors, as_markdown)) > 1:
-        raise click.UsageError(
-            "choose at most one of --json, --dump-engine, --dump-successors, --markdown")
+@click.option("--explain", "explain_rule", metavar="RULE", default=None,
+              help="Explain one rule: its sentences, its choice point and readings, where it "
+                   "is written, the actions it touches and the rule in the spec language.")
+def rules(variant, config_flags, as_json, dump_engine, dump_successors, as_markdown,
+          explain_rule):
+    if sum((as_json, dump_engine, dump_successors, as_markdown, explain_rule is not None)) > 1:
+        raise click.UsageError("choose at most one of --json, --dump-engine, --dump-successors, "
+                               "--markdown, --explain")
     v = load(variant, config_flags)
-    if dump_successors:
+    if explain_rule is not None:
+        click.echo(explain(v, explain_rule))
+    elif dump_successors:
         click.echo(PackedSource(build_spec(v.config, dict(v.readings)), store=True).build(),
                    nl=False)
     elif dump_engine:

@@ -16,6 +16,8 @@ Modules:
 - ``invariants``: Candidate invariants: simple facts about every reachable state, for
   induction.
 - ``lang``: The spec language above expressions: state, phases, actions, rules.
+- ``layout``: The numbers a state is stored in, and the order of what the rules
+  declare.
 - ``properties``: The properties a variant is checked against.
 - ``rulebook``: The rulebook, sentence by sentence, under stable ids.
 - ``semantics``: What each core operator means, on concrete values: the language's

@@ -60,6 +60,18 @@ class SpecError(ItcpError):
     """The spec is ill-formed: a type error, a missing definition, a cycle."""
 
 
+class InvalidRule(SpecError):
+    """A rule of the spec that is wrong as written (a sentence the rulebook does
+    not have, a reading its choice point does not have, a definition unlike its
+    signature), raised when the rule is built: ``rule`` is its id and ``where``
+    the "file:line" it was written at, when known."""
+
+    def __init__(self, message: str, rule: str | None = None, where: str | None = None):
+        self.message, self.rule, self.where = message, rule, where
+        head = " ".join(([f"rule {rule}"] if rule else []) + ([f"({where})"] if where else []))
+        super().__init__(f"{head}: {message}" if head else message)
+
+
 class IllegalAction(ItcpError):
     """An action that is not legal in the given state."""
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from . import ast as A
 from .lang import And, Exists, ForAll, Implies, Not, Or
-from .rules.vocabulary import DECK, DISCARD, DRAW, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET, Vocabulary
+from .layout import DEAL, DECK, DISCARD, DRAW, GAME_OVER, LIVE, OVER, PRIDE, RACE, REVEAL, SECRET
+from .rules.vocabulary import Vocabulary
 
 
 def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidates, one entry each
@@ -24,12 +25,13 @@ def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidate
     the others) are ever assumed."""
     t = Vocabulary(spec.config)
     phases = [p.value for p in spec.phases]
-    player_phases = [p for p in (REVEAL, DRAW, DISCARD, PRIDE, SECRET) if p in phases]
-    in_play = Or(*[t.phase.eq(p) for p in player_phases])
-    mid_round = Or(*[t.phase.eq(p) for p in (REVEAL, DRAW, DECK, DISCARD, RACE, PRIDE, SECRET)
-                     if p in phases])
-    # a discarded card's effect being resolved (the phases this spec has)
-    in_effects = [t.phase.eq(p) for p in (RACE, PRIDE, SECRET) if p in phases]
+    # a player chooses (the phases this spec has, as the parts declare them)
+    in_play = Or(*[t.phase.eq(p.value) for p in spec.phases if p.actor is not None])
+    # between the deal and the round's end
+    mid_round = Or(*[t.phase.eq(p) for p in phases if p not in (DEAL, OVER, GAME_OVER)])
+    # a discarded card's effect being resolved
+    effect_phases = [p.value for p in spec.phases if p.effect]
+    in_effects = [t.phase.eq(p) for p in effect_phases]
     no_passer = t.passers.is_empty()
     deal_phase = next((p.value for p in spec.phases if p.name == "DEAL"), 0)
     initial = And(*[A.Var(v.name, v.type).eq(spec.initial[v.name]) for v in spec.variables])
@@ -137,7 +139,7 @@ def candidates(spec) -> dict:  # long on purpose: a table of ~50 named candidate
                                               t.taken.is_empty()),
                                           Not(t.top_card.eq(t.NOCARD)))),
         "PILE_SET_IN_EFFECTS": ("while a card's effect is resolved the pile holds a card",
-                                Implies(Or(*[t.phase.eq(p) for p in (REVEAL, RACE, PRIDE, SECRET)
+                                Implies(Or(*[t.phase.eq(p) for p in (REVEAL, *effect_phases)
                                              if p in phases]),
                                         Not(t.top_card.eq(t.NOCARD)))),
         "OWED_AT_MOST_ONE": ("at most one draw is owed", t.owed <= 1),

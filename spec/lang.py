@@ -18,10 +18,15 @@ unsat core can always be told in rule ids and rulebook sentences.
 """
 from __future__ import annotations
 
+import ast as pyast
 import inspect
 import itertools
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar
 
 from . import ast as A
 from .ast import (
@@ -41,8 +46,10 @@ from .ast import (
     lift,
     op,
 )
+from .choices import CHOICE_POINTS
 from .config import Config
-from .errors import SpecError, nearest
+from .errors import InvalidRule, SpecError, nearest
+from .rulebook import SENTENCES
 from .simplify import simplify
 
 A._LANG_FILE.append(__file__)
@@ -180,6 +187,9 @@ class Phase:
     doc: str
     terminal: bool = False
     scope: str = "round"
+    #: a card's effect is resolved in it (Mercy's race, Pride Cycle's gifts, a
+    #: team's choice), after the discard that opened it
+    effect: bool = False
 
 
 @dataclass(frozen=True)
@@ -240,7 +250,7 @@ class Define:
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule: what it formalises and what it contributes."""
+    """One rule: what it formalises and what it contributes (``rule`` builds one)."""
     id: str
     sentences: tuple[str, ...]
     doc: str
@@ -248,6 +258,10 @@ class Rule:
     choice: str | None = None
     reading: str | None = None
     scope: str = "round"
+    #: where the rule was written: the file and line of its ``rule(...)`` call, the
+    #: file relative to the package's root (``spec/rules/pride.py``) when it is in
+    #: the package, so that it prints the same on every machine; None when unknown
+    src_loc: tuple[str, int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -344,7 +358,12 @@ class DefSig:
                                 f"({', '.join(p.name for p in got)}), its signature "
                                 f"{self.shown()}: {'; '.join(parts)}")
         params = {n: bound_var(t, "a") for n, t in self.params}
-        return Define(self.name, tuple(params.values()), body(**params))
+        value = body(**params)
+        if not isinstance(value, Node) or value.type != self.result:
+            kind = f"of type {value.type}" if isinstance(value, Node) else repr(value)
+            raise SpecError(f"the body of definition {self.name} is {kind}; its signature "
+                            f"{self.shown()} gives {self.result}")
+        return Define(self.name, tuple(params.values()), value)
 
 
 def signature(name: str, result: str, /, **params: str) -> DefSig:
@@ -355,6 +374,157 @@ def signature(name: str, result: str, /, **params: str) -> DefSig:
 def _did_you_mean(name: str, names) -> str:
     close = nearest(name, names)
     return f" (did you mean {close!r}?)" if close else ""
+
+
+# -- writing rules ------------------------------------------------------------
+
+#: the folder the package's folders (spec/, model/, ...) sit in: a rule's file is
+#: told relative to it
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def rule(id: str, sentences, doc: str, *fragments, choice: str | None = None,
+         reading: str | None = None, scope: str = "round") -> Rule:
+    """A rule: its id, the ids of the rulebook sentences it formalises, what it
+    says, and what it contributes (``Guard``, ``Update`` and ``Define``
+    fragments).  A rule that interprets a gap belongs to one reading of a choice
+    point (``choice``, ``reading``; its id starts ``<choice>.<reading>``); a
+    ``scope="game"`` rule is about the game of several rounds.
+
+    The rule is checked as it is written: a sentence the rulebook does not
+    have, a choice point or reading ``spec/choices.py`` does not list, an id
+    that does not name its reading, is an ``InvalidRule`` at once, naming the
+    rule and its line.  The rule remembers where it was written (``src_loc``)."""
+    r = Rule(id, tuple(sentences), doc, tuple(fragments), choice, reading, scope,
+             src_loc=_written_at(sys._getframe(1)))
+    problem = _rule_problem(r)
+    if problem:
+        raise InvalidRule(problem, r.id, _where(r.src_loc))
+    return r
+
+
+def _rule_problem(r: Rule) -> str | None:
+    """What is wrong with a rule as written, if anything."""
+    if not r.sentences:
+        return "cites no sentence of the rulebook"
+    for sid in r.sentences:
+        if sid not in SENTENCES:
+            return f"cites {sid!r}, which is no sentence of the rulebook{_did_you_mean(sid, SENTENCES)}"
+    if r.scope not in ("round", "game"):
+        return f"has the scope {r.scope!r}: a rule's scope is 'round' or 'game'"
+    for f in r.fragments:
+        if not isinstance(f, (Guard, Update, Define)):
+            return f"contributes {f!r}: a rule's fragments are Guard, Update and Define"
+        if not isinstance(f, Define) and not (
+                isinstance(f.actions, tuple) and all(isinstance(a, str) for a in f.actions)):
+            return f"names the actions {f.actions!r}: a tuple of action names"
+    if (r.choice is None) != (r.reading is None):
+        return "names a choice point without a reading, or a reading without its choice point"
+    if r.choice is None:
+        for cp in CHOICE_POINTS.values():
+            for rd in cp.reading_ids:
+                if _names_reading(r.id, cp.id, rd):
+                    return (f"is named as reading {rd} of {cp.id} but belongs to no reading: "
+                            f"give it choice={cp.id!r}, reading={rd!r}")
+        return None
+    point = CHOICE_POINTS.get(r.choice)
+    if point is None:
+        return (f"belongs to the choice point {r.choice!r}, which spec/choices.py does not "
+                f"list{_did_you_mean(r.choice, CHOICE_POINTS)}")
+    if r.reading not in point.reading_ids:
+        return (f"belongs to the reading {r.reading!r}, which choice point {point.id} does not "
+                f"have (its readings: {', '.join(point.reading_ids)})"
+                f"{_did_you_mean(str(r.reading), point.reading_ids)}")
+    if r.reading is None or not _names_reading(r.id, r.choice, r.reading):
+        return (f"belongs to {r.choice} = {r.reading}, so its id must start with "
+                f"{r.choice}.{r.reading}")
+    return None
+
+
+def _names_reading(rule_id: str, choice: str, reading: str) -> bool:
+    """Is ``rule_id`` ``<choice>.<reading>``, or starts with it and a dot?"""
+    head = f"{choice}.{reading}"
+    return rule_id == head or rule_id.startswith(head + ".")
+
+
+def define(t, name: str, body) -> Define:
+    """The definition ``name`` with body ``body``, a function taking the
+    parameters of the signature ``t`` declares for it (``t.signatures``) by
+    name: ``define(t, "lowers_ok", lambda card, hand, limit: TRUE)``.  A body
+    that does not fit the signature (other names, another result type), or a
+    definition no signature declares, is an ``InvalidRule`` at once, naming the
+    rule it is written in and its line."""
+    try:
+        return t.define(name, body)
+    except InvalidRule:
+        raise
+    except SpecError as e:
+        file, line = _written_at(sys._getframe(1))
+        raise InvalidRule(str(e), _rule_written_at(sys._getframe(1).f_code.co_filename, line),
+                          f"{file}:{line}") from None
+
+
+def _where(src_loc: tuple[str, int] | None) -> str | None:
+    return None if src_loc is None else f"{src_loc[0]}:{src_loc[1]}"
+
+
+def _rule_written_at(filename: str, line: int) -> str | None:
+    """The id of the ``rule(...)`` call that spans ``line`` of ``filename``, read
+    from the source as a traceback reads it (a definition's error names the
+    rule it is written in, which does not exist yet when the error is raised)."""
+    try:
+        tree = pyast.parse(Path(filename).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    best: tuple[int, str] | None = None
+    for n in pyast.walk(tree):
+        if not (isinstance(n, pyast.Call) and _called(n) == "rule" and n.args
+                and n.lineno <= line <= (n.end_lineno or n.lineno)):
+            continue
+        first = n.args[0]
+        if (isinstance(first, pyast.Constant) and isinstance(first.value, str)
+                and (best is None or n.lineno > best[0])):
+            best = (n.lineno, first.value)
+    return None if best is None else best[1]
+
+
+def _called(call: pyast.Call) -> str | None:
+    """The name a call calls: ``rule`` for ``rule(...)`` and ``lang.rule(...)``."""
+    f = call.func
+    return f.id if isinstance(f, pyast.Name) else f.attr if isinstance(f, pyast.Attribute) else None
+
+
+def _written_at(frame) -> tuple[str, int]:
+    """(file, line) of a frame: the file relative to the package's root when it
+    is in the package."""
+    return (_shown_file(frame.f_code.co_filename), frame.f_lineno)
+
+
+@cache
+def _shown_file(filename: str) -> str:
+    path = Path(filename).resolve()
+    return path.relative_to(_ROOT).as_posix() if path.is_relative_to(_ROOT) else filename
+
+
+@dataclass(frozen=True)
+class Part:
+    """One module of the rulebook, a card or a part of the turn, and what it
+    declares: its state variables and definition signatures, and, as functions
+    of the vocabulary ``t`` (they depend on the table), its phases, actions,
+    the values its variables start from (``initial(t)``: variable -> value),
+    the rows of the moves of its own that end what they began (``endings(t)``,
+    see ``rules.flow.raw_endings``), whether the card played in an effect
+    context ``e`` opens a phase of its own (``opens(t, e)``), and its rules.
+    The vocabulary collects every part's declarations (``rules.words``)."""
+    name: str
+    variables: tuple[StateVar, ...] = ()
+    signatures: tuple[DefSig, ...] = ()
+    phases: Callable[[Any], tuple[Phase, ...]] | None = None
+    actions: Callable[[Any], tuple[ActionDecl, ...]] | None = None
+    initial: Callable[[Any], dict[str, Node]] | None = None
+    endings: Callable[[Any], list[tuple]] | None = None
+    opens: Callable[[Any, Any], Node] | None = None
+    rules: Callable[[Any], list[Rule]] | None = None
 
 
 @dataclass

@@ -21,7 +21,7 @@ from typing import Protocol
 from .ast import Node, op
 from .config import Config
 from .lang import And, ForAll, If, Implies, Not, Or, num
-from .rules.vocabulary import (
+from .layout import (
     DEAL,
     DECK,
     DISCARD,

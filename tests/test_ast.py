@@ -212,7 +212,7 @@ def test_src_loc_of_rulebook_rules_points_into_the_rules():
     rs = build_ruleset(Config(players=2, suits=1, ranks=(2, 4), hand=1))
     say = next(r for r in rs.rules if r.id == "pass.say")
     guard = next(f for f in say.fragments if isinstance(f, Guard))
-    assert guard.expr.src_loc[0].endswith("turn.py")
+    assert guard.expr.src_loc[0].endswith("passing.py")
 
 
 def test_rebuild_and_substitute_keep_src_loc():

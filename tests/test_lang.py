@@ -16,6 +16,7 @@ from itcp.model.engine import runtime
 from itcp.model.engine.codegen import FunctionEmitter, Module, compile_spec
 from itcp.model.engine.reference import Evaluator, ReferenceModule
 from itcp.spec import ast as A
+from itcp.spec import lang as L
 from itcp.spec.ast import (
     BOOL,
     CARD,
@@ -36,7 +37,7 @@ from itcp.spec.ast import (
     op,
 )
 from itcp.spec.config import Config
-from itcp.spec.errors import SpecError
+from itcp.spec.errors import InvalidRule, SpecError
 from itcp.spec.lang import (
     FALSE,
     TRUE,
@@ -69,6 +70,7 @@ from itcp.spec.lang import (
     players,
     signature,
 )
+from itcp.spec.rules import build_ruleset
 from itcp.spec.rules.vocabulary import SCORE, SCORE_INPUTS, Vocabulary
 from itcp.spec.rules.vocabulary import V as SPEC_VARS
 
@@ -310,6 +312,111 @@ def test_game_scope_rules_and_variables_only_in_game_scope():
     assert set(game_spec.action("inc").values) == {"x", "g"}
 
 
+def test_a_rule_remembers_where_it_was_written():
+    r = L.rule("t.where", ["play.1"], "a rule written here")  # LOC-rule
+    line = next(i for i, t in enumerate(open(HERE, encoding="utf-8"), 1)
+                if "LOC-rule" in t and "next(" not in t)
+    assert r.src_loc == ("tests/test_lang.py", line)
+    assert r == replace(r, src_loc=None)  # where it was written is no part of the rule
+
+
+def test_every_rule_of_the_rulebook_points_at_its_rule_call():
+    root = pathlib.Path(itcp.spec.__file__).resolve().parent.parent
+    for r in build_ruleset(TINY_CFG).rules:
+        path, line = r.src_loc
+        assert path.startswith("spec/rules/"), (r.id, r.src_loc)
+        text = (root / path).read_text(encoding="utf-8").splitlines()[line - 1]
+        assert f'rule("{r.id}"' in text, (r.id, r.src_loc, text)
+
+
+def _line(tag: str) -> int:
+    return next(i for i, t in enumerate(open(HERE, encoding="utf-8"), 1)
+                if tag in t and "_line(" not in t)
+
+
+def _invalid(build, match: str, rule_id: str, tag: str) -> InvalidRule:
+    """The rule ``build`` writes is refused at once, naming it and the line ``tag``
+    marks in this file."""
+    with pytest.raises(InvalidRule, match=match) as err:
+        build()
+    assert err.value.rule == rule_id
+    assert err.value.where == f"tests/test_lang.py:{_line(tag)}"
+    assert str(err.value).startswith(f"rule {rule_id} (tests/test_lang.py:{_line(tag)}): ")
+    return err.value
+
+
+def test_a_rule_citing_an_unknown_sentence_is_refused_when_written():
+    _invalid(lambda: L.rule("pride.open", ["pride.9"], "x"),  # BAD-SENTENCE
+             r"cites 'pride.9', which is no sentence of the rulebook \(did you mean",
+             "pride.open", "BAD-SENTENCE")
+    _invalid(lambda: L.rule("pride.open", [], "x"),  # NO-SENTENCE
+             "cites no sentence", "pride.open", "NO-SENTENCE")
+
+
+def test_a_rule_of_an_unknown_choice_point_or_reading_is_refused_when_written():
+    _invalid(lambda: L.rule("pride.timin.in_turn", ["pride.1"], "x",  # BAD-POINT
+                               choice="pride.timin", reading="in_turn"),
+             r"choice point 'pride.timin', which spec/choices.py does not list "
+             r"\(did you mean 'pride.timing'\?\)", "pride.timin.in_turn", "BAD-POINT")
+    _invalid(lambda: L.rule("pride.timing.simultanous", ["pride.1"], "x",  # BAD-READING
+                               choice="pride.timing", reading="simultanous"),
+             r"the reading 'simultanous', which choice point pride.timing does not have "
+             r"\(its readings: simultaneous, in_turn\) \(did you mean 'simultaneous'\?\)",
+             "pride.timing.simultanous", "BAD-READING")
+    _invalid(lambda: L.rule("pride.x", ["pride.1"], "x", choice="pride.timing"),  # HALF
+             "a choice point without a reading", "pride.x", "HALF")
+
+
+def test_a_rule_whose_id_does_not_name_its_reading_is_refused_when_written():
+    _invalid(lambda: L.rule("pride.in_turn", ["pride.1"], "x",  # BAD-ID
+                               choice="pride.timing", reading="in_turn"),
+             "belongs to pride.timing = in_turn, so its id must start with "
+             "pride.timing.in_turn", "pride.in_turn", "BAD-ID")
+    # a rule named as a reading that forgets to say it belongs to it
+    _invalid(lambda: L.rule("pride.timing.in_turn", ["pride.1"], "x"),  # NO-READING
+             "is named as reading in_turn of pride.timing but belongs to no reading: give it "
+             "choice='pride.timing', reading='in_turn'", "pride.timing.in_turn", "NO-READING")
+    # a longer id that starts with its reading is fine
+    assert L.rule("pride.timing.in_turn.more", ["pride.1"], "x",
+                     choice="pride.timing", reading="in_turn").reading == "in_turn"
+
+
+def test_a_rule_with_a_bad_scope_or_fragment_is_refused_when_written():
+    _invalid(lambda: L.rule("pride.open", ["pride.1"], "x", scope="table"),  # BAD-SCOPE
+             "scope 'table'", "pride.open", "BAD-SCOPE")
+    _invalid(lambda: L.rule("pride.open", ["pride.1"], "x", TRUE),  # BAD-FRAGMENT
+             "fragments are Guard, Update and Define", "pride.open", "BAD-FRAGMENT")
+    _invalid(lambda: L.rule("pride.open", ["pride.1"], "x",  # BAD-ACTIONS
+                               Guard("give", TRUE)),
+             "a tuple of action names", "pride.open", "BAD-ACTIONS")
+
+
+def _in_turn_rule(t, name, body):
+    """pride.timing.in_turn, written with one definition."""
+    return L.rule("pride.timing.in_turn", ["pride.1"], "x", L.define(t, name, body),  # DEF
+                  choice="pride.timing", reading="in_turn")
+
+
+@pytest.mark.parametrize("name, body, match", [
+    ("pride_to", lambda giver, ring, passers: giver,
+     r"the body of definition pride_to takes \(giver, ring, passers\), its signature "
+     r"pride_to\(giver, ring, passers, dir\): it lacks 'dir'"),
+    ("pride_to", lambda giver, ring, passers, dir: TRUE,
+     r"the body of definition pride_to is of type bool; its signature "
+     r"pride_to\(giver, ring, passers, dir\) gives player"),
+    ("pride_too", lambda giver, ring, passers, dir: giver,
+     r"definition 'pride_too' has no signature \(did you mean 'pride_to'\?\)"),
+], ids=["names", "type", "unknown"])
+def test_a_definition_unlike_its_signature_is_refused_naming_its_rule(name, body, match):
+    t = Vocabulary(TINY_CFG)
+    _invalid(lambda: _in_turn_rule(t, name, body), match, "pride.timing.in_turn", "# DEF")
+
+
+def test_a_definition_body_that_is_no_expression_is_refused():
+    with pytest.raises(InvalidRule, match="the body of definition pride_to is 3"):
+        L.define(Vocabulary(TINY_CFG), "pride_to", lambda giver, ring, passers, dir: 3)
+
+
 def test_guards_are_conjoined_with_rule_ids():
     rs = ruleset(rule("small", Guard(("inc",), X.cur < 3)),
                  rule("mine", Guard(("inc", "pick"), PH.cur.eq(0))))
@@ -382,7 +489,7 @@ def test_rules_name_their_priorities():
     never a bare number in a rule."""
     spec_dir = pathlib.Path(itcp.spec.__file__).parent
     files = sorted(spec_dir.glob("*.py")) + sorted((spec_dir / "rules").glob("*.py"))
-    assert any(f.name == "turn.py" for f in files)
+    assert any(f.name == "pride.py" for f in files)
     bare = [f"{f}:{line}: {src}" for f in files for line, src in _bare_priorities(f)]
     assert not bare, "use a name from spec/rules/priorities.py:\n" + "\n".join(bare)
 

@@ -72,14 +72,10 @@ LAZY = {
 
 #: Imports inside a function that stay, with the reason.  Each entry must still
 #: be found (a stale one fails the test).
-PENDING_LAZY = {
-    ("itcp.spec.rules", "itcp.spec.properties"): (
-        "spec/properties.py reads the rules' Vocabulary, so the rules package cannot import it "
-        "while it is itself being imported"),
+PENDING_LAZY: dict[tuple[str, str], str] = {
 }
 #: Package-level cycles being taken apart (each must still be found)
-PENDING_PACKAGE_CYCLES = [
-    ["itcp.spec.properties", "itcp.spec.rules"],
+PENDING_PACKAGE_CYCLES: list[list[str]] = [
 ]
 PENDING_PRIVATE = {
 }

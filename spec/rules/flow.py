@@ -1,21 +1,21 @@
-"""How one move leads to the next: the expressions several rules share.
+"""How one move leads to the next: the expressions several parts share.
 
 A discard (or a Justice answer, or the first face-up card under
 ``setup.first_card = applies``) is an *effect context*: a card, who played it,
 whether its option effect applies, and the seat play resumes from.  Whether
-the move opens a sub-phase (Mercy's race, Pride Cycle's gifts, a Secret
-Combination choice) or ends the turn is decided here from the definitions the
-option rules provide, so the turn rules and the option rules never disagree
-about it.  Everything reading-dependent goes through a definition; this module
-adds no rule of its own.
+the move opens a phase of a card's own (Mercy's race, Pride Cycle's gifts, a
+Secret Combination choice: each card says when, ``Part.opens``), holds the turn
+open, or ends the turn is decided here, once, so the turn's parts and the
+cards never disagree about it.  Everything reading-dependent goes through a
+definition; this module adds no rule of its own.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ast import Node
-from ..lang import FALSE, TRUE, And, If, Not, Or
-from .vocabulary import Vocabulary
+from ..ast import Node, op
+from ..lang import TRUE, And, If, Not, Or
+from .words import Words
 
 
 @dataclass(frozen=True)
@@ -27,64 +27,44 @@ class Effect:
     from_seat: Node  # where play resumes when the turn ends
 
 
-def effect_contexts(t: Vocabulary) -> list[Effect]:
-    c = lambda a: next(p for p in next(x for x in t.actions if x.name == a).params).ref
-    racing_from = If(t.racing, t.d("race_resume", t.actor, t.resume), t.turn)
+def racing_from(t: Words):
+    """The seat play resumes from after a discard: in Mercy's race, as the
+    race's readings say (``race_resume``); else the turn's."""
+    return If(t.racing, t.d("race_resume", t.actor, t.resume), t.turn)
+
+
+def effect_contexts(t: Words) -> list[Effect]:
+    """The ways a card is played so that its option effect may act."""
     return [
-        Effect("discard", c("discard"), t.actor,
-               Or(Not(t.racing), t.d("race_effects")), racing_from),
-        Effect("answer", c("answer"), t.actor, TRUE, t.turn),
+        Effect("discard", t.param("discard"), t.actor,
+               Or(Not(t.racing), t.d("race_effects")), racing_from(t)),
+        Effect("answer", t.param("answer"), t.actor, TRUE, t.turn),
         Effect("reveal", t.top_card, t.dealer, TRUE, t.dealer),
     ]
 
 
-def ring(t: Vocabulary):
+def ring(t: Words):
     return t.ring(t.hand_of, t.aside)
 
 
-def race_field(t: Vocabulary, e: Effect):
-    return t.d("race_field", hands=t.hands_, hand_of=t.hand_of, passers=t.passers, aside=t.aside,
-               by=e.by, dir=t.dir_, pile=t.pile_, turn=t.turn, taken=t.taken)
+def my_seat(t: Words):
+    """The seat whose hand the player to act plays."""
+    return t.hand_of[t.actor]
 
 
-def pride_givers(t: Vocabulary):
-    return t.d("pride_givers", ring=ring(t), passers=t.passers, dir=t.dir)
+def opens(t: Words, e: Effect):
+    """Does the card played in ``e`` open a phase of a card's own?"""
+    return Or(*t.openings(e))
 
 
-def secret_partner(t: Vocabulary, e: Effect):
-    return t.d("secret_partner", by=e.by, ring=ring(t), passers=t.passers, dir=t.dir)
-
-
-def opens_race(t, e):
-    return And(e.on, t.is_kind(e.card, "mercy"), Not(race_field(t, e).is_empty()))
-
-
-def opens_pride(t, e):
-    return And(e.on, t.is_kind(e.card, "pride_cycle"), Not(pride_givers(t).is_empty()))
-
-
-def forms_team(t, e):
-    q = secret_partner(t, e)
-    return And(e.on, t.is_kind(e.card, "secret_combination"), q.ne(t.NOBODY),
-               t.hand_of[q].ne(t.hand_of[e.by]), t.d("secret_allowed", ring(t)))
-
-
-def opens_secret(t, e):
-    return And(forms_team(t, e), t.d("secret_waits"))
-
-
-def opens(t, e):
-    return Or(opens_race(t, e), opens_pride(t, e), opens_secret(t, e))
-
-
-def skip(t, e):
+def skip(t: Words, e: Effect):
     """Does this card skip the next player (Unbelief; Repentance with two)?"""
     return And(e.on, Or(And(t.is_kind(e.card, "unbelief"), t.d("unbelief_skips")),
                         And(t.is_kind(e.card, "repentance"), t.d("repentance_skips"),
                             t.d("repentance_acts", t.first_passer))))
 
 
-def race_on(t: Vocabulary):
+def race_on(t: Words):
     """After this move, Mercy's race still has a racer to discard (only under
     ``mercy.discards = every_racer``: the racers still to discard who can)."""
     field = t.d("race_field", hands=t.hands_, hand_of=t.hand_of_, passers=t.passers_,
@@ -92,25 +72,58 @@ def race_on(t: Vocabulary):
     return And(t.d("race_continues"), Not((t.racers & field).is_empty()))
 
 
-def owes_discard(t: Vocabulary):
+def owes_discard(t: Words):
     """After this move, the turn player still owes the turn's discard (a Justice
     answer under ``justice.answer = draw_only``)."""
     return And(t.d("answer_then_discard"), t.owes_discard_)
 
 
-def held(t: Vocabulary):
+def held(t: Words):
     """The turn goes on after a move that would otherwise end it: the race has
     racers left, or the turn's own discard is still to come."""
     return Or(race_on(t), owes_discard(t))
 
 
-def may_hold(t: Vocabulary):
+def may_hold(t: Words):
     """Can a turn go on after a move that would otherwise end it (at all, under
     these readings)?  A duty set in such a turn outlasts the turn's end."""
     return Or(t.d("race_continues"), t.d("answer_then_discard"))
 
 
-def taken_by(t: Vocabulary, p, turn=None, taken=None):
+def raw_endings(t: Words):
+    """(action, does it end what the move began, seat play resumes from, skip flag):
+    a move that opens nothing more ends the turn unless the turn is held open
+    (``endings``).  The effect contexts' rows come first, then the parts' own
+    (``Part.endings``: a turn's end without a discard, a Pass, the last gift, a
+    team's choice)."""
+    out = []
+    for e in effect_contexts(t):
+        out.append((e.action, Not(opens(t, e)), e.from_seat, skip(t, e)))
+    return out + t.ending_rows()
+
+
+def endings(t: Words):
+    """(action, does it end the turn, seat play resumes from, skip flag): a turn
+    held open (Mercy's race with racers left, the turn's own discard still to
+    come: ``held``) does not end."""
+    hold = held(t)
+    return [(a, And(ends, Not(hold)), f, s) for a, ends, f, s in raw_endings(t)]
+
+
+def live_seats(t: Words, aside, passers, first_passer):
+    """Seats that take turns: not set aside, not frozen (the first passer
+    stays, since reaching them ends the round)."""
+    return (t.ALLP - aside) - (passers - t.NONEP.plus(first_passer))
+
+
+def next_seat(t: Words, from_seat):
+    """The next seat in the next state's direction of play from ``from_seat``,
+    among the seats that take turns then (and those seats)."""
+    live = live_seats(t, t.aside_, t.passers_, t.first_passer_)
+    return op("next_in", from_seat, t.dir_, live), live
+
+
+def taken_by(t: Words, p, turn=None, taken=None):
     """The cards ``p`` took from the pile this turn: the turn player's taken
     cards, nothing for anyone else (a Mercy race winner drew nothing).  Who may
     win the race and what the winner may discard both read it, so they agree."""
@@ -119,7 +132,7 @@ def taken_by(t: Vocabulary, p, turn=None, taken=None):
     return If(p.eq(turn), taken, t.NONE)
 
 
-def points_before(t: Vocabulary, hand, racing=None):
+def points_before(t: Words, hand, racing=None):
     """One more than the points a discard may not leave ``hand`` above (under
     ``discard.lower = constraint``), 0 if none is recorded: the turn player's
     points before the turn's first draw; in Mercy's race, where no draw came
@@ -131,13 +144,6 @@ def points_before(t: Vocabulary, hand, racing=None):
     return If(racing, t.cards_points(hand) + 1, t.before_draw)
 
 
-def live_seats(t: Vocabulary, aside, passers, first_passer):
-    """Seats that take turns: not set aside, not frozen (the first passer
-    stays, since reaching them ends the round)."""
-    return (t.ALLP - aside) - (passers - t.NONEP.plus(first_passer))
-
-
-__all__ = ["Effect", "effect_contexts", "opens", "opens_race", "opens_pride",
-           "opens_secret", "forms_team", "skip", "race_field", "pride_givers",
-           "secret_partner", "ring", "live_seats", "taken_by", "points_before", "race_on",
-           "owes_discard", "held", "may_hold", "FALSE"]
+__all__ = ["Effect", "effect_contexts", "racing_from", "ring", "my_seat", "opens", "skip",
+           "race_on", "owes_discard", "held", "may_hold", "raw_endings", "endings",
+           "live_seats", "next_seat", "taken_by", "points_before"]

@@ -1,20 +1,59 @@
-"""The game of several rounds: totals, the rotating dealer, the end of the game."""
+"""The game of several rounds: totals, the rotating dealer, the end of the game
+(object.1)."""
 from __future__ import annotations
 
-from ..ast import op
-from ..lang import Exists, MapOf, Update, num
+from ..ast import BOOL, INT, map_of, op
+from ..lang import (
+    ActionDecl,
+    Exists,
+    MapOf,
+    Part,
+    Phase,
+    StateVar,
+    Update,
+    define,
+    num,
+    rule,
+    signature,
+)
+from ..layout import DEAL, GAME_OVER
 from .priorities import Priority
-from .turn import define, rule
-from .vocabulary import DEAL, GAME_OVER, Vocabulary, score_of
+from .scoring import score_of
+from .words import Words
 
-#: Round variables a new round starts afresh (everything but the game's own).
-ROUND_RESET = ("turn", "actor", "dir", "hands", "deck", "pile", "passers", "first_passer",
-               "since_pass", "had_turn", "taken", "drew", "owed", "duty", "duty_on", "racing",
-               "racers", "owes_discard", "duty_fresh", "resume", "pride_left", "gifts",
-               "partner", "hand_of", "aside", "charity_out", "ended", "before_draw")
+VARIABLES = (
+    StateVar("totals", map_of(INT), "each player's running total", scope="game",
+             bounds=(-4096, 65535)),
+    StateVar("round_no", INT, "rounds completed", scope="game", bounds=(0, 255)),
+)
+
+SIGNATURES = (signature("game_done", BOOL, totals=map_of(INT), round_no=INT),)
+
+#: round variables a new round does not start afresh: next_round sets them itself
+SET_BY_NEXT_ROUND = ("phase", "dealer")
 
 
-def rules(t: Vocabulary):
+def phases(t: Words):
+    return (Phase("GAME_OVER", GAME_OVER, None, "the game is over", terminal=True, scope="game"),)
+
+
+def actions(t: Words):
+    return (ActionDecl("next_round", "OVER", (), "total the scores and start the next round",
+                       scope="game"),)
+
+
+def initial(t: Words):
+    return {"totals": MapOf(t.ALLP, lambda p: num(0)), "round_no": num(0)}
+
+
+def round_reset(t: Words) -> tuple[str, ...]:
+    """The round variables a new round starts afresh: all but the phase and the
+    dealer, in the state's order."""
+    return tuple(v.name for v in t.variables
+                 if v.scope == "round" and v.name not in SET_BY_NEXT_ROUND)
+
+
+def rules(t: Words):
     totals = MapOf(t.ALLP, lambda p: t.totals[p] + score_of(p), hint="p")
     done = t.d("game_done", t.totals_, t.round_no_)
     return [
@@ -26,7 +65,7 @@ def rules(t: Vocabulary):
              Update(("next_round",), "dealer", op("step", t.dealer, num(1))),
              Update(("next_round",), "phase", num(DEAL)),
              Update(("next_round",), "phase", num(GAME_OVER), when=done, priority=Priority.OVERRIDE),
-             *[Update(("next_round",), v, t.initial[v]) for v in ROUND_RESET],
+             *[Update(("next_round",), v, t.initial[v]) for v in round_reset(t)],
              scope="game"),
         rule("game.end.rounds", ["object.1"],
              "The game ends after one round per player (each deals once).",
@@ -38,3 +77,7 @@ def rules(t: Vocabulary):
                  t.ALLP, lambda p: totals[p] > t.cfg.threshold, hint="p")),
              choice="game.end", reading="threshold", scope="game"),
     ]
+
+
+PART = Part("game", VARIABLES, SIGNATURES, phases=phases, actions=actions, initial=initial,
+            rules=rules)
