@@ -26,4 +26,7 @@ Modules:
 - ``variants``: Variants as data: which reading of each choice point, at which table.
   Public: ``Variant``, ``list_variants``, ``load_variant``, ``parse_options``,
   ``parse_ranks``, ``FULL_DECK_OVERRIDES``, ``CONFIG_KEYS``, ``DEFAULT_TABLE``, ....
+- ``walk``: One contract for every walk over the expression AST: a case per node type
+  and per operator, checked when the walker's class is defined. Public: ``Walker``,
+  ``OperatorTable``, ``handles``, ``all_but``, ``IncompleteWalker``, ``NODE_TYPES``.
 """

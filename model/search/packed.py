@@ -230,92 +230,133 @@ class PackedEmitter(FunctionEmitter):
             return str(self.encode_pile(n.value))
         return super().on_Const(n)
 
-    def on_Op(self, n):  # long: one short case per packed-state operator, then codegen's
-        o, a = n.op, n.args
+    # -- the operators on packed piles, and on parameters that are never NOBODY --
+    def op_pile_len(self, n: Op):
+        return f"({self.expr(n.args[0])} & {self.lm})"
+
+    def op_next_in(self, n: Op):
+        a = n.args
+        d, seat = self.expr(a[1]), self.expr(a[0])
+        if _literal(d) and _literal(seat):
+            # direction and seat known here: the row of the table for them
+            row = runtime.next_in_table(self.n)[_int(d) + 1][_int(seat) + 1]
+            return f"{self.module.const(row, 'NEXT_FROM')}[{self.expr(a[2])}]"
+        return super().op_next_in(n)
+
+    def op_top(self, n: Op):
         lb, cb, lm, cm = self.lb, self.cb, self.lm, self.cm
-        if o == "pile_len":
-            return f"({self.expr(a[0])} & {lm})"
-        if o == "next_in":
-            d, seat = self.expr(a[1]), self.expr(a[0])
-            if _literal(d) and _literal(seat):
-                # direction and seat known here: the row of the table for them
-                row = runtime.next_in_table(self.n)[_int(d) + 1][_int(seat) + 1]
-                return f"{self.module.const(row, 'NEXT_FROM')}[{self.expr(a[2])}]"
-        if o == "top":
-            p = self.atom(a[0])
-            if lb == cb:  # an empty pile reads its own zero length: NOCARD
-                return f"(({p} >> {cb} * ({p} & {lm}) & {cm}) - 1)"
-            return f"(({p} >> ({lb - cb} + {cb} * ({p} & {lm})) & {cm}) - 1 if {p} else -1)"
-        if o == "push":
-            p, c = self.atom(a[0]), self.atom(a[1])
-            return f"({p} + 1 | ({c} + 1) << ({lb} + {cb} * ({p} & {lm})))"
-        if o == "pop":
-            p = self.atom(a[0])
-            shift = f"{cb} * ({p} & {lm})" if lb == cb else f"({lb - cb} + {cb} * ({p} & {lm}))"
-            return f"(({p} & (1 << {shift}) - 1) - 1 if {p} else 0)"
-        if o == "pile_of":
-            c = self.atom(a[0])
-            if isinstance(a[0], A.Param) and a[0].name in self.loop_params:
-                return f"(1 | ({c} + 1) << {lb})"  # a card drawn from a set's bits
-            return f"(1 | ({c} + 1) << {lb} if {c} >= 0 else 0)"
-        if self.loop_params and o in ("member", "with", "without", "get") and any(
-                isinstance(x, A.Param) and x.name in self.loop_params for x in a):
-            # a parameter drawn from a set's bits is never NOBODY/NOCARD: no guard
-            if o == "member" and isinstance(a[0], A.Param):
-                e = self.env[a[0].name]
-                return f"({self.expr(a[1])} >> {e} & 1 == 1)"
-            if o in ("with", "without") and isinstance(a[1], A.Param):
-                m, e = self.atom(a[0]), self.env[a[1].name]
-                return f"({m} | (1 << {e}))" if o == "with" else f"({m} & ~(1 << {e}))"
-            if o == "get" and isinstance(a[1], A.Param):
-                return f"{self.atom(a[0])}[{self.env[a[1].name]}]"
-        if o == "get" and isinstance(a[1], Const) and a[1].value >= 0:
+        p = self.atom(n.args[0])
+        if lb == cb:  # an empty pile reads its own zero length: NOCARD
+            return f"(({p} >> {cb} * ({p} & {lm}) & {cm}) - 1)"
+        return f"(({p} >> ({lb - cb} + {cb} * ({p} & {lm})) & {cm}) - 1 if {p} else -1)"
+
+    def op_push(self, n: Op):
+        p, c = self.atom(n.args[0]), self.atom(n.args[1])
+        return f"({p} + 1 | ({c} + 1) << ({self.lb} + {self.cb} * ({p} & {self.lm})))"
+
+    def op_pop(self, n: Op):
+        lb, cb, lm = self.lb, self.cb, self.lm
+        p = self.atom(n.args[0])
+        shift = f"{cb} * ({p} & {lm})" if lb == cb else f"({lb - cb} + {cb} * ({p} & {lm}))"
+        return f"(({p} & (1 << {shift}) - 1) - 1 if {p} else 0)"
+
+    def op_pile_of(self, n: Op):
+        a = n.args
+        c = self.atom(a[0])
+        if isinstance(a[0], A.Param) and a[0].name in self.loop_params:
+            return f"(1 | ({c} + 1) << {self.lb})"  # a card drawn from a set's bits
+        return f"(1 | ({c} + 1) << {self.lb} if {c} >= 0 else 0)"
+
+    def drawn(self, n: Op) -> bool:
+        """An argument of ``n`` is a parameter drawn from a set's bits, never
+        NOBODY/NOCARD: no guard for them."""
+        return bool(self.loop_params) and any(
+            isinstance(x, A.Param) and x.name in self.loop_params for x in n.args)
+
+    def op_member(self, n: Op):
+        a = n.args
+        if self.drawn(n) and isinstance(a[0], A.Param):
+            return f"({self.expr(a[1])} >> {self.env[a[0].name]} & 1 == 1)"
+        return super().op_member(n)
+
+    def op_with(self, n: Op):
+        a = n.args
+        if self.drawn(n) and isinstance(a[1], A.Param):
+            return f"({self.atom(a[0])} | (1 << {self.env[a[1].name]}))"
+        return super().op_with(n)
+
+    def op_without(self, n: Op):
+        a = n.args
+        if self.drawn(n) and isinstance(a[1], A.Param):
+            return f"({self.atom(a[0])} & ~(1 << {self.env[a[1].name]}))"
+        return super().op_without(n)
+
+    def op_get(self, n: Op):
+        a = n.args
+        if self.drawn(n) and isinstance(a[1], A.Param):
+            return f"{self.atom(a[0])}[{self.env[a[1].name]}]"
+        if isinstance(a[1], Const) and a[1].value >= 0:
             parts = self.map_parts(a[0])
             if parts is not None:
                 return parts[a[1].value]
-        if o == "or" and len(a) > 2 and all(
+        return super().op_get(n)
+
+    def op_or(self, n: Op):
+        a = n.args
+        if len(a) > 2 and all(
                 isinstance(x, Op) and x.op == "eq" and isinstance(x.args[1], Const)
                 and x.args[0] == a[0].args[0] for x in a):
             # x == c1 or x == c2 or ...: one membership test
             values = sorted({x.args[1].value for x in a})
             return f"({self.expr(a[0].args[0])} in {self.module.const(frozenset(values), 'ONE_OF')})"
-        if o == "put" and not isinstance(a[1], Const) and self.n <= 4:
-            # one new tuple, chosen by the seat, instead of three slices joined
-            m, key, v = self.atom(a[0]), self.atom(a[1]), self.atom(a[2])
-            options = [f"({', '.join(v if j == i else f'{m}[{j}]' for j in range(self.n))},)"
-                       for i in range(self.n)]
-            chain = options[-1]
-            for i in range(self.n - 2, -1, -1):
-                chain = f"{options[i]} if {key} == {i} else {chain}"
-            return f"(({chain}) if {key} >= 0 else {m})"
-        pushed = self.pushed_card(a[0]) if o in ("pile_cards", "pile_distinct") else None
+        return super().op_or(n)
+
+    def op_put(self, n: Op):
+        a = n.args
+        if isinstance(a[1], Const) or self.n > 4:
+            return super().op_put(n)
+        # one new tuple, chosen by the seat, instead of three slices joined
+        m, key, v = self.atom(a[0]), self.atom(a[1]), self.atom(a[2])
+        options = [f"({', '.join(v if j == i else f'{m}[{j}]' for j in range(self.n))},)"
+                   for i in range(self.n)]
+        chain = options[-1]
+        for i in range(self.n - 2, -1, -1):
+            chain = f"{options[i]} if {key} == {i} else {chain}"
+        return f"(({chain}) if {key} >= 0 else {m})"
+
+    def op_pile_cards(self, n: Op):
+        pushed = self.pushed_card(n.args[0])
         if pushed is not None:
             # the new pile is the old one with a card drawn from a set's bits on
-            # top: its cards are the old pile's (computed once per state) and
-            # that card, distinct when the old pile was and lacked the card
+            # top: its cards are the old pile's (computed once per state) and that card
             old, c = pushed
-            cards = self.atom(Op("pile_cards", (old,), A.CARDS))
-            if o == "pile_cards":
-                return f"({cards} | (1 << {c}))"
-            return f"({self.atom(Op('pile_distinct', (old,), A.BOOL))} and not ({cards} >> {c} & 1))"
-        if o == "pile_distinct":
-            # distinct exactly when the pile's set of cards is as large as the pile
-            p = self.atom(a[0])
-            cards = self.atom(Op("pile_cards", (a[0],), A.CARDS))
-            return f"({cards}.bit_count() == ({p} & {lm}))"
-        if o == "pile_cards":
-            # a table maps a chunk of a few packed cards to their set of cards
-            per = max(1, 12 // cb)
-            t = self.module.const(_pile_card_table(cb, per), "PILECARDS")
-            p = self.atom(a[0])
-            out, r = self.fresh("pm"), self.fresh("r")
-            self.line(f"{out} = 0")
-            self.line(f"{r} = {p} >> {lb}")
-            self.line(f"while {r}:")
-            self.line(f"    {out} |= {t}[{r} & {(1 << (cb * per)) - 1}]")
-            self.line(f"    {r} >>= {cb * per}")
-            return out
-        return super().on_Op(n)
+            cards = self.atom(Op("pile_cards", (old,), src_loc=n.src_loc))
+            return f"({cards} | (1 << {c}))"
+        # a table maps a chunk of a few packed cards to their set of cards
+        lb, cb = self.lb, self.cb
+        per = max(1, 12 // cb)
+        t = self.module.const(_pile_card_table(cb, per), "PILECARDS")
+        p = self.atom(n.args[0])
+        out, r = self.fresh("pm"), self.fresh("r")
+        self.line(f"{out} = 0")
+        self.line(f"{r} = {p} >> {lb}")
+        self.line(f"while {r}:")
+        self.line(f"    {out} |= {t}[{r} & {(1 << (cb * per)) - 1}]")
+        self.line(f"    {r} >>= {cb * per}")
+        return out
+
+    def op_pile_distinct(self, n: Op):
+        pushed = self.pushed_card(n.args[0])
+        if pushed is not None:
+            # distinct when the old pile was and lacked the card pushed on it
+            old, c = pushed
+            cards = self.atom(Op("pile_cards", (old,), src_loc=n.src_loc))
+            distinct = self.atom(Op("pile_distinct", (old,), src_loc=n.src_loc))
+            return f"({distinct} and not ({cards} >> {c} & 1))"
+        # distinct exactly when the pile's set of cards is as large as the pile
+        p = self.atom(n.args[0])
+        cards = self.atom(Op("pile_cards", (n.args[0],), src_loc=n.src_loc))
+        return f"({cards}.bit_count() == ({p} & {self.lm}))"
 
 
 class SpecialisedAction:

@@ -1,9 +1,9 @@
 """How a value of each spec type is a Z3 term, and the term-level helpers.
 
 Part of the SMT backend (``model/smt/encoding.py`` assembles it).  Apart from the
-translation of expressions (``smt_translate.py``) and the operator encoders
-(``smt_ops.py``) because every one of those, the transition assembly and the
-state codec (``smt_codec.py``) reads values the same way: one place says what a
+translation of expressions (``translate.py``) and the operator encoders
+(``ops.py``) because every one of those, the transition assembly and the
+state codec (``codec.py``) reads values the same way: one place says what a
 value of each type is, how two are compared, chosen between and bounded.
 
 =============  ==============================================================
