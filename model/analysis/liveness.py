@@ -37,6 +37,7 @@ from itcp.spec.lang import Spec
 from itcp.spec.properties import observations
 
 from ..engine.codegen import FunctionEmitter, Module
+from ..engine.loader import load_generated
 from .specialise import base_action, framed, initial_constants, reachable_values, spec_type, specialise
 
 
@@ -278,7 +279,6 @@ def compile_observations(spec: Spec):
         em.pop()
     em.line("return lo, hi")
     funcs.append("def hand_range(s):\n" + "\n".join(em.lines))
-    env: dict = {}
     src = "\n".join(module.lines) + "\n" + "\n\n".join(funcs) + "\n"
-    exec(compile(src, "<itcp-observations>", "exec"), env)
+    env = load_generated(src, "<itcp-observations>")
     return env["post_pass"], env["hand_range"]

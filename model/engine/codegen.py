@@ -13,7 +13,6 @@ function per state or step property.
 """
 from __future__ import annotations
 
-import linecache
 import types
 
 from itcp.spec import ast as A
@@ -25,6 +24,7 @@ from itcp.spec.rules.vocabulary import score_of
 from itcp.spec.walk import OperatorTable, Walker, handles
 
 from . import runtime
+from .loader import load_generated
 
 CHANCE = -1
 TERMINAL = -4
@@ -766,8 +766,7 @@ def compile_state_formulas(spec: Spec, formulas: dict) -> dict:
         names[name] = f"f_{i}"
     source = "\n".join([RUNTIME_IMPORT, ""]
                        + src.module.lines + [""] + [f + "\n" for f in src.funcs])
-    scope: dict = {}
-    exec(compile(source, "<itcp-formulas>", "exec"), scope)
+    scope = load_generated(source, "<itcp-formulas>")
     return {name: scope[f] for name, f in names.items()}
 
 
@@ -776,6 +775,5 @@ def compile_spec(spec: Spec, filename: str = "<itcp-engine>") -> types.ModuleTyp
     source = generate(spec)
     mod = types.ModuleType("itcp_generated_engine")
     mod.__dict__["__source__"] = source  # the generated module's own globals
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), mod.__dict__)
+    load_generated(source, filename, mod.__dict__)
     return mod

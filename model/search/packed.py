@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import linecache
 import types
 from dataclasses import dataclass, fields
 
@@ -53,6 +52,7 @@ from itcp.spec.simplify import simplify
 from ..analysis.specialise import constant_fields, reachable_values, reads_move, specialise
 from ..engine import runtime
 from ..engine.codegen import FunctionEmitter, Module
+from ..engine.loader import load_generated
 from . import tidy
 from .packing import Layout
 
@@ -165,10 +165,9 @@ class PackedEmitter(FunctionEmitter):
             em = FunctionEmitter(Module(), self.n)
             em.env["_set"] = "x"
             result = em.expr(_replace(node, x, A.Param("_set", A.CARDS)))
-            env: dict = {}
             src = "\n".join(em.module.lines + ["def f(x):"] + em.lines + [f"    return {result}"])
-            exec(compile(src + "\n", "<itcp-packed-table>", "exec"), runtime.__dict__ | env, env)
-            answer = (x, tuple(env["f"](m) for m in range(1 << self.n_cards)))
+            f = load_generated(src + "\n", "<itcp-packed-table>", dict(runtime.__dict__))["f"]
+            answer = (x, tuple(f(m) for m in range(1 << self.n_cards)))
             memo[id(node)], shared[node] = (node, answer), answer
             return answer
         shared[node] = None
@@ -1106,8 +1105,7 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
     text = "\n".join(src.header() + [src.new_constants(), ""] + [f + "\n" for f in helpers])
     mod = types.ModuleType("itcp_packed_successors")
     mod.__dict__["__source__"] = text  # the generated module's own globals
-    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    exec(compile(text, filename, "exec"), mod.__dict__)
+    load_generated(text, filename, mod.__dict__)
     factories: dict = {}
 
     def factory(x: int):
@@ -1116,9 +1114,7 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
         if made is None:
             name, code = src.phase_source(x)
             code = src.new_constants() + "\n" + code + "\n"
-            where = f"{filename[:-1]}:{name}>"
-            linecache.cache[where] = (len(code), None, code.splitlines(True), where)
-            exec(compile(code, where, "exec"), mod.__dict__)
+            load_generated(code, f"{filename[:-1]}:{name}>", mod.__dict__)
             made = factories[cls] = mod.__dict__[f"_make_{name}"]
             mod.__dict__["__source__"] += "\n" + code
         return made

@@ -28,6 +28,7 @@ from itcp.spec.lang import Spec
 from ..analysis.liveness import Reduction, no_reduction, reduction
 from ..analysis.specialise import reachable_values
 from ..analysis.symmetry import KeyOf, card_permutations
+from ..engine.loader import load_generated
 
 WORD = 63          # usable bits of a word (the sign bit of an int64 stays clear)
 WORD_STRIDE = 63   # word j of a key as one Python int starts at bit 63 * j
@@ -230,7 +231,7 @@ class KeyLayout:
         for ph in self.phases:
             env["KEEP"][ph] = self.join(self.keep[ph])
             env["CANON"][ph] = self.join(self.canon[ph])
-        exec(compile(self.source(), "<itcp-search-key>", "exec"), env)
+        load_generated(self.source(), "<itcp-search-key>", env)
         return env["pack"], env["unpack"]
 
     def pile_code(self, pile) -> int:

@@ -30,7 +30,6 @@ hand sizes), the chance and terminal phases, and the symmetry reduction
 """
 from __future__ import annotations
 
-import linecache
 import types
 from typing import Any
 
@@ -46,6 +45,7 @@ from ..analysis.liveness import Reduction, graph_observations
 from ..analysis.specialise import base_action, framed, specialise
 from ..engine import runtime
 from ..engine.codegen import EngineSource, Module
+from ..engine.loader import load_generated
 from .packed import PackedEmitter
 from .packing import Layout
 from .searchkey import WORD, KeyLayout
@@ -1060,7 +1060,6 @@ class BatchModule:
             helpers += "\n" + self.src.canon_source(self.perms)
         self.source = helpers
         self._load(helpers, filename)
-        self._linecache = linecache
         self.state_bad = self.mod.state_bad
         self.post_pass = self.mod.post_pass
         self.hand_range = self.mod.hand_range
@@ -1076,8 +1075,7 @@ class BatchModule:
 
     def _load(self, code: str, where: str):
         self.mod.__dict__.update(self.src.env)
-        linecache.cache[where] = (len(code), None, code.splitlines(True), where)
-        exec(compile(code, where, "exec"), self.mod.__dict__)
+        load_generated(code, where, self.mod.__dict__)
 
     def class_of(self, x: int) -> tuple:
         cls = self._classes.get(x)
@@ -1122,7 +1120,7 @@ class BatchModule:
             name, code = self.src.enum_source(ai)
             env = {"subsets": runtime.subsets, "bits": runtime.bits,
                    "pile_mask": runtime.pile_mask}
-            exec(compile(code, f"{self.filename[:-1]}:{name}>", "exec"), env)
+            load_generated(code, f"{self.filename[:-1]}:{name}>", env)
             fn = self._enum[ai] = env[name]
         return fn
 
