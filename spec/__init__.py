@@ -12,6 +12,8 @@ Modules:
 - ``choices``: Every place the rulebook is silent or can be read two ways: a choice
   point.
 - ``config``: The table a game is played at: players, the deck, hand size.
+- ``derived``: What the layers above derive from a spec (or a game), kept beside it:
+  one typed record per kind. Public: ``Derived``.
 - ``errors``: One exception hierarchy for the whole program.
 - ``invariants``: Candidate invariants: simple facts about every reachable state, for
   induction.

@@ -19,6 +19,8 @@ Both only rewrite the spec's AST; no rule is restated here.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Op, Primed, Var
 from itcp.spec.simplify import simplify
@@ -53,13 +55,32 @@ def spec_type(spec, name: str) -> str:
 MAX_VALUES = 16
 
 
+@dataclass
+class Specialisations:
+    """What partial evaluation derives from one spec's rules, kept with them
+    (``Spec.derived``: a question's spec shares it with its variant's)."""
+    #: (action, the invariant's values) -> ``base_action``'s (guard, values, domains)
+    base_actions: dict[tuple, tuple] = field(default_factory=dict)
+    #: ``reachable_values(spec)``: variable -> the values it may hold (None: any)
+    reachable_values: dict[str, frozenset | None] | None = None
+    #: the fixpoint's ``specialise`` remembered by what it reads
+    folded: _Folded | None = None
+    #: ``specialise``'s memos of ``simplify`` and ``_fold_maps`` (``_memos``)
+    fold_memos: tuple[dict, dict] | None = None
+
+
+def specialisations(spec) -> Specialisations:
+    """The spec's ``Specialisations`` record."""
+    return spec.derived.record(Specialisations)
+
+
 def base_action(spec, act, invariant: dict) -> tuple:
     """(guard, values, domains) of ``act`` specialised at its phase with the
     constants ``invariant`` (those of every reachable state, ``constant_fields``),
     cached per spec: the smaller trees every later specialisation starts from.
     Specialising again with more known values gives what specialising the
     original would (substitution and folding compose)."""
-    cache = spec.derived.setdefault("base_actions", {})
+    cache = specialisations(spec).base_actions
     key = (act.name, tuple(sorted((v, c.value) for v, c in invariant.items())))
     hit = cache.get(key)
     if hit is None:
@@ -93,14 +114,14 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
     lead to, and counts only if the variable is live at one of them.
     """
     plain = live is None and canonical is None and invariant is None
-    if plain and "reachable_values" in spec.derived:
-        return {v: (None if x is None else set(x))
-                for v, x in spec.derived["reachable_values"].items()}
+    kept = specialisations(spec)
+    if plain and kept.reachable_values is not None:
+        return {v: (None if x is None else set(x)) for v, x in kept.reachable_values.items()}
     values: dict = {name: {c.value} for name, c in initial_constants(spec).items()}
     types = {v.name: v.type for v in spec.variables}
-    folded = spec.derived.get("folded")
+    folded = kept.folded
     if folded is None or len(folded.memo) > MEMO_LIMIT:
-        folded = spec.derived["folded"] = _Folded(spec)
+        folded = kept.folded = _Folded(spec)
     done: dict = {}  # action -> the known values it was last run with
     changed = True
     while changed:
@@ -145,8 +166,8 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
                     values[var] = grown
                     changed = True
     if plain:  # a function of the rules alone: kept for the next caller
-        spec.derived["reachable_values"] = {v: (None if x is None else frozenset(x))
-                                            for v, x in values.items()}
+        kept.reachable_values = {v: (None if x is None else frozenset(x))
+                                 for v, x in values.items()}
     return values
 
 
@@ -246,9 +267,10 @@ def _memos(spec) -> tuple[dict, dict]:
     of one spec (every action at every phase, every round of the fixpoint) share
     most of their subtrees: a substitution leaves what it does not touch as it
     was."""
-    memos = spec.derived.get("fold_memos")
+    kept = specialisations(spec)
+    memos = kept.fold_memos
     if memos is None or len(memos[0]) + len(memos[1]) > MEMO_LIMIT:
-        memos = spec.derived["fold_memos"] = ({}, {})
+        memos = kept.fold_memos = ({}, {})
     return memos
 
 

@@ -70,6 +70,18 @@ def _action_formulas(act, skip=()):
         yield formula
 
 
+class PackedModule(Module):
+    """The module constants of packed code, and the card-set terms tabulated for
+    it (``PackedEmitter.tabulate``), shared by every function of the module."""
+
+    def __init__(self):
+        super().__init__()
+        #: id(node) -> (the node, its (card-set subterm, values) or None)
+        self.tables: dict[int, tuple[A.Node, tuple | None]] = {}
+        #: the same by the term (met again in another action or scope)
+        self.tables_by_term: dict[A.Node, tuple | None] = {}
+
+
 class PackedEmitter(FunctionEmitter):
     """The engine emitter with the discard pile as a packed integer.
 
@@ -78,7 +90,9 @@ class PackedEmitter(FunctionEmitter):
     so the pile field is read and written with one shift.
     """
 
-    def __init__(self, module: Module, n_players: int, layout: Layout):
+    module: PackedModule
+
+    def __init__(self, module: PackedModule, n_players: int, layout: Layout):
         super().__init__(module, n_players)
         self.loop_params: set = set()  # parameters bound by a loop over a set's bits
         self.values: dict = {}  # variable -> the code of its new value (n_<var>, a literal)
@@ -143,7 +157,7 @@ class PackedEmitter(FunctionEmitter):
     def tabulate(self, node):
         """(X, values) when ``node`` depends on one card-set subterm X only:
         the smallest X whose replacement by a constant leaves a closed term."""
-        memo = self.module.__dict__.setdefault("_tables", {})  # id -> (node, answer)
+        memo = self.module.tables
         hit = memo.get(id(node))
         if hit is not None and hit[0] is node:
             return hit[1]
@@ -153,7 +167,7 @@ class PackedEmitter(FunctionEmitter):
             return None
         candidates = {x for x in nodes if x is not node and x.type == A.CARDS
                       and not isinstance(x, Const)}
-        shared = self.module.__dict__.setdefault("_tables_by_term", {})
+        shared = self.module.tables_by_term
         if node in shared:  # the same term met again (another action, another scope)
             memo[id(node)] = (node, shared[node])
             return shared[node]
@@ -415,7 +429,7 @@ class PackedSource:
         #: phases where a stored state's hands are not counted (the round is over)
         self.terminal = sorted(p.value for p in spec.phases if p.terminal)
         self.layout = Layout(spec)
-        self.module = Module()
+        self.module = PackedModule()
         self.inline = spec.inliner()
         self.funcs: list[str] = []
         self.n = spec.config.players

@@ -44,9 +44,9 @@ from itcp.spec.walk import OperatorTable, Walker, handles
 from ..analysis.liveness import Reduction, graph_observations
 from ..analysis.specialise import base_action, framed, specialise
 from ..engine import runtime
-from ..engine.codegen import EngineSource, Module
+from ..engine.codegen import EngineSource
 from ..engine.loader import load_generated
-from .packed import PackedEmitter
+from .packed import PackedEmitter, PackedModule
 from .packing import Layout
 from .searchkey import WORD, KeyLayout
 
@@ -616,7 +616,7 @@ class VectorSource:
         self.arrays: dict = {}      # (hint, values, dtype) -> name
         self.consts: list[str] = []
         self.env: dict = {}         # module constants' values
-        self._tab = PackedEmitter(Module(), self.n, Layout(spec))
+        self._tab = PackedEmitter(PackedModule(), self.n, Layout(spec))
         self.step_props = [p for p in spec.properties if p.kind == "step" and p.formula is not None]
         self.state_props = [p for p in spec.properties
                             if p.kind == "state" and p.formula is not None]
