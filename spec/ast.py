@@ -71,6 +71,7 @@ class Node:
 
     __slots__ = ()
     type: str
+    src_loc: SrcLoc
 
     def __bool__(self):
         raise SpecError(

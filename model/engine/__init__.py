@@ -9,6 +9,8 @@ Modules:
 - ``loader``: Loading generated code: the one place that compiles and runs the Python
   the spec's compilers write (``ITCP_DUMP_GENERATED`` dumps it). Public:
   ``load_generated``, ``DUMP_ENV``.
+- ``origins``: Where the generated code comes from: each fragment's rule id and spec
+  source line. Public: ``Origins``, ``comment_above``, ``shown_loc``, ``shown_path``.
 - ``reference``: The reference evaluator: walks the AST directly, slowly and obviously.
 - ``runtime``: Helpers the generated engine imports at run time. Public: ``bits``,
   ``pile_mask``, ``subsets``, ``zero_of``, ``next_in_table``, ``NOCARD``, ``NOBODY``.

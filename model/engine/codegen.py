@@ -5,7 +5,8 @@ Every expression becomes straight-line statements over local variables
 parameter), with short-circuit evaluation kept by ``if`` blocks, quantifiers
 over constant sets unrolled and over variable sets turned into bit loops, and
 identical subexpressions computed once per block.  The source is readable and
-inspectable (``itcp-check rules --dump-engine``); ``compile_spec`` turns it
+inspectable (``itcp-check rules --dump-engine``), each fragment of a rule under a
+comment naming it (``origins.py``); ``compile_spec`` turns it
 into a module object with, per action, ``enum_<a>(s)`` (the legal parameter
 tuples), ``apply_<a>(s, args)`` (the next state) and ``fired_<a>(s, args, s2)``
 (the rules that took part), plus ``current(s)``, ``scores(s)`` and one
@@ -25,6 +26,7 @@ from itcp.spec.walk import OperatorTable, Walker, handles
 
 from . import runtime
 from .loader import load_generated
+from .origins import Origins, comment_above
 
 CHANCE = -1
 TERMINAL = -4
@@ -74,6 +76,8 @@ class FunctionEmitter(Walker, OperatorTable):
         self.count = 0
         self.env: dict[str, str] = {}
         self.scopes: list[dict] = [{}]
+        #: fragment node -> the rules it comes from: a comment above its code
+        self.origins: dict = {}
 
     # -- plumbing ---------------------------------------------------------
     def line(self, text: str):
@@ -130,6 +134,7 @@ class FunctionEmitter(Walker, OperatorTable):
         hit = self.cached(node)
         if hit is not None:
             return hit
+        at, depth = len(self.lines), self.depth
         code = self.node_cases[type(node)](self, node)
         if type(node) in (Op, Ite, Quant):
             # every compound result is computed once per block (CSE)
@@ -139,6 +144,8 @@ class FunctionEmitter(Walker, OperatorTable):
                 code = name
             if code.isidentifier():
                 self.scopes[-1][node] = code
+        if self.origins:
+            comment_above(self.lines, at, "    " * depth, self.origins.get(node, ""))
         return code
 
     def on_Const(self, n: Const):
@@ -498,6 +505,9 @@ class EngineSource:
         self.vars = [v.name for v in spec.variables]
         self.funcs: list[str] = []
         self.inline = spec.inliner()
+        self.origins = Origins(spec)
+        #: the fragments of the action (or phase) being compiled -> their rules
+        self.labels: dict = {}
 
     def unpack(self, em: FunctionEmitter, src="s", prefix="v_"):
         names = ", ".join(prefix + v for v in self.vars)
@@ -507,7 +517,9 @@ class EngineSource:
         self.funcs.append(header + "\n" + "\n".join(em.lines))
 
     def emitter(self):
-        return FunctionEmitter(self.module, self.n)
+        em = FunctionEmitter(self.module, self.n)
+        em.origins = self.labels
+        return em
 
     # -- per action --------------------------------------------------------
     def emit_enum(self, em: FunctionEmitter, act):
@@ -530,12 +542,15 @@ class EngineSource:
         assert em.depth == depth and len(em.scopes) == scopes
 
     def action(self, act):
-        """The generated functions of one action, in this order."""
+        """The generated functions of one action, in this order, each fragment
+        of a rule under a comment naming it."""
+        self.labels = self.origins.of_actions(act)
         self.enum_function(act)
         self.apply_function(act)
         self.allowed_function(act)
         self.sample_function(act)
         self.fired_function(act)
+        self.labels = {}
 
     def bind_params(self, em, params):
         """Unpack the parameter tuple ``a`` into ``p_<name>`` locals."""
@@ -672,7 +687,9 @@ class EngineSource:
             if not acts:
                 table.append("_no_moves")
                 continue
+            self.labels = self.origins.of_actions(*acts)
             em = self.emitter()
+            self.labels = {}
             self.unpack(em)
             em.line("out = []")
             for a in acts:

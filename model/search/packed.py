@@ -29,9 +29,11 @@ use and reached through ``table[k & DISPATCH]``, one function that
 and appends the successor keys (or ``(action, key)`` pairs) to ``out`` in the
 order ``legal`` lists the actions, so a search numbers states identically on
 both paths (``store``: stores each new one in the search's tables itself).
-The generated statements are then tidied on their syntax tree (``model/search/tidy.py``:
-a value-picking branch becomes an
-expression, a local read once folds into its reader, a dead one goes).  It
+Each guard and each new value is under a comment naming the rules that make it
+(``model/engine/origins.py``).  The generated statements are then tidied on their
+syntax tree (``model/search/tidy.py``: a value-picking branch becomes an
+expression, a local read once folds into its reader, a dead one goes; a comment
+stays above what its statement became).  It
 also generates ``state_ok(k)`` (all state properties), ``prop_<ID>(k)`` and
 ``hand_range(k)`` on keys.  Conformance with the generic engine is tested
 state by state (tests/test_packed.py).
@@ -53,6 +55,7 @@ from ..analysis.specialise import constant_fields, reachable_values, reads_move,
 from ..engine import runtime
 from ..engine.codegen import FunctionEmitter, Module
 from ..engine.loader import load_generated
+from ..engine.origins import Origins, comment_above
 from . import tidy
 from .packing import Layout
 
@@ -429,6 +432,7 @@ class PackedSource:
         #: phases where a stored state's hands are not counted (the round is over)
         self.terminal = sorted(p.value for p in spec.phases if p.terminal)
         self.layout = Layout(spec)
+        self.origins = Origins(spec)
         self.module = PackedModule()
         self.inline = spec.inliner()
         self.funcs: list[str] = []
@@ -571,7 +575,10 @@ class PackedSource:
         for prm in params:
             if em.open_param_loop(prm, em.atom(act.domains[prm.name])):
                 em.loop_params.add(prm.name)
+        at, indent = len(em.lines), "    " * em.depth
         g = em.expr(act.guard)
+        rules = self.origins.guard(act.act)
+        comment_above(em.lines, at, indent, rules and f"{act.name}: {rules}")
         if g != "False":
             if g != "True":
                 em.line(f"if {g}:")
@@ -667,8 +674,16 @@ class PackedSource:
         return out
 
     def emit_value(self, em: PackedEmitter, act, var, known) -> str:
-        """``n_<var> = <its new value>``; the code of the new value (of each
-        seat's, for a map: a seat the action leaves alone costs nothing)."""
+        """``n_<var> = <its new value>`` under a comment naming the rules that
+        make it; the code of the new value (of each seat's, for a map: a seat
+        the action leaves alone costs nothing)."""
+        at, indent = len(em.lines), "    " * em.depth
+        code = self._emit_value(em, act, var, known)
+        rules = self.origins.update(act.act, var)
+        comment_above(em.lines, at, indent, rules and f"{var}': {rules}")
+        return code
+
+    def _emit_value(self, em: PackedEmitter, act, var, known) -> str:
         node = act.values[var]
         if A.map_value_type(node.type):
             parts = em.map_parts(node)

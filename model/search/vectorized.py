@@ -25,8 +25,9 @@ engine; what reads no parameter is computed once per state and gathered per
 move.  The module also holds, over a batch of keys of any phase: the state
 properties (``state_bad``), the graph observations (``post_pass``, the live
 hand sizes), the chance and terminal phases, and the symmetry reduction
-(``canon``, ``orbit``).  Conformance with the engine is tested state by state
-(``tests/test_vectorized.py``).
+(``canon``, ``orbit``).  Each guard and each new value is under a comment naming
+the rules that make it (``model/engine/origins.py``).  Conformance with the engine
+is tested state by state (``tests/test_vectorized.py``).
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ from ..analysis.specialise import base_action, framed, specialise
 from ..engine import runtime
 from ..engine.codegen import EngineSource
 from ..engine.loader import load_generated
+from ..engine.origins import Origins, comment_above
 from .packed import PackedEmitter, PackedModule
 from .packing import Layout
 from .searchkey import WORD, KeyLayout
@@ -612,6 +614,7 @@ class VectorSource:
         if not layout.narrow or self.n_cards > 62:
             raise Unsupported("a field does not fit one word")
         self.inline = spec.inliner()
+        self.origins = Origins(spec)
         self.types = {v.name: v.type for v in spec.variables}
         self.arrays: dict = {}      # (hint, values, dtype) -> name
         self.consts: list[str] = []
@@ -736,7 +739,7 @@ class VectorSource:
                 em.line(f"{ix1}, {p1} = expand_bits({dom.code}, {width})")
             em.enter_moves(ix1)
             em.env[prm.name] = Val(p1, "M", True)
-            g = em.expr(guard)
+            g = self.guard(em, act, guard)
             ix2, p2 = em.fresh("ix"), em.fresh("p")
             if g.ctx == "c":
                 if g.code == "False":
@@ -752,7 +755,7 @@ class VectorSource:
             em.env[prm.name] = Val(p2, "M", True)
             pcode = p2
         else:
-            g = em.expr(guard)
+            g = self.guard(em, act, guard)
             ix2 = em.fresh("ix")
             if g.ctx == "c":
                 em.line(f"{ix2} = np.arange(len({em.words[0]}))")
@@ -777,6 +780,14 @@ class VectorSource:
                     f"[{', '.join(bads)}]))")
         em.leave_moves()
         em.values = {}
+
+    def guard(self, em: VEmitter, act, guard) -> Val:
+        """The guard's value, under a comment naming the rules that make it."""
+        at, indent = len(em.lines), "    " * em.indent
+        g = em.expr(guard)
+        rules = self.origins.guard(act)
+        comment_above(em.lines, at, indent, rules and f"guard: {rules}")
+        return g
 
     def emit_cover(self, em: VEmitter, act, known):
         """The rules whose update applied in some move (as ``fired_<a>``)."""
@@ -803,7 +814,10 @@ class VectorSource:
         for var in values:
             if var in self.red.constants:
                 continue  # not in the key (its new value may still be read: Primed)
+            at, indent = len(em.lines), "    " * em.indent
             new = em.expr(Primed(var, self.types[var]))
+            rules = self.origins.update(act, var)
+            comment_above(em.lines, at, indent, rules and f"{var}': {rules}")
             old = em.on_Var(Var(var, self.types[var]))
             fs = sorted(lay.by_var[var], key=lambda f: (f.seat is not None, f.seat or 0))
             news = new if isinstance(new, list) else [new]
@@ -898,6 +912,7 @@ class VectorSource:
         em = eng.emitter()
         eng.unpack(em)
         em.line("out = []")
+        em.origins = eng.origins.of_actions(act)
         eng.emit_enum(em, act)
         em.line("return out")
         name = f"enum_{act.name}"
