@@ -48,7 +48,7 @@ POOLS = {
     "map[card]": [(-1, 4, 0)],
     "map[int]": [(0, -2, 5)],
     "map[bool]": [(True, False, True)],
-    "table": [(5, 0, 3, -2, 9, 7)],  # one entry per card, then NOCARD's
+    "cardmap": [(5, 0, 3, -2, 9, 7)],  # one entry per card, then NOCARD's
 }
 ELEM = {"cards": "card", "players": "player"}
 MAPS = ["map[cards]", "map[player]", "map[card]", "map[int]", "map[bool]"]
@@ -58,7 +58,7 @@ CASES = [
     ("and", ["bool", "bool", "bool"], "bool"),
     ("or", ["bool", "bool", "bool"], "bool"),
     ("not", ["bool"], "bool"),
-    *[("eq", [t, t], "bool") for t in POOLS if t != "table"],
+    *[("eq", [t, t], "bool") for t in POOLS if t != "cardmap"],
     ("add", ["int", "int"], "int"),
     ("sub", ["int", "int"], "int"),
     ("mul", ["int", "int"], "int"),
@@ -70,8 +70,8 @@ CASES = [
     *[("is_empty", [t], "bool") for t in ("cards", "players")],
     *[("count", [t], "int") for t in ("cards", "players")],
     *[("subset", [t, t], "bool") for t in ("cards", "players")],
-    ("tsum", ["cards", "table"], "int"),
-    ("attr", ["card", "table"], "int"),
+    ("tsum", ["cards", "cardmap"], "int"),
+    ("attr", ["card", "cardmap"], "int"),
     ("step", ["player", "int"], "player"),
     ("next_in", ["player", "int", "players"], "player"),
     ("top", ["pile"], "card"),

@@ -151,7 +151,7 @@ class FunctionEmitter(Walker, OperatorTable):
     def on_Const(self, n: Const):
         if n.type == A.BOOL:
             return "True" if n.value else "False"
-        if n.type.startswith("table"):
+        if n.type == A.CARDMAP:
             return self.module.const(n.value, "TABLE")
         if n.type == A.PILE or A.map_value_type(n.type):
             return repr(tuple(n.value))

@@ -178,7 +178,7 @@ class VEmitter(Walker, OperatorTable):
     def on_Const(self, n: Const):
         if n.type == A.BOOL:
             return Val("True" if n.value else "False", "c")
-        if n.type.startswith("table"):
+        if n.type == A.CARDMAP:
             return Val(self.src.const_array(n.value, "int64", "TABLE"), "c")
         if n.type == A.PILE:
             return Val(str(self.src.layout.pile_code(n.value)), "c", True)

@@ -248,7 +248,7 @@ class Translator(Walker, OperatorTable):
 
     def literal(self, x: Any, t: str) -> Any:
         """The Python value of an encoded literal of type ``t``, else NOT_LITERAL."""
-        if t.startswith("table"):
+        if t == A.CARDMAP:
             return tuple(x)
         vt = A.map_value_type(t)
         if vt is not None:
