@@ -265,6 +265,11 @@ class FunctionEmitter(Walker, OperatorTable):
     def op_diff(self, n: Op):
         return f"({self.expr(n.args[0])} & ~{self.expr(n.args[1])})"
 
+    def never_absent(self, x) -> bool:
+        """``x`` is never NOBODY/NOCARD where its code runs, so no test for
+        them (none known here; the packed emitter knows some)."""
+        return False
+
     @handles("member")
     def op_member(self, n: Op):
         a = n.args
@@ -272,6 +277,8 @@ class FunctionEmitter(Walker, OperatorTable):
         if isinstance(a[0], Const):
             return "False" if a[0].value < 0 else f"({s} >> {a[0].value} & 1 == 1)"
         e = self.atom(a[0])
+        if self.never_absent(a[0]):
+            return f"({s} >> {e} & 1 == 1)"
         return f"({e} >= 0 and {s} >> {e} & 1 == 1)"
 
     def _set_edit(self, n: Op, known, code) -> str:
@@ -283,6 +290,8 @@ class FunctionEmitter(Walker, OperatorTable):
         if isinstance(a[1], Const):
             return s if a[1].value < 0 else known(s, 1 << a[1].value)
         e = self.atom(a[1])
+        if self.never_absent(a[1]):
+            return f"({code(s, e)})"
         return f"(({code(s, e)}) if {e} >= 0 else {s})"
 
     @handles("with")
@@ -362,6 +371,8 @@ class FunctionEmitter(Walker, OperatorTable):
         if isinstance(a[1], Const):
             return f"{m}[{a[1].value}]" if a[1].value >= 0 else repr(runtime.zero_of(n.type))
         k = self.atom(a[1])
+        if self.never_absent(a[1]):
+            return f"{m}[{k}]"
         return f"({m}[{k}] if {k} >= 0 else {runtime.zero_of(n.type)!r})"
 
     @handles("put")

@@ -276,41 +276,19 @@ class PackedEmitter(FunctionEmitter):
         shift = f"{cb} * ({p} & {lm})" if lb == cb else f"({lb - cb} + {cb} * ({p} & {lm}))"
         return f"(({p} & (1 << {shift}) - 1) - 1 if {p} else 0)"
 
+    def never_absent(self, x) -> bool:
+        """A parameter drawn from a set's bits is never NOBODY/NOCARD."""
+        return isinstance(x, A.Param) and x.name in self.loop_params
+
     def op_pile_of(self, n: Op):
         a = n.args
         c = self.atom(a[0])
-        if isinstance(a[0], A.Param) and a[0].name in self.loop_params:
+        if self.never_absent(a[0]):
             return f"(1 | ({c} + 1) << {self.lb})"  # a card drawn from a set's bits
         return f"(1 | ({c} + 1) << {self.lb} if {c} >= 0 else 0)"
 
-    def drawn(self, n: Op) -> bool:
-        """An argument of ``n`` is a parameter drawn from a set's bits, never
-        NOBODY/NOCARD: no guard for them."""
-        return bool(self.loop_params) and any(
-            isinstance(x, A.Param) and x.name in self.loop_params for x in n.args)
-
-    def op_member(self, n: Op):
-        a = n.args
-        if self.drawn(n) and isinstance(a[0], A.Param):
-            return f"({self.expr(a[1])} >> {self.env[a[0].name]} & 1 == 1)"
-        return super().op_member(n)
-
-    def op_with(self, n: Op):
-        a = n.args
-        if self.drawn(n) and isinstance(a[1], A.Param):
-            return f"({self.atom(a[0])} | (1 << {self.env[a[1].name]}))"
-        return super().op_with(n)
-
-    def op_without(self, n: Op):
-        a = n.args
-        if self.drawn(n) and isinstance(a[1], A.Param):
-            return f"({self.atom(a[0])} & ~(1 << {self.env[a[1].name]}))"
-        return super().op_without(n)
-
     def op_get(self, n: Op):
         a = n.args
-        if self.drawn(n) and isinstance(a[1], A.Param):
-            return f"{self.atom(a[0])}[{self.env[a[1].name]}]"
         if isinstance(a[1], Const) and a[1].value >= 0:
             parts = self.map_parts(a[0])
             if parts is not None:
