@@ -4,7 +4,8 @@ Lists every rule (id, the sentences it formalises, its choice point and
 reading), every choice point with its readings, and the shipped variants.
 ``--markdown`` prints the choice-point catalogue (docs/choice-points.md is this
 output); ``--dump-engine`` prints the Python the engine compiler generates,
-``--dump-successors`` the explorer's packed successor functions.
+``--dump-successors`` the explorer's packed successor functions, each with
+comments naming the rules its fragments come from.
 """
 from __future__ import annotations
 

@@ -9,8 +9,6 @@ import pkgutil
 
 import pytest
 
-import itcp.model
-import itcp.spec
 from itcp.model.analysis.specialise import MapRules
 from itcp.model.engine.codegen import FunctionEmitter
 from itcp.model.engine.reference import Evaluator
@@ -19,6 +17,7 @@ from itcp.model.search.packed import PackedEmitter
 from itcp.model.search.vectorized import VEmitter
 from itcp.model.smt.ops import Operators
 from itcp.model.smt.translate import Translator
+from itcp.scenarios.replay import _Blame
 from itcp.spec import ast as A
 from itcp.spec import walk
 from itcp.spec.errors import SpecError
@@ -33,9 +32,10 @@ from itcp.spec.walk import (
     handles,
 )
 
-#: every walker of the AST in the package (the rule tracer of ``steprules`` is the
-#: reference evaluator calling definitions), and the operator tables outside them
-WALKERS = [Evaluator, _Tracing, FunctionEmitter, PackedEmitter, VEmitter, Translator,
+#: every walker of the AST in the package (the rule tracer of ``steprules`` and the
+#: blame of ``replay`` are the reference evaluator calling definitions), and the
+#: operator tables outside them
+WALKERS = [Evaluator, _Tracing, _Blame, FunctionEmitter, PackedEmitter, VEmitter, Translator,
            Simplifier, MapRules]
 TABLES = WALKERS + [Semantics, Operators]
 
@@ -118,7 +118,8 @@ def test_a_subclass_overrides_a_case_and_keeps_the_others():
 
 
 def test_every_walker_of_the_package_is_checked_here():
-    for package in (itcp.spec, itcp.model):  # the layers that read the AST
+    for layer in ("spec", "model", "scenarios", "checks", "report", "cli"):
+        package = importlib.import_module(f"itcp.{layer}")
         for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             importlib.import_module(info.name)
 
