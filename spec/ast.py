@@ -11,6 +11,9 @@ and the Z3 encoding) and the reference evaluator read only these node types:
     Const  Var  Primed  Param  Bound  Op  Ite  Let  Quant  Call
 
 ``Op`` covers the core operators listed once, with their types, in ``OPS``.
+Every backend walks them as a ``Walker`` (``spec/walk.py``): a case per node
+type and per operator, checked when the backend's class is defined.
+
 Types are plain strings: ``bool int player card cards players pile``,
 ``map[T]`` (a value of type T per player) and ``cardmap`` (a constant int per
 card, read by ``attr`` and summed by ``tsum``).  Sets of cards and of players are
