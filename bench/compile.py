@@ -23,9 +23,10 @@ Each side's time is its process's CPU time (user + system, from the operating
 system's accounting of the child) and its wall-clock time; the ratios are
 this tree / the other revision, medians over the rounds.  The run also checks
 that both sides print the same thing (the generated sources, the verdicts),
-timings aside; both run with one string-hash seed (PYTHONHASHSEED=0), since
-revisions before the fix of the shared-terms pass generated successor code in
-an order that followed string hashes.
+timings and the generated sources' comments aside; both run with one
+string-hash seed (PYTHONHASHSEED=0), since revisions before the fix of the
+shared-terms pass generated successor code in an order that followed string
+hashes.
 
     python -m bench.compile --against REV [--runs 3]
 """
@@ -50,6 +51,9 @@ COMMANDS = {
 }
 #: what differs between two runs of one command: timings
 TIMING = re.compile(r"\d+(\.\d+)?\s*(s|ms|seconds)\b|\d+:\d\d")
+#: what a dump of generated code may differ by between revisions: the comment lines
+#: naming each fragment's rule (revisions before them have none)
+COMMENT = re.compile(r"^[ \t]*# .*\n", re.M)
 
 
 def main(argv=None) -> int:
@@ -70,6 +74,7 @@ def _compare(rev: str, other: str, runs: int) -> int:
             for side, path in sides.items():
                 cpu, wall, out = run_itcp(shlex.split(cmd), path)
                 times[(cname, side)].append((cpu, wall))
+                out = COMMENT.sub("", out) if "--dump" in cmd else out
                 outs[(cname, side)] = TIMING.sub("<time>", out)
                 print(f"  round {r + 1}: {cname:<34} {side:<10} {cpu:7.2f} s CPU "
                       f"{wall:7.2f} s wall", flush=True)

@@ -7,7 +7,8 @@ point and readings, where it was written, the actions it touches and its
 fragments in the spec language.  ``--markdown`` prints the choice-point
 catalogue (docs/choice-points.md is this output); ``--dump-engine`` prints the
 Python the engine compiler generates, ``--dump-successors`` the explorer's
-packed successor functions.
+packed successor functions, each with comments naming the rules its fragments
+come from.
 """
 from __future__ import annotations
 

@@ -127,16 +127,14 @@ class _Blame(Evaluator):
         super().__init__(spec)
         self.false_defs: list[str] = []
 
-    def eval(self, node, env):
-        if type(node) is Call:
-            rid, d = self.spec.definitions[node.name]
-            inner = {"state": env["state"]}
-            inner.update({p.name: self.eval(a, env) for p, a in zip(d.params, node.args)})
-            value = self.eval(d.body, inner)
-            if node.type == A.BOOL and not value and rid not in self.false_defs:
-                self.false_defs.append(rid)
-            return value
-        return super().eval(node, env)
+    def on_Call(self, node: Call, env: dict):
+        rid, d = self.spec.definitions[node.name]
+        inner = {"state": env["state"]}
+        inner.update({p.name: self.eval(a, env) for p, a in zip(d.params, node.args)})
+        value = self.eval(d.body, inner)
+        if node.type == A.BOOL and not value and rid not in self.false_defs:
+            self.false_defs.append(rid)
+        return value
 
 
 def replay(scenario) -> Result:

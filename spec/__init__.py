@@ -12,6 +12,8 @@ Modules:
 - ``choices``: Every place the rulebook is silent or can be read two ways: a choice
   point.
 - ``config``: The table a game is played at: players, the deck, hand size.
+- ``derived``: What the layers above derive from a spec (or a game), kept beside it:
+  one typed record per kind. Public: ``Derived``.
 - ``errors``: One exception hierarchy for the whole program.
 - ``invariants``: Candidate invariants: simple facts about every reachable state, for
   induction.
@@ -28,4 +30,7 @@ Modules:
 - ``variants``: Variants as data: which reading of each choice point, at which table.
   Public: ``Variant``, ``list_variants``, ``load_variant``, ``parse_options``,
   ``parse_ranks``, ``FULL_DECK_OVERRIDES``, ``CONFIG_KEYS``, ``DEFAULT_TABLE``, ....
+- ``walk``: One contract for every walk over the expression AST: a case per node type
+  and per operator, checked when the walker's class is defined. Public: ``Walker``,
+  ``OperatorTable``, ``handles``, ``all_but``, ``IncompleteWalker``, ``NODE_TYPES``.
 """

@@ -11,8 +11,12 @@ and the Z3 encoding) and the reference evaluator read only these node types:
     Const  Var  Primed  Param  Bound  Op  Ite  Let  Quant  Call
 
 ``Op`` covers the core operators listed once, with their types, in ``OPS``.
-Types are plain strings: ``bool int player card cards players pile`` and
-``map[T]`` (a value of type T per player).  Sets of cards and of players are
+Every backend walks them as a ``Walker`` (``spec/walk.py``): a case per node
+type and per operator, checked when the backend's class is defined.
+
+Types are plain strings: ``bool int player card cards players pile``,
+``map[T]`` (a value of type T per player) and ``cardmap`` (a constant int per
+card, read by ``attr`` and summed by ``tsum``).  Sets of cards and of players are
 finite sets (bitmasks to the engine, bit-vectors to Z3); the discard pile is a
 sequence of cards, top last.  ``NOCARD`` and ``NOBODY`` (both -1) make every
 operator total, so evaluation never fails.
@@ -28,6 +32,9 @@ from .errors import SpecError
 
 BOOL, INT, PLAYER, CARD, CARDS, PLAYERS, PILE = (
     "bool", "int", "player", "card", "cards", "players", "pile")
+#: a constant per-card map (a card's value, its suit): one int per card of the
+#: deck, then NOCARD's entry; read by ``attr`` and summed by ``tsum``
+CARDMAP = "cardmap"
 SET_TYPES = {CARDS: CARD, PLAYERS: PLAYER}
 NOCARD = -1
 NOBODY = -1
@@ -71,6 +78,7 @@ class Node:
 
     __slots__ = ()
     type: str
+    src_loc: SrcLoc
 
     def __bool__(self):
         raise SpecError(
@@ -221,14 +229,14 @@ class Const(Node):
             raise SpecError(f"{self.type} constant must be an int, got {self.value!r}")
         if self.type == PILE and not isinstance(self.value, tuple):
             raise SpecError("pile constant must be a tuple")
-        if self.type.startswith("table") and not isinstance(self.value, tuple):
-            raise SpecError("table constant must be a tuple")
+        if self.type == CARDMAP and not isinstance(self.value, tuple):
+            raise SpecError("cardmap constant must be a tuple")
 
     def sexpr(self):
         if self.type in (CARDS, PLAYERS):
             return f"#{self.type}{{{','.join(str(i) for i in bits(self.value))}}}"
-        if self.type.startswith("table"):
-            return f"#table[{len(self.value)}]"
+        if self.type == CARDMAP:
+            return f"#cardmap[{len(self.value)}]"
         return str(self.value).lower() if self.type == BOOL else str(self.value)
 
 
@@ -403,9 +411,9 @@ class Sig:
                 if want in env and env[want] != got:
                     raise SpecError(f"{name}: mismatched types {types}")
                 env[want] = got
-            elif want == "table":
-                if not got.startswith("table"):
-                    raise SpecError(f"{name}: expected a table, got {got}")
+            elif want == CARDMAP:
+                if got != CARDMAP:
+                    raise SpecError(f"{name}: expected a cardmap, got {got}")
             elif want != got:
                 raise SpecError(f"{name}: expected {self.args}, got {types}")
         if "S" in env:
@@ -444,8 +452,8 @@ OPS: dict[str, Sig] = {
     "is_empty": Sig(["S"], BOOL, "the set is empty"),
     "count": Sig(["S"], INT, "the number of elements"),
     "subset": Sig(["S", "S"], BOOL, "the first set is contained in the second"),
-    "tsum": Sig([CARDS, "table"], INT, "sum of a card table over a card set"),
-    "attr": Sig([CARD, "table"], INT, "a card table's entry for a card (last entry: NOCARD)"),
+    "tsum": Sig([CARDS, CARDMAP], INT, "sum of a card map over a card set"),
+    "attr": Sig([CARD, CARDMAP], INT, "a card map's entry for a card (last entry: NOCARD)"),
     "step": Sig([PLAYER, INT], PLAYER, "the seat dir places away, modulo players"),
     "next_in": Sig([PLAYER, INT, PLAYERS], PLAYER,
                    "first seat p+k*dir (k = 1..n) in the set, else NOBODY"),

@@ -48,6 +48,7 @@ from .ast import (
 )
 from .choices import CHOICE_POINTS
 from .config import Config
+from .derived import Derived
 from .errors import InvalidRule, SpecError, nearest
 from .rulebook import SENTENCES
 from .simplify import simplify
@@ -151,8 +152,9 @@ def card(v: int) -> Const:
     return Const(v, CARD)
 
 
-def table(values) -> Const:
-    return Const(tuple(values), "table")
+def cardmap(values) -> Const:
+    """A constant per-card map: one int per card of the deck, then NOCARD's."""
+    return Const(tuple(values), A.CARDMAP)
 
 
 # -- declarations -----------------------------------------------------------
@@ -583,10 +585,11 @@ class Spec:
     #: (the definitions, every node's expansion by them: ``Inliner.memo``), shared
     #: by the inliners of this spec's elaboration and of every backend that compiles it
     expansions: tuple[dict, dict] | None = field(default=None, compare=False, repr=False)
-    #: what backends derive from the rules alone (never from the properties):
-    #: kept by a spec given more properties (``with_properties``), fresh after any
-    #: other change (``dataclasses.replace`` does not copy it)
-    derived: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    #: what backends derive from the rules alone (never from the properties), one
+    #: typed record per kind (``spec/derived.py``): kept by a spec given more
+    #: properties (``with_properties``), fresh after any other change
+    #: (``dataclasses.replace`` does not copy it)
+    derived: Derived = field(default_factory=Derived, init=False, compare=False, repr=False)
 
     def inliner(self) -> Inliner:
         """An inliner of this spec's definitions that reuses every expansion

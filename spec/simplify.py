@@ -13,6 +13,7 @@ from typing import TypeGuard
 from . import ast as A
 from .ast import BOOL, Const, Ite, Let, Node, Op
 from .semantics import apply_op
+from .walk import OperatorTable, Walker, all_but, handles
 
 _TRUE = Const(True, BOOL, src_loc=("<fold>", 0))
 _FALSE = Const(False, BOOL, src_loc=("<fold>", 0))
@@ -20,32 +21,58 @@ _FOLDABLE_TYPES = {"bool", "int", "player", "card", "cards", "players", "pile"}
 
 
 def simplify(node: Node, n_players: int, memo: dict | None = None) -> Node:
-    memo = {} if memo is None else memo
-    return _simp(node, n_players, memo)
+    """``node`` folded (``memo``: id -> the node and its result, may be shared
+    between calls on one spec's trees)."""
+    return Simplifier(n_players, {} if memo is None else memo).simp(node)
 
 
 def _const(x: Node) -> TypeGuard[Const]:
     return isinstance(x, Const)
 
 
-def _simp(n: Node, np: int, memo: dict) -> Node:
-    key = id(n)
-    hit = memo.get(key)
-    if hit is not None and hit[0] is n:
-        return hit[1]
-    out = _simp1(n, np, memo)
-    memo[key] = (n, out)
-    return out
+def _is(x: Node, value) -> bool:
+    """``x`` is the constant ``value``."""
+    return isinstance(x, Const) and x.value == value
 
 
-def _simp1(n: Node, np: int, memo) -> Node:
-    kids = A.children(n)
-    if not kids:
+class Simplifier(Walker, OperatorTable):
+    """The folding walk: each node's children first, then the node's own rule
+    (an operator's, from its case in the operator table)."""
+
+    def __init__(self, n_players: int, memo: dict):
+        self.np, self.memo = n_players, memo
+
+    def simp(self, n: Node) -> Node:
+        key = id(n)
+        hit = self.memo.get(key)
+        if hit is not None and hit[0] is n:
+            return hit[1]
+        out = self.visit(n)
+        self.memo[key] = (n, out)
+        return out
+
+    def kids(self, n: Node) -> tuple:
+        return tuple(self.simp(k) for k in A.children(n))
+
+    @staticmethod
+    def rebuilt(n: Node, new: tuple) -> Node:
+        """``n`` with the children ``new`` (``n`` itself when none changed)."""
+        return n if all(x is y for x, y in zip(new, A.children(n))) else A.rebuild(n, new)
+
+    # -- nodes ---------------------------------------------------------------
+    def leaf(self, n: Node) -> Node:
         return n
-    new = tuple(_simp(k, np, memo) for k in kids)
-    if isinstance(n, Op):
-        return _op(n, new, np)
-    if isinstance(n, Ite):
+
+    on_Const = on_Var = on_Primed = on_Param = on_Bound = leaf
+
+    def on_Call(self, n: A.Call) -> Node:
+        return self.rebuilt(n, self.kids(n))
+
+    def on_Op(self, n: Op) -> Node:
+        return self.op_cases[n.op](self, n, self.kids(n))
+
+    def on_Ite(self, n: Ite) -> Node:
+        new = self.kids(n)
         c, a, b = new
         if _const(c):
             return a if c.value else b
@@ -53,25 +80,42 @@ def _simp1(n: Node, np: int, memo) -> Node:
             return a
         if a.type == BOOL and _const(a) and _const(b):
             return c if a.value else Op("not", (c,), src_loc=n.src_loc)
-    if isinstance(n, A.Quant) and n.kind in ("forall", "exists") and _const(new[1]) \
-            and new[1].value == (n.kind == "forall"):
-        return new[1]  # forall x: true / exists x: false, whatever the domain
-    if isinstance(n, Let) and _const(new[0]):
-        return _simp(A.substitute(new[1], {n.var.name: new[0]}), np, memo)
-    if all(x is y for x, y in zip(new, kids)):
-        return n
-    return A.rebuild(n, new)
+        return self.rebuilt(n, new)
 
+    def on_Quant(self, n: A.Quant) -> Node:
+        new = self.kids(n)
+        if n.kind in ("forall", "exists") and _is(new[1], n.kind == "forall"):
+            return new[1]  # forall x: true / exists x: false, whatever the domain
+        return self.rebuilt(n, new)
 
-def _op(n: Op, args: tuple, np: int) -> Node:
-    o = n.op
-    if o in ("and", "or"):
-        unit, zero = (True, False) if o == "and" else (False, True)
-        flat = []
+    def on_Let(self, n: Let) -> Node:
+        new = self.kids(n)
+        if _const(new[0]):
+            return self.simp(A.substitute(new[1], {n.var.name: new[0]}))
+        return self.rebuilt(n, new)
+
+    # -- operators -------------------------------------------------------------
+    def folded(self, n: Op, args: tuple, simpler: Node | None = None) -> Node:
+        """The constant ``n`` is when every argument is one (by the operator's
+        own semantics); else ``simpler`` (what an identity of the operator
+        makes of it), else ``n`` on the folded arguments."""
+        if all(_const(a) for a in args) and n.type in _FOLDABLE_TYPES:
+            return Const(apply_op(n.op, n.type, [a.value for a in args], self.np), n.type,
+                         src_loc=n.src_loc)
+        return self.rebuilt(n, args) if simpler is None else simpler
+
+    @handles(*all_but("and", "or", "not", "eq", "union", "diff", "with", "without", "member",
+                      "inter"))
+    def strict(self, n: Op, args: tuple) -> Node:
+        return self.folded(n, args)
+
+    def junction(self, n: Op, args: tuple, unit: bool) -> Node:
+        """A conjunction (``unit`` True) or disjunction of the folded arguments."""
+        flat: list = []
         for a in args:
             if _const(a):
-                if a.value == zero:
-                    return _TRUE if zero else _FALSE
+                if a.value != unit:
+                    return _FALSE if unit else _TRUE
                 continue
             # nested conjunctions are kept whole (not flattened): a shared
             # sub-conjunction is then one node, computed once by the engine
@@ -79,28 +123,49 @@ def _op(n: Op, args: tuple, np: int) -> Node:
                 flat.append(a)
         if not flat:
             return _TRUE if unit else _FALSE
-        return flat[0] if len(flat) == 1 else Op(o, tuple(flat), src_loc=n.src_loc)
-    if o == "not":
+        return flat[0] if len(flat) == 1 else Op(n.op, tuple(flat), src_loc=n.src_loc)
+
+    @handles("and")
+    def and_(self, n: Op, args: tuple) -> Node:
+        return self.junction(n, args, True)
+
+    @handles("or")
+    def or_(self, n: Op, args: tuple) -> Node:
+        return self.junction(n, args, False)
+
+    @handles("not")
+    def not_(self, n: Op, args: tuple) -> Node:
         a = args[0]
         if _const(a):
             return _FALSE if a.value else _TRUE
         if isinstance(a, Op) and a.op == "not":
             return a.args[0]
-    if o == "eq" and args[0] == args[1]:
-        return _TRUE
-    if all(_const(a) for a in args) and n.type in _FOLDABLE_TYPES:
-        value = apply_op(o, n.type, [a.value for a in args], np)
-        return Const(value, n.type, src_loc=n.src_loc)
-    if o == "union" and _const(args[0]) and args[0].value == 0:
-        return args[1]
-    if o in ("union", "diff") and _const(args[1]) and args[1].value == 0:
-        return args[0]  # the empty set
-    if o in ("with", "without") and _const(args[1]) and args[1].value == -1:
-        return args[0]  # NOBODY / NOCARD: the set is unchanged (seat or card 0 is not)
-    if o == "member" and _const(args[1]) and args[1].value == 0:
-        return _FALSE  # nothing is in the empty set (a card kind absent from this table)
-    if o == "inter" and any(_const(a) and a.value == 0 for a in args):
-        return Const(0, n.type, src_loc=n.src_loc)
-    if all(x is y for x, y in zip(args, n.args)):
-        return n
-    return Op(o, args, src_loc=n.src_loc)
+        return self.rebuilt(n, args)
+
+    @handles("eq")
+    def eq(self, n: Op, args: tuple) -> Node:
+        return _TRUE if args[0] == args[1] else self.folded(n, args)
+
+    @handles("union")
+    def union(self, n: Op, args: tuple) -> Node:
+        return self.folded(n, args, args[1] if _is(args[0], 0) else
+                           args[0] if _is(args[1], 0) else None)  # with the empty set
+
+    @handles("diff")
+    def diff(self, n: Op, args: tuple) -> Node:
+        return self.folded(n, args, args[0] if _is(args[1], 0) else None)  # the empty set
+
+    @handles("with", "without")
+    def with_without(self, n: Op, args: tuple) -> Node:
+        # NOBODY / NOCARD: the set is unchanged (seat or card 0 is not)
+        return self.folded(n, args, args[0] if _is(args[1], -1) else None)
+
+    @handles("member")
+    def member(self, n: Op, args: tuple) -> Node:
+        # nothing is in the empty set (a card kind absent from this table)
+        return self.folded(n, args, _FALSE if _is(args[1], 0) else None)
+
+    @handles("inter")
+    def inter(self, n: Op, args: tuple) -> Node:
+        zero = any(_is(a, 0) for a in args)
+        return self.folded(n, args, Const(0, n.type, src_loc=n.src_loc) if zero else None)

@@ -29,7 +29,7 @@ def _setup():
     smt = sym.smt
     hand = z3.BitVec("hand", smt.n_cards)
     table = tuple(2 + i for i in range(smt.n_cards)) + (0,)   # each card's points, NOCARD's
-    total = smt.encode_op("tsum", [hand, smt.const(table, "table")], ["cards", "table"], "int")
+    total = smt.encode_op("tsum", [hand, smt.const(table, "cardmap")], ["cards", "cardmap"], "int")
     size = smt.encode_op("count", [hand], ["cards"], "int")
     return sym, hand, total, size
 
@@ -78,8 +78,8 @@ def test_as_functions_of_their_sets_equal_sets_have_equal_sums():
     sym, hand, total, size = _setup()
     other = z3.BitVec("other", sym.smt.n_cards)
     table = tuple(2 + i for i in range(sym.smt.n_cards)) + (0,)
-    total2 = sym.smt.encode_op("tsum", [other, sym.smt.const(table, "table")],
-                               ["cards", "table"], "int")
+    total2 = sym.smt.encode_op("tsum", [other, sym.smt.const(table, "cardmap")],
+                               ["cards", "cardmap"], "int")
     q = _query(("same", hand == other), ("differ", total != total2))
     assert _result(sym, q) == S.UNSAT
     assert _result(sym, sym.abstracted(q)) == S.SAT            # two free values

@@ -80,7 +80,7 @@ def test_op_computes_result_types():
     assert op("get", Const((0, 1), map_of(CARDS)), Const(0, PLAYER)).type == CARDS
     assert op("put", Const((-1, -1), map_of(CARD)), Const(0, PLAYER), Const(3, CARD)).type \
         == map_of(CARD)
-    assert op("attr", Const(0, CARD), Const((5, 0), "table")).type == INT
+    assert op("attr", Const(0, CARD), Const((5, 0), "cardmap")).type == INT
     assert op("and", Const(True, BOOL), Const(False, BOOL), Const(True, BOOL)).type == BOOL
 
 
@@ -89,7 +89,7 @@ def test_op_computes_result_types():
     lambda: Const(True, INT),
     lambda: Const("x", CARDS),
     lambda: Const([1], PILE),
-    lambda: Const([1], "table"),
+    lambda: Const([1], "cardmap"),
     lambda: Ite(num(1), num(1), num(2)),
     lambda: Ite(Const(True, BOOL), num(1), Const(True, BOOL)),
     lambda: Let(Bound("v", INT), Const(True, BOOL), num(1)),
@@ -174,13 +174,13 @@ def test_nodes_are_frozen_and_structural():
     (Param("c", CARD), "$c"),
     (cards(0b1010), "#cards{1,3}"),
     (players(0), "#players{}"),
-    (Const((1, 2), "table"), "#table[2]"),
+    (Const((1, 2), "cardmap"), "#cardmap[2]"),
     (Ite(Var("b", BOOL), num(1), num(-1)), "(if b 1 -1)"),
     (Let(Bound("v", INT), num(2), op("mul", Bound("v", INT), Bound("v", INT))),
      "(let (v 2) (mul v v))"),
     (Quant("sum", Bound("x", CARD), cards(3), op("attr", Bound("x", CARD),
-                                                 Const((4, 5, 0), "table"))),
-     "(sum (x #cards{0,1}) (attr x #table[3]))"),
+                                                 Const((4, 5, 0), "cardmap"))),
+     "(sum (x #cards{0,1}) (attr x #cardmap[3]))"),
     (Call("score", (Var("h", CARDS), Const(0, PLAYER)), INT), "(score h 0)"),
     (op("top", Const((), PILE)), "(top ())"),
 ])
@@ -228,15 +228,15 @@ def test_rebuild_and_substitute_keep_src_loc():
 def test_walk_is_preorder_and_covers_every_node_kind():
     v = Bound("v", INT)
     q = Bound("q", CARD)
-    total = Quant("sum", q, Param("s", CARDS), op("attr", q, Const((1, 0), "table")))
+    total = Quant("sum", q, Param("s", CARDS), op("attr", q, Const((1, 0), "cardmap")))
     e = Let(v, num(1), Ite(Var("b", BOOL), total, Call("f", (v,), INT)))
     seen = [n.sexpr() for n in A.walk(e)]
     assert seen[0] == e.sexpr()
     assert seen[1:4] == ["1", e.body.sexpr(), "b"]
     kinds = {type(n).__name__ for n in A.walk(e)}
     assert kinds == {"Let", "Const", "Ite", "Var", "Quant", "Param", "Op", "Bound", "Call"}
-    assert seen[4:] == ["(sum (q $s) (attr q #table[2]))", "$s", "(attr q #table[2])", "q",
-                        "#table[2]", "(f v)", "v"]
+    assert seen[4:] == ["(sum (q $s) (attr q #cardmap[2]))", "$s", "(attr q #cardmap[2])", "q",
+                        "#cardmap[2]", "(f v)", "v"]
 
 
 def test_walk_handles_deep_trees_without_recursion():
@@ -281,7 +281,7 @@ def test_every_operator_is_documented_and_typed():
 
 def test_quantifier_types():
     dom = cards(0b111)
-    assert Sum(dom, lambda c: op("attr", c, Const((1, 2, 3, 0), "table"))).type == INT
+    assert Sum(dom, lambda c: op("attr", c, Const((1, 2, 3, 0), "cardmap"))).type == INT
     assert Quant("setof", Bound("c", CARD), dom, Const(True, BOOL)).type == CARDS
     m = Quant("mapof", Bound("p", PLAYER), players(3), cards(0))
     assert m.type == map_of(CARDS)

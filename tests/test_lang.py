@@ -618,13 +618,13 @@ def map_node(t: str, values) -> A.Node:
             out = If(p.eq(i), Const(values[i], vt), out)
         return out
     return MapOf(players((1 << len(values)) - 1), body)
-TABLE = Const((3, 5, 0, 7, 9), "table")  # cards 0..3, then the NOCARD entry
+CARDMAP = Const((3, 5, 0, 7, 9), "cardmap")  # cards 0..3, then the NOCARD entry
 
 
 @dataclass(frozen=True)
 class Ex:
     op: str
-    args: tuple  # (type, value) pairs; a Const node for tables
+    args: tuple  # (type, value) pairs; a Const node for card maps
     expected: object
     note: str = ""
 
@@ -634,7 +634,7 @@ class Ex:
                              Const(a[1], a[0]) for a in self.args])
 
     def param_node(self):
-        """The same expression with every non-table argument a runtime parameter."""
+        """The same expression with every argument but a card map a runtime parameter."""
         out, env = [], {}
         for i, a in enumerate(self.args):
             if isinstance(a, A.Node):
@@ -690,11 +690,11 @@ EXAMPLES = [
     Ex("subset", ((S, 0b0010), (S, 0b0110)), True),
     Ex("subset", ((S, 0b1010), (S, 0b0110)), False),
     Ex("subset", ((PS, 0), (PS, 0)), True),
-    Ex("tsum", ((S, 0b1011), TABLE), 15),
-    Ex("tsum", ((S, 0), TABLE), 0),
-    Ex("tsum", ((S, 0b0100), TABLE), 0, "a zero-valued card"),
-    Ex("attr", ((C, 1), TABLE), 5),
-    Ex("attr", ((C, -1), TABLE), 9, "NOCARD reads the table's last entry"),
+    Ex("tsum", ((S, 0b1011), CARDMAP), 15),
+    Ex("tsum", ((S, 0), CARDMAP), 0),
+    Ex("tsum", ((S, 0b0100), CARDMAP), 0, "a zero-valued card"),
+    Ex("attr", ((C, 1), CARDMAP), 5),
+    Ex("attr", ((C, -1), CARDMAP), 9, "NOCARD reads the map's last entry"),
     Ex("step", ((P, 3), (I, 1)), 0),
     Ex("step", ((P, 0), (I, -1)), 3),
     Ex("step", ((P, 1), (I, 2)), 3),
@@ -780,7 +780,7 @@ def test_operator_examples_through_a_compiled_spec(ex):
 
 
 def _quant_examples():
-    T = Const((1, 2, 4, 8, 0), "table")
+    T = Const((1, 2, 4, 8, 0), "cardmap")
     dom_c = cards(0b1011)
     dom_p = Param("d", CARDS)
     val = lambda c: op("attr", c, T)

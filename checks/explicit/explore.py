@@ -39,6 +39,7 @@ from __future__ import annotations
 import gc
 import sys
 import time
+import types
 from abc import ABC, abstractmethod
 from array import array
 from bisect import bisect_right
@@ -696,13 +697,23 @@ def search_setup(game: Game, symmetry: bool, reduce: bool = True):
     return search_keys(game, symmetry, reduce)
 
 
+@dataclass
+class CompiledSuccessors:
+    """A game's successor code, compiled once and kept with the game
+    (``Game.derived``)."""
+    #: (symmetry, reduce) -> the batch backend of a search
+    batch: dict[tuple[bool, bool], BatchBackend] = field(default_factory=dict)
+    #: (with_actions, store, symmetric) -> the packed successor module
+    packed: dict[tuple[bool, bool, bool], types.ModuleType] = field(default_factory=dict)
+
+
 def search_backend(game: Game, red: Reduction, layout: KeyLayout, symmetry: bool,
                    reduce: bool = True, fast: bool = True) -> BatchBackend | GenericBackend:
     """The successor backend of a search: the batch code (compiled once per game,
     symmetry and reduction), or the generic engine path where that does not
     apply (or ``fast`` is off)."""
     if fast and game.backend == "generated":
-        cache = game.__dict__.setdefault("_batch", {})
+        cache = game.derived.record(CompiledSuccessors).batch
         try:
             if (symmetry, reduce) not in cache:
                 cache[symmetry, reduce] = BatchBackend(game, red, layout, symmetry)
@@ -1214,7 +1225,7 @@ def packed_successors(game: Game, with_actions: bool = False, store: bool = Fals
     """The packed successor module of ``game`` (compiled once per game and mode;
     ``model/search/packed.py``, one state at a time: ``itcp-check rules
     --dump-successors`` and the tests read it)."""
-    cache = game.__dict__.setdefault("_packed", {})
+    cache = game.derived.record(CompiledSuccessors).packed
     mode = (with_actions, store, symmetric)
     if mode not in cache:
         cache[mode] = compile_packed(game.spec, with_actions, store, symmetric)

@@ -29,7 +29,7 @@ observations of a state: after a Pass, a live hand's size).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Primed, Var
@@ -37,6 +37,7 @@ from itcp.spec.lang import Spec
 from itcp.spec.properties import observations
 
 from ..engine.codegen import FunctionEmitter, Module
+from ..engine.loader import load_generated
 from .specialise import base_action, framed, initial_constants, reachable_values, spec_type, specialise
 
 
@@ -135,6 +136,17 @@ def next_phases(spec: Spec, act) -> set | None:
     return _Action(spec, act, {}, {}, spec.inliner(), []).next_phases
 
 
+@dataclass
+class LivenessResults:
+    """What the liveness analysis derives from one spec's rules, kept with them
+    (``Spec.derived``), keyed by what else it read (the constants, the
+    properties: a question's spec shares the rules, not the properties)."""
+    #: (constants, invariant, step formulas) -> (those formulas, every action specialised)
+    actions: dict[tuple, tuple[list, list[_Action]]] = field(default_factory=dict)
+    #: (observe, the properties) -> (those properties, the ``Reduction``)
+    reductions: dict[tuple, tuple[list, Reduction]] = field(default_factory=dict)
+
+
 def liveness(spec: Spec, constants: dict, extra=(), invariant: dict | None = None) -> dict:
     """Phase value -> the variables live there (see the module's docstring),
     with ``constants`` known in every stored state (``invariant``: those
@@ -187,7 +199,7 @@ def _actions(spec: Spec, constants: dict, invariant: dict, inline, step_props) -
     (``Spec.derived``): a question's spec shares them with its variant's, and
     each round of ``reduction``'s fixpoint with the ones before it that knew
     the same constants."""
-    cache = spec.derived.setdefault("liveness_actions", {})
+    cache = spec.derived.record(LivenessResults).actions
     key = (_signature(constants), _signature(invariant),
            tuple(id(p.formula) for p in step_props))
     hit = cache.get(key)
@@ -228,7 +240,7 @@ def reduction(spec: Spec, observe: bool = True) -> Reduction:
     """The constants and per-phase live variables of a search of ``spec``,
     iterated to a common fixpoint (``observe``: the graph observations count
     as reads)."""
-    cache = spec.derived.setdefault("reductions", {})
+    cache = spec.derived.record(LivenessResults).reductions
     key = (observe, tuple(id(p) for p in spec.properties))
     hit = cache.get(key)
     if hit is not None and all(a is p for a, p in zip(hit[0], spec.properties)):
@@ -278,7 +290,6 @@ def compile_observations(spec: Spec):
         em.pop()
     em.line("return lo, hi")
     funcs.append("def hand_range(s):\n" + "\n".join(em.lines))
-    env: dict = {}
     src = "\n".join(module.lines) + "\n" + "\n\n".join(funcs) + "\n"
-    exec(compile(src, "<itcp-observations>", "exec"), env)
+    env = load_generated(src, "<itcp-observations>")
     return env["post_pass"], env["hand_range"]

@@ -19,9 +19,12 @@ Both only rewrite the spec's AST; no rule is restated here.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from itcp.spec import ast as A
 from itcp.spec.ast import Const, Op, Primed, Var
 from itcp.spec.simplify import simplify
+from itcp.spec.walk import OperatorTable, Walker, all_but, handles
 
 from ..engine.reference import Evaluator
 
@@ -52,13 +55,32 @@ def spec_type(spec, name: str) -> str:
 MAX_VALUES = 16
 
 
+@dataclass
+class Specialisations:
+    """What partial evaluation derives from one spec's rules, kept with them
+    (``Spec.derived``: a question's spec shares it with its variant's)."""
+    #: (action, the invariant's values) -> ``base_action``'s (guard, values, domains)
+    base_actions: dict[tuple, tuple] = field(default_factory=dict)
+    #: ``reachable_values(spec)``: variable -> the values it may hold (None: any)
+    reachable_values: dict[str, frozenset | None] | None = None
+    #: the fixpoint's ``specialise`` remembered by what it reads
+    folded: _Folded | None = None
+    #: ``specialise``'s memos of ``simplify`` and ``_fold_maps`` (``_memos``)
+    fold_memos: tuple[dict, dict] | None = None
+
+
+def specialisations(spec) -> Specialisations:
+    """The spec's ``Specialisations`` record."""
+    return spec.derived.record(Specialisations)
+
+
 def base_action(spec, act, invariant: dict) -> tuple:
     """(guard, values, domains) of ``act`` specialised at its phase with the
     constants ``invariant`` (those of every reachable state, ``constant_fields``),
     cached per spec: the smaller trees every later specialisation starts from.
     Specialising again with more known values gives what specialising the
     original would (substitution and folding compose)."""
-    cache = spec.derived.setdefault("base_actions", {})
+    cache = specialisations(spec).base_actions
     key = (act.name, tuple(sorted((v, c.value) for v, c in invariant.items())))
     hit = cache.get(key)
     if hit is None:
@@ -92,14 +114,14 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
     lead to, and counts only if the variable is live at one of them.
     """
     plain = live is None and canonical is None and invariant is None
-    if plain and "reachable_values" in spec.derived:
-        return {v: (None if x is None else set(x))
-                for v, x in spec.derived["reachable_values"].items()}
+    kept = specialisations(spec)
+    if plain and kept.reachable_values is not None:
+        return {v: (None if x is None else set(x)) for v, x in kept.reachable_values.items()}
     values: dict = {name: {c.value} for name, c in initial_constants(spec).items()}
     types = {v.name: v.type for v in spec.variables}
-    folded = spec.derived.get("folded")
+    folded = kept.folded
     if folded is None or len(folded.memo) > MEMO_LIMIT:
-        folded = spec.derived["folded"] = _Folded(spec)
+        folded = kept.folded = _Folded(spec)
     done: dict = {}  # action -> the known values it was last run with
     changed = True
     while changed:
@@ -144,8 +166,8 @@ def reachable_values(spec, live: dict | None = None, canonical: dict | None = No
                     values[var] = grown
                     changed = True
     if plain:  # a function of the rules alone: kept for the next caller
-        spec.derived["reachable_values"] = {v: (None if x is None else frozenset(x))
-                                            for v, x in values.items()}
+        kept.reachable_values = {v: (None if x is None else frozenset(x))
+                                 for v, x in values.items()}
     return values
 
 
@@ -245,9 +267,10 @@ def _memos(spec) -> tuple[dict, dict]:
     of one spec (every action at every phase, every round of the fixpoint) share
     most of their subtrees: a substitution leaves what it does not touch as it
     was."""
-    memos = spec.derived.get("fold_memos")
+    kept = specialisations(spec)
+    memos = kept.fold_memos
     if memos is None or len(memos[0]) + len(memos[1]) > MEMO_LIMIT:
-        memos = spec.derived["fold_memos"] = ({}, {})
+        memos = kept.fold_memos = ({}, {})
     return memos
 
 
@@ -292,6 +315,7 @@ def _fold_maps(node, n: int, memo: dict | None = None):
     """One bottom-up pass of the map rules; the same object if nothing applied
     (``memo``: id -> the node and its result, may be shared between calls)."""
     memo = {} if memo is None else memo
+    rules = MapRules(n)
 
     def go(x):
         key = id(x)
@@ -301,37 +325,61 @@ def _fold_maps(node, n: int, memo: dict | None = None):
         kids = A.children(x)
         new = tuple(go(k) for k in kids)
         y = x if all(a is b for a, b in zip(new, kids)) else A.rebuild(x, new)
-        y = _map_rule(y, n)
+        y = rules.visit(y)
         memo[key] = (x, y)
         return y
 
     return go(node)
 
 
-def _map_rule(x, n: int):  # long: one rewrite per node shape, each a few lines on its own
-    if (isinstance(x, A.Quant) and x.kind in ("forall", "exists", "sum")
-            and isinstance(x.domain, Const)):
-        # over a known set: one term per element, each folded on its own
-        # (a seat-by-seat property of a table whose seats are all known)
-        bodies = [simplify(A.substitute(x.body, {x.var.name: Const(i, x.var.type)}), n)
-                  for i in A.bits(x.domain.value)]
-        if x.kind == "sum":
+class MapRules(Walker, OperatorTable):
+    """The rewrites ``_fold_maps`` applies to a node whose children are already
+    rewritten: one case per node type, and per operator; a node no rule
+    applies to is given back as it is."""
+
+    def __init__(self, n_players: int):
+        self.n = n_players
+
+    def same(self, x):
+        return x
+
+    on_Const = on_Var = on_Primed = on_Param = on_Bound = on_Ite = on_Let = on_Call = same
+
+    def on_Quant(self, x: A.Quant):
+        n = self.n
+        if isinstance(x.domain, Const) and x.kind in ("forall", "exists", "sum"):
+            # over a known set: one term per element, each folded on its own
+            # (a seat-by-seat property of a table whose seats are all known)
+            bodies = [simplify(A.substitute(x.body, {x.var.name: Const(i, x.var.type)}), n)
+                      for i in A.bits(x.domain.value)]
+            if x.kind == "sum":
+                if not bodies:
+                    return Const(0, A.INT, src_loc=x.src_loc)
+                out = bodies[0]
+                for b in bodies[1:]:
+                    out = Op("add", (out, b), src_loc=x.src_loc)
+                return out
             if not bodies:
-                return Const(0, A.INT, src_loc=x.src_loc)
-            out = bodies[0]
-            for b in bodies[1:]:
-                out = Op("add", (out, b), src_loc=x.src_loc)
-            return out
-        if not bodies:
-            return Const(x.kind == "forall", A.BOOL, src_loc=x.src_loc)
-        if len(bodies) == 1:
-            return bodies[0]
-        return Op("and" if x.kind == "forall" else "or", tuple(bodies), src_loc=x.src_loc)
-    if (isinstance(x, A.Quant) and x.kind in ("forall", "exists")
-            and not isinstance(x.domain, Const) and x.domain.type == A.PLAYERS):
-        # over a set of seats known only when the code runs: one term per seat
-        # (a seat's term may fold, e.g. a hand the move leaves alone is frozen)
-        loc = x.src_loc
+                return Const(x.kind == "forall", A.BOOL, src_loc=x.src_loc)
+            if len(bodies) == 1:
+                return bodies[0]
+            return Op("and" if x.kind == "forall" else "or", tuple(bodies), src_loc=x.src_loc)
+        if x.kind in ("forall", "exists") and x.domain.type == A.PLAYERS:
+            return self.seat_by_seat(x)
+        if x.kind == "mapof" and isinstance(x.domain, Const):
+            # a map of constants is a constant
+            bodies = [simplify(A.substitute(x.body, {x.var.name: Const(i, x.var.type)}), n)
+                      for i in range(n)]
+            consts = [b for b in bodies if isinstance(b, Const)]
+            if len(consts) == len(bodies):
+                return Const(tuple(b.value for b in consts), x.type, src_loc=x.src_loc)
+        return x
+
+    def seat_by_seat(self, x: A.Quant):
+        """A quantifier over a set of seats known only when the code runs: one
+        term per seat (a seat's term may fold, e.g. a hand the move leaves
+        alone is frozen)."""
+        n, loc = self.n, x.src_loc
         terms = []
         for i in range(n):
             body = simplify(A.substitute(x.body, {x.var.name: Const(i, x.var.type)}), n)
@@ -346,19 +394,17 @@ def _map_rule(x, n: int):  # long: one rewrite per node shape, each a few lines 
         if x.kind == "forall":  # nobody in the set: nothing to check
             return simplify(Op("or", (empty, joined), src_loc=loc), n)
         return simplify(Op("and", (Op("not", (empty,), src_loc=loc), joined), src_loc=loc), n)
-    if isinstance(x, A.Quant) and x.kind == "mapof" and isinstance(x.domain, Const):
-        # a map of constants is a constant
-        bodies = [simplify(A.substitute(x.body, {x.var.name: Const(i, x.var.type)}), n)
-                  for i in range(n)]
-        consts = [b for b in bodies if isinstance(b, Const)]
-        if len(consts) == len(bodies):
-            return Const(tuple(b.value for b in consts), x.type, src_loc=x.src_loc)
+
+    def on_Op(self, x: Op):
+        return self.op_cases[x.op](self, x)
+
+    @handles(*all_but("get", "pile_cards", "pile_len", "top", "pop", "union", "add", "put"))
+    def op_same(self, x: Op):
         return x
-    if not isinstance(x, Op):
-        return x
-    a = x.args
-    if x.op == "get":
-        m, k = a
+
+    @handles("get")
+    def op_get(self, x: Op):
+        m, k = x.args
         if isinstance(m, Op) and m.op == "put" and isinstance(k, Const) and isinstance(m.args[1], Const):
             # (m with [i] = v)[j]: v if i == j (a real seat), else m[j]
             if m.args[1].value == k.value and k.value >= 0:
@@ -366,30 +412,65 @@ def _map_rule(x, n: int):  # long: one rewrite per node shape, each a few lines 
             if m.args[1].value != k.value:
                 return Op("get", (m.args[0], k), src_loc=x.src_loc)
         if (isinstance(m, Const) and x.type == A.PLAYER
-                and tuple(m.value) == tuple(range(n))):
+                and tuple(m.value) == tuple(range(self.n))):
             return k  # the identity map (NOBODY reads as NOBODY)
-    if x.op in ("pile_cards", "pile_len", "top", "pop") and isinstance(a[0], Op) \
-            and a[0].op == "push":
-        # a pile just pushed: its old self plus the card (so a term over the
-        # parent's pile can be computed once, before the moves are tried)
-        pile, card = a[0].args
-        if x.op == "pile_cards":
-            return Op("with", (Op("pile_cards", (pile,), src_loc=x.src_loc), card),
-                      src_loc=x.src_loc)
-        if x.op == "pile_len":
-            return Op("add", (Op("pile_len", (pile,), src_loc=x.src_loc),
-                              Const(1, A.INT, src_loc=x.src_loc)), src_loc=x.src_loc)
-        return card if x.op == "top" else pile
-    if x.op in ("union", "add") and _chained(x):
-        return _regroup(x)
-    if x.op == "add" and isinstance(a[1], Const) and a[1].value == 0:
-        return a[0]
-    if x.op == "add" and isinstance(a[0], Const) and a[0].value == 0:
-        return a[1]
-    if x.op == "put" and all(isinstance(y, Const) for y in a):
-        m, k, v = (y.value for y in a)
-        return Const(m[:k] + (v,) + m[k + 1:] if k >= 0 else m, x.type, src_loc=x.src_loc)
-    return x
+        return x
+
+    # a pile just pushed: its old self plus the card (so a term over the
+    # parent's pile can be computed once, before the moves are tried)
+    @staticmethod
+    def pushed(x: Op):
+        """(the old pile, the card) when ``x``'s pile is a push, else None."""
+        a = x.args[0]
+        return a.args if isinstance(a, Op) and a.op == "push" else None
+
+    @handles("pile_cards")
+    def op_pile_cards(self, x: Op):
+        pushed = self.pushed(x)
+        if pushed is None:
+            return x
+        return Op("with", (Op("pile_cards", (pushed[0],), src_loc=x.src_loc), pushed[1]),
+                  src_loc=x.src_loc)
+
+    @handles("pile_len")
+    def op_pile_len(self, x: Op):
+        pushed = self.pushed(x)
+        if pushed is None:
+            return x
+        return Op("add", (Op("pile_len", (pushed[0],), src_loc=x.src_loc),
+                          Const(1, A.INT, src_loc=x.src_loc)), src_loc=x.src_loc)
+
+    @handles("top")
+    def op_top(self, x: Op):
+        pushed = self.pushed(x)
+        return x if pushed is None else pushed[1]
+
+    @handles("pop")
+    def op_pop(self, x: Op):
+        pushed = self.pushed(x)
+        return x if pushed is None else pushed[0]
+
+    @handles("union")
+    def op_union(self, x: Op):
+        return _regroup(x) if _chained(x) else x
+
+    @handles("add")
+    def op_add(self, x: Op):
+        a = x.args
+        if _chained(x):
+            return _regroup(x)
+        if isinstance(a[1], Const) and a[1].value == 0:
+            return a[0]
+        if isinstance(a[0], Const) and a[0].value == 0:
+            return a[1]
+        return x
+
+    @handles("put")
+    def op_put(self, x: Op):
+        if all(isinstance(y, Const) for y in x.args):
+            m, k, v = (y.value for y in x.args)
+            return Const(m[:k] + (v,) + m[k + 1:] if k >= 0 else m, x.type, src_loc=x.src_loc)
+        return x
 
 
 def reads_move(x) -> bool:

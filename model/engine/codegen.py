@@ -5,7 +5,8 @@ Every expression becomes straight-line statements over local variables
 parameter), with short-circuit evaluation kept by ``if`` blocks, quantifiers
 over constant sets unrolled and over variable sets turned into bit loops, and
 identical subexpressions computed once per block.  The source is readable and
-inspectable (``itcp-check rules --dump-engine``); ``compile_spec`` turns it
+inspectable (``itcp-check rules --dump-engine``), each fragment of a rule under a
+comment naming it (``origins.py``); ``compile_spec`` turns it
 into a module object with, per action, ``enum_<a>(s)`` (the legal parameter
 tuples), ``apply_<a>(s, args)`` (the next state) and ``fired_<a>(s, args, s2)``
 (the rules that took part), plus ``current(s)``, ``scores(s)`` and one
@@ -13,7 +14,6 @@ function per state or step property.
 """
 from __future__ import annotations
 
-import linecache
 import types
 
 from itcp.spec import ast as A
@@ -22,8 +22,11 @@ from itcp.spec.errors import SpecError
 from itcp.spec.lang import And, Spec
 from itcp.spec.properties import observations
 from itcp.spec.rules.vocabulary import score_of
+from itcp.spec.walk import OperatorTable, Walker, handles
 
 from . import runtime
+from .loader import load_generated
+from .origins import Origins, comment_above
 
 CHANCE = -1
 TERMINAL = -4
@@ -57,8 +60,14 @@ class Module:
         return self.consts[key]
 
 
-class FunctionEmitter:
-    """Compiles expressions into the statements of one generated function."""
+#: the operators written as one Python infix operator (on ints and bitmasks alike)
+_INFIX = {"add": "+", "sub": "-", "mul": "*", "lt": "<", "le": "<=", "union": "|", "inter": "&"}
+
+
+class FunctionEmitter(Walker, OperatorTable):
+    """Compiles expressions into the statements of one generated function: a
+    walker whose cases return the code of a node's value (``expr``), writing
+    the statements it needs first."""
 
     def __init__(self, module: Module, n_players: int, indent: int = 1):
         self.module, self.n = module, n_players
@@ -67,6 +76,8 @@ class FunctionEmitter:
         self.count = 0
         self.env: dict[str, str] = {}
         self.scopes: list[dict] = [{}]
+        #: fragment node -> the rules it comes from: a comment above its code
+        self.origins: dict = {}
 
     # -- plumbing ---------------------------------------------------------
     def line(self, text: str):
@@ -123,7 +134,8 @@ class FunctionEmitter:
         hit = self.cached(node)
         if hit is not None:
             return hit
-        code = getattr(self, "on_" + type(node).__name__)(node)
+        at, depth = len(self.lines), self.depth
+        code = self.node_cases[type(node)](self, node)
         if type(node) in (Op, Ite, Quant):
             # every compound result is computed once per block (CSE)
             if not is_atom(code):
@@ -132,12 +144,14 @@ class FunctionEmitter:
                 code = name
             if code.isidentifier():
                 self.scopes[-1][node] = code
+        if self.origins:
+            comment_above(self.lines, at, "    " * depth, self.origins.get(node, ""))
         return code
 
     def on_Const(self, n: Const):
         if n.type == A.BOOL:
             return "True" if n.value else "False"
-        if n.type.startswith("table"):
+        if n.type == A.CARDMAP:
             return self.module.const(n.value, "TABLE")
         if n.type == A.PILE or A.map_value_type(n.type):
             return repr(tuple(n.value))
@@ -217,92 +231,159 @@ class FunctionEmitter:
             if pushed:
                 self.scopes.pop()
 
-    def on_Op(self, n: Op):  # long: one short case per operator, in one place to read against spec.ast.OPS
-        o, a = n.op, n.args
-        if o == "and":
-            return self._chain(a, True)
-        if o == "or":
-            return self._chain(a, False)
-        if o == "not":
-            x = self.expr(a[0])
-            return {"True": "False", "False": "True"}.get(x, f"(not {x})")
-        binop = {"eq": "==", "add": "+", "sub": "-", "mul": "*", "lt": "<", "le": "<=",
-                 "union": "|", "inter": "&"}
-        if o == "eq" and _is_zero_sum(a):
+    def on_Op(self, n: Op):
+        return self.op_cases[n.op](self, n)
+
+    @handles("and")
+    def op_and(self, n: Op):
+        return self._chain(n.args, True)
+
+    @handles("or")
+    def op_or(self, n: Op):
+        return self._chain(n.args, False)
+
+    @handles("not")
+    def op_not(self, n: Op):
+        x = self.expr(n.args[0])
+        return {"True": "False", "False": "True"}.get(x, f"(not {x})")
+
+    @handles("eq")
+    def op_eq(self, n: Op):
+        a = n.args
+        if _is_zero_sum(a):
             # points == 0 iff no card of non-zero value remains: one mask test
             mask = sum(1 << i for i, v in enumerate(a[0].args[1].value[:-1]) if v)
             return f"({self.expr(a[0].args[0])} & {mask} == 0)"
-        if o in binop:
-            x, y = self.expr(a[0]), self.expr(a[1])
-            if o == "eq" and x == y:
-                return "True"
-            return f"({x} {binop[o]} {y})"
-        if o == "diff":
-            return f"({self.expr(a[0])} & ~{self.expr(a[1])})"
-        if o == "member":
-            s = self.expr(a[1])
-            if isinstance(a[0], Const):
-                return "False" if a[0].value < 0 else f"({s} >> {a[0].value} & 1 == 1)"
-            e = self.atom(a[0])
-            return f"({e} >= 0 and {s} >> {e} & 1 == 1)"
-        if o in ("with", "without"):
-            s = self.atom(a[0])
-            if isinstance(a[1], Const):
-                if a[1].value < 0:
-                    return s
-                return f"({s} | {1 << a[1].value})" if o == "with" else \
-                    f"({s} & {~(1 << a[1].value)})"
-            e = self.atom(a[1])
-            core = f"{s} | (1 << {e})" if o == "with" else f"{s} & ~(1 << {e})"
-            return f"(({core}) if {e} >= 0 else {s})"
-        if o == "is_empty":
-            return f"({self.expr(a[0])} == 0)"
-        if o == "count":
-            return f"({self.expr(a[0])}).bit_count()"
-        if o == "subset":
-            return f"({self.expr(a[0])} & ~{self.expr(a[1])} == 0)"
-        if o == "tsum":
-            return self._tsum(a[0], a[1])
-        if o == "attr":
-            return f"{self.expr(a[1])}[{self.expr(a[0])}]"
-        if o == "step":
-            p = self.atom(a[0])
-            return f"(({p} + {self.expr(a[1])}) % {self.n} if {p} >= 0 else -1)"
-        if o == "next_in":
-            nxt = self.module.const(runtime.next_in_table(self.n), "NEXT")
-            return f"{nxt}[{self.expr(a[1])} + 1][{self.expr(a[0])} + 1][{self.expr(a[2])}]"
-        if o == "top":
-            p = self.atom(a[0])
-            return f"({p}[-1] if {p} else -1)"
-        if o == "pile_len":
-            return f"len({self.expr(a[0])})"
-        if o == "push":
-            return f"({self.expr(a[0])} + ({self.expr(a[1])},))"
-        if o == "pop":
-            return f"{self.expr(a[0])}[:-1]"
-        if o == "pile_cards":
-            return f"pile_mask({self.expr(a[0])})"
-        if o == "pile_distinct":
-            p = self.atom(a[0])
-            return f"(len(set({p})) == len({p}))"
-        if o == "pile_of":
-            c = self.atom(a[0])
-            return f"(({c},) if {c} >= 0 else ())"
-        if o == "get":
-            m = self.atom(a[0])
-            if isinstance(a[1], Const):
-                return f"{m}[{a[1].value}]" if a[1].value >= 0 else \
-                    repr(runtime.zero_of(n.type))
-            k = self.atom(a[1])
-            return f"({m}[{k}] if {k} >= 0 else {runtime.zero_of(n.type)!r})"
-        if o == "put":
-            m, v = self.atom(a[0]), self.atom(a[2])
-            if isinstance(a[1], Const):
-                k = a[1].value
-                return m if k < 0 else f"({m}[:{k}] + ({v},) + {m}[{k + 1}:])"
-            k = self.atom(a[1])
-            return f"(({m}[:{k}] + ({v},) + {m}[{k} + 1:]) if {k} >= 0 else {m})"
-        raise SpecError(f"the engine compiler has no rule for operator {o!r}")
+        x, y = self.expr(a[0]), self.expr(a[1])
+        return "True" if x == y else f"({x} == {y})"
+
+    @handles(*_INFIX)
+    def op_infix(self, n: Op):
+        return f"({self.expr(n.args[0])} {_INFIX[n.op]} {self.expr(n.args[1])})"
+
+    @handles("diff")
+    def op_diff(self, n: Op):
+        return f"({self.expr(n.args[0])} & ~{self.expr(n.args[1])})"
+
+    def never_absent(self, x) -> bool:
+        """``x`` is never NOBODY/NOCARD where its code runs, so no test for
+        them (none known here; the packed emitter knows some)."""
+        return False
+
+    @handles("member")
+    def op_member(self, n: Op):
+        a = n.args
+        s = self.expr(a[1])
+        if isinstance(a[0], Const):
+            return "False" if a[0].value < 0 else f"({s} >> {a[0].value} & 1 == 1)"
+        e = self.atom(a[0])
+        if self.never_absent(a[0]):
+            return f"({s} >> {e} & 1 == 1)"
+        return f"({e} >= 0 and {s} >> {e} & 1 == 1)"
+
+    def _set_edit(self, n: Op, known, code) -> str:
+        """A set with one element added or removed: ``known(set, bit)`` for an
+        element known here, ``code(set, element)`` for one computed (the set
+        unchanged for NOBODY/NOCARD)."""
+        a = n.args
+        s = self.atom(a[0])
+        if isinstance(a[1], Const):
+            return s if a[1].value < 0 else known(s, 1 << a[1].value)
+        e = self.atom(a[1])
+        if self.never_absent(a[1]):
+            return f"({code(s, e)})"
+        return f"(({code(s, e)}) if {e} >= 0 else {s})"
+
+    @handles("with")
+    def op_with(self, n: Op):
+        return self._set_edit(n, lambda s, bit: f"({s} | {bit})", lambda s, e: f"{s} | (1 << {e})")
+
+    @handles("without")
+    def op_without(self, n: Op):
+        return self._set_edit(n, lambda s, bit: f"({s} & {~bit})", lambda s, e: f"{s} & ~(1 << {e})")
+
+    @handles("is_empty")
+    def op_is_empty(self, n: Op):
+        return f"({self.expr(n.args[0])} == 0)"
+
+    @handles("count")
+    def op_count(self, n: Op):
+        return f"({self.expr(n.args[0])}).bit_count()"
+
+    @handles("subset")
+    def op_subset(self, n: Op):
+        return f"({self.expr(n.args[0])} & ~{self.expr(n.args[1])} == 0)"
+
+    @handles("tsum")
+    def op_tsum(self, n: Op):
+        return self._tsum(n.args[0], n.args[1])
+
+    @handles("attr")
+    def op_attr(self, n: Op):
+        return f"{self.expr(n.args[1])}[{self.expr(n.args[0])}]"
+
+    @handles("step")
+    def op_step(self, n: Op):
+        p = self.atom(n.args[0])
+        return f"(({p} + {self.expr(n.args[1])}) % {self.n} if {p} >= 0 else -1)"
+
+    @handles("next_in")
+    def op_next_in(self, n: Op):
+        a = n.args
+        nxt = self.module.const(runtime.next_in_table(self.n), "NEXT")
+        return f"{nxt}[{self.expr(a[1])} + 1][{self.expr(a[0])} + 1][{self.expr(a[2])}]"
+
+    @handles("top")
+    def op_top(self, n: Op):
+        p = self.atom(n.args[0])
+        return f"({p}[-1] if {p} else -1)"
+
+    @handles("pile_len")
+    def op_pile_len(self, n: Op):
+        return f"len({self.expr(n.args[0])})"
+
+    @handles("push")
+    def op_push(self, n: Op):
+        return f"({self.expr(n.args[0])} + ({self.expr(n.args[1])},))"
+
+    @handles("pop")
+    def op_pop(self, n: Op):
+        return f"{self.expr(n.args[0])}[:-1]"
+
+    @handles("pile_cards")
+    def op_pile_cards(self, n: Op):
+        return f"pile_mask({self.expr(n.args[0])})"
+
+    @handles("pile_distinct")
+    def op_pile_distinct(self, n: Op):
+        p = self.atom(n.args[0])
+        return f"(len(set({p})) == len({p}))"
+
+    @handles("pile_of")
+    def op_pile_of(self, n: Op):
+        c = self.atom(n.args[0])
+        return f"(({c},) if {c} >= 0 else ())"
+
+    @handles("get")
+    def op_get(self, n: Op):
+        a = n.args
+        m = self.atom(a[0])
+        if isinstance(a[1], Const):
+            return f"{m}[{a[1].value}]" if a[1].value >= 0 else repr(runtime.zero_of(n.type))
+        k = self.atom(a[1])
+        if self.never_absent(a[1]):
+            return f"{m}[{k}]"
+        return f"({m}[{k}] if {k} >= 0 else {runtime.zero_of(n.type)!r})"
+
+    @handles("put")
+    def op_put(self, n: Op):
+        a = n.args
+        m, v = self.atom(a[0]), self.atom(a[2])
+        if isinstance(a[1], Const):
+            k = a[1].value
+            return m if k < 0 else f"({m}[:{k}] + ({v},) + {m}[{k + 1}:])"
+        k = self.atom(a[1])
+        return f"(({m}[:{k}] + ({v},) + {m}[{k} + 1:]) if {k} >= 0 else {m})"
 
     def _tsum(self, s_node, table_node):
         if not isinstance(table_node, Const):
@@ -435,6 +516,9 @@ class EngineSource:
         self.vars = [v.name for v in spec.variables]
         self.funcs: list[str] = []
         self.inline = spec.inliner()
+        self.origins = Origins(spec)
+        #: the fragments of the action (or phase) being compiled -> their rules
+        self.labels: dict = {}
 
     def unpack(self, em: FunctionEmitter, src="s", prefix="v_"):
         names = ", ".join(prefix + v for v in self.vars)
@@ -444,7 +528,9 @@ class EngineSource:
         self.funcs.append(header + "\n" + "\n".join(em.lines))
 
     def emitter(self):
-        return FunctionEmitter(self.module, self.n)
+        em = FunctionEmitter(self.module, self.n)
+        em.origins = self.labels
+        return em
 
     # -- per action --------------------------------------------------------
     def emit_enum(self, em: FunctionEmitter, act):
@@ -467,12 +553,15 @@ class EngineSource:
         assert em.depth == depth and len(em.scopes) == scopes
 
     def action(self, act):
-        """The generated functions of one action, in this order."""
+        """The generated functions of one action, in this order, each fragment
+        of a rule under a comment naming it."""
+        self.labels = self.origins.of_actions(act)
         self.enum_function(act)
         self.apply_function(act)
         self.allowed_function(act)
         self.sample_function(act)
         self.fired_function(act)
+        self.labels = {}
 
     def bind_params(self, em, params):
         """Unpack the parameter tuple ``a`` into ``p_<name>`` locals."""
@@ -609,7 +698,9 @@ class EngineSource:
             if not acts:
                 table.append("_no_moves")
                 continue
+            self.labels = self.origins.of_actions(*acts)
             em = self.emitter()
+            self.labels = {}
             self.unpack(em)
             em.line("out = []")
             for a in acts:
@@ -703,8 +794,7 @@ def compile_state_formulas(spec: Spec, formulas: dict) -> dict:
         names[name] = f"f_{i}"
     source = "\n".join([RUNTIME_IMPORT, ""]
                        + src.module.lines + [""] + [f + "\n" for f in src.funcs])
-    scope: dict = {}
-    exec(compile(source, "<itcp-formulas>", "exec"), scope)
+    scope = load_generated(source, "<itcp-formulas>")
     return {name: scope[f] for name, f in names.items()}
 
 
@@ -713,6 +803,5 @@ def compile_spec(spec: Spec, filename: str = "<itcp-engine>") -> types.ModuleTyp
     source = generate(spec)
     mod = types.ModuleType("itcp_generated_engine")
     mod.__dict__["__source__"] = source  # the generated module's own globals
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), mod.__dict__)
+    load_generated(source, filename, mod.__dict__)
     return mod

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from itcp.spec.choices import default_readings
 from itcp.spec.config import Config
+from itcp.spec.derived import Derived
 from itcp.spec.errors import IllegalAction
 from itcp.spec.lang import Spec, elaborate
 from itcp.spec.rules import build_ruleset
@@ -69,6 +70,9 @@ class Game:
         self._chance_phase = {p.value for p in spec.phases if p.actor is None and not p.terminal}
         self._terminal_phase = {p.value for p in spec.phases if p.terminal}
         self._step_rules = None
+        #: what the layers above derive from this game (its search keys, its
+        #: compiled successor code), one typed record per kind (``spec/derived.py``)
+        self.derived = Derived()
         ev = Evaluator(spec)
         self._initial = tuple(ev.eval(spec.initial[v], {"state": {}}) for v in self.var_names)
         self._phase_i = self.index["phase"]

@@ -13,12 +13,17 @@ from itcp.spec.lang import Spec
 from itcp.spec.properties import observations
 from itcp.spec.rules.vocabulary import score_of
 from itcp.spec.semantics import apply_op
+from itcp.spec.walk import OperatorTable, Walker, all_but, handles
 
 from . import runtime
 from .codegen import CHANCE, TERMINAL
 
 
-class Evaluator:
+class Evaluator(Walker, OperatorTable):
+    """The value of an expression in an environment: ``env["state"]`` (and
+    ``env["next"]``) map variable names to values, and every other key is a
+    parameter's or a bound name's value."""
+
     def __init__(self, spec: Spec):
         self.spec = spec
         self.n = spec.config.players
@@ -26,30 +31,34 @@ class Evaluator:
         self.inline = spec.inliner()
 
     def eval(self, node, env: dict):
-        kind = type(node)
-        if kind is Const:
-            return node.value
-        if kind is Var:
-            return env["state"][node.name]
-        if kind is Primed:
-            return env["next"][node.name]
-        if kind in (Param, Bound):
-            return env[node.name]
-        if kind is Ite:
-            return self.eval(node.then if self.eval(node.cond, env) else node.else_, env)
-        if kind is Let:
-            inner = dict(env)
-            inner[node.var.name] = self.eval(node.value, env)
-            return self.eval(node.body, inner)
-        if kind is Quant:
-            return self.quant(node, env)
-        if kind is Op:
-            return self.op(node, env)
-        if kind is Call:
-            raise SpecError(f"{node.name} not inlined")
-        raise SpecError(f"cannot evaluate {node!r}")
+        return self.node_cases[type(node)](self, node, env)
 
-    def quant(self, n: Quant, env):
+    def on_Const(self, n: Const, env: dict):
+        return n.value
+
+    def on_Var(self, n: Var, env: dict):
+        return env["state"][n.name]
+
+    def on_Primed(self, n: Primed, env: dict):
+        return env["next"][n.name]
+
+    def on_Param(self, n: Param | Bound, env: dict):
+        return env[n.name]
+
+    on_Bound = on_Param
+
+    def on_Ite(self, n: Ite, env: dict):
+        return self.eval(n.then if self.eval(n.cond, env) else n.else_, env)
+
+    def on_Let(self, n: Let, env: dict):
+        inner = dict(env)
+        inner[n.var.name] = self.eval(n.value, env)
+        return self.eval(n.body, inner)
+
+    def on_Call(self, n: Call, env: dict):
+        raise SpecError(f"{n.name} not inlined")
+
+    def on_Quant(self, n: Quant, env: dict):
         elems = runtime.bits(self.eval(n.domain, env))
         def body(x):
             inner = dict(env)
@@ -67,11 +76,20 @@ class Evaluator:
             return tuple(body(x) for x in range(self.n))
         raise SpecError(n.kind)
 
-    def op(self, n: Op, env):
-        if n.op == "and":
-            return all(self.eval(a, env) for a in n.args)
-        if n.op == "or":
-            return any(self.eval(a, env) for a in n.args)
+    def on_Op(self, n: Op, env: dict):
+        return self.op_cases[n.op](self, n, env)
+
+    @handles("and")
+    def and_(self, n: Op, env: dict):
+        return all(self.eval(a, env) for a in n.args)
+
+    @handles("or")
+    def or_(self, n: Op, env: dict):
+        return any(self.eval(a, env) for a in n.args)
+
+    @handles(*all_but("and", "or"))
+    def strict(self, n: Op, env: dict):
+        """Every argument evaluated, then the operator's semantics."""
         return apply_op(n.op, n.type, [self.eval(a, env) for a in n.args], self.n)
 
 

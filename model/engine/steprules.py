@@ -68,20 +68,20 @@ class _Tracing(Evaluator):
         inner.update({p.name: v for p, v in zip(params, args)})
         return inner
 
-    def eval(self, node, env: dict):
-        if type(node) is Call:
-            if node.name in self.override:
-                d = self.override[node.name]
-                return self.eval(d.body, self._bind(
-                    d.params, [self.eval(a, env) for a in node.args], env))
-            rid, d = self.spec.definitions[node.name]
-            args = [self.eval(a, env) for a in node.args]
-            value = self.eval(d.body, self._bind(d.params, args, env))
-            if (self.tracing and rid not in self.called
-                    and self.decides(rid, node.name, args, value, env)):
-                self.called.append(rid)
-            return value
-        return super().eval(node, env)
+    def on_Call(self, node: Call, env: dict):
+        """A definition called, not inlined: its body evaluated on the arguments
+        (and its rule noted when its reading decided the value)."""
+        if node.name in self.override:
+            d = self.override[node.name]
+            return self.eval(d.body, self._bind(
+                d.params, [self.eval(a, env) for a in node.args], env))
+        rid, d = self.spec.definitions[node.name]
+        args = [self.eval(a, env) for a in node.args]
+        value = self.eval(d.body, self._bind(d.params, args, env))
+        if (self.tracing and rid not in self.called
+                and self.decides(rid, node.name, args, value, env)):
+            self.called.append(rid)
+        return value
 
     def decides(self, rid: str, name: str, args, value, env) -> bool:
         """Would another reading of the rule's choice point define ``name`` to

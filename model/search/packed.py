@@ -29,9 +29,11 @@ use and reached through ``table[k & DISPATCH]``, one function that
 and appends the successor keys (or ``(action, key)`` pairs) to ``out`` in the
 order ``legal`` lists the actions, so a search numbers states identically on
 both paths (``store``: stores each new one in the search's tables itself).
-The generated statements are then tidied on their syntax tree (``model/search/tidy.py``:
-a value-picking branch becomes an
-expression, a local read once folds into its reader, a dead one goes).  It
+Each guard and each new value is under a comment naming the rules that make it
+(``model/engine/origins.py``).  The generated statements are then tidied on their
+syntax tree (``model/search/tidy.py``: a value-picking branch becomes an
+expression, a local read once folds into its reader, a dead one goes; a comment
+stays above what its statement became).  It
 also generates ``state_ok(k)`` (all state properties), ``prop_<ID>(k)`` and
 ``hand_range(k)`` on keys.  Conformance with the generic engine is tested
 state by state (tests/test_packed.py).
@@ -40,7 +42,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import linecache
 import types
 from dataclasses import dataclass, fields
 
@@ -53,6 +54,8 @@ from itcp.spec.simplify import simplify
 from ..analysis.specialise import constant_fields, reachable_values, reads_move, specialise
 from ..engine import runtime
 from ..engine.codegen import FunctionEmitter, Module
+from ..engine.loader import load_generated
+from ..engine.origins import Origins, comment_above
 from . import tidy
 from .packing import Layout
 
@@ -70,6 +73,18 @@ def _action_formulas(act, skip=()):
         yield formula
 
 
+class PackedModule(Module):
+    """The module constants of packed code, and the card-set terms tabulated for
+    it (``PackedEmitter.tabulate``), shared by every function of the module."""
+
+    def __init__(self):
+        super().__init__()
+        #: id(node) -> (the node, its (card-set subterm, values) or None)
+        self.tables: dict[int, tuple[A.Node, tuple | None]] = {}
+        #: the same by the term (met again in another action or scope)
+        self.tables_by_term: dict[A.Node, tuple | None] = {}
+
+
 class PackedEmitter(FunctionEmitter):
     """The engine emitter with the discard pile as a packed integer.
 
@@ -78,7 +93,9 @@ class PackedEmitter(FunctionEmitter):
     so the pile field is read and written with one shift.
     """
 
-    def __init__(self, module: Module, n_players: int, layout: Layout):
+    module: PackedModule
+
+    def __init__(self, module: PackedModule, n_players: int, layout: Layout):
         super().__init__(module, n_players)
         self.loop_params: set = set()  # parameters bound by a loop over a set's bits
         self.values: dict = {}  # variable -> the code of its new value (n_<var>, a literal)
@@ -143,7 +160,7 @@ class PackedEmitter(FunctionEmitter):
     def tabulate(self, node):
         """(X, values) when ``node`` depends on one card-set subterm X only:
         the smallest X whose replacement by a constant leaves a closed term."""
-        memo = self.module.__dict__.setdefault("_tables", {})  # id -> (node, answer)
+        memo = self.module.tables
         hit = memo.get(id(node))
         if hit is not None and hit[0] is node:
             return hit[1]
@@ -153,7 +170,7 @@ class PackedEmitter(FunctionEmitter):
             return None
         candidates = {x for x in nodes if x is not node and x.type == A.CARDS
                       and not isinstance(x, Const)}
-        shared = self.module.__dict__.setdefault("_tables_by_term", {})
+        shared = self.module.tables_by_term
         if node in shared:  # the same term met again (another action, another scope)
             memo[id(node)] = (node, shared[node])
             return shared[node]
@@ -165,10 +182,9 @@ class PackedEmitter(FunctionEmitter):
             em = FunctionEmitter(Module(), self.n)
             em.env["_set"] = "x"
             result = em.expr(_replace(node, x, A.Param("_set", A.CARDS)))
-            env: dict = {}
             src = "\n".join(em.module.lines + ["def f(x):"] + em.lines + [f"    return {result}"])
-            exec(compile(src + "\n", "<itcp-packed-table>", "exec"), runtime.__dict__ | env, env)
-            answer = (x, tuple(env["f"](m) for m in range(1 << self.n_cards)))
+            f = load_generated(src + "\n", "<itcp-packed-table>", dict(runtime.__dict__))["f"]
+            answer = (x, tuple(f(m) for m in range(1 << self.n_cards)))
             memo[id(node)], shared[node] = (node, answer), answer
             return answer
         shared[node] = None
@@ -230,92 +246,111 @@ class PackedEmitter(FunctionEmitter):
             return str(self.encode_pile(n.value))
         return super().on_Const(n)
 
-    def on_Op(self, n):  # long: one short case per packed-state operator, then codegen's
-        o, a = n.op, n.args
+    # -- the operators on packed piles, and on parameters that are never NOBODY --
+    def op_pile_len(self, n: Op):
+        return f"({self.expr(n.args[0])} & {self.lm})"
+
+    def op_next_in(self, n: Op):
+        a = n.args
+        d, seat = self.expr(a[1]), self.expr(a[0])
+        if _literal(d) and _literal(seat):
+            # direction and seat known here: the row of the table for them
+            row = runtime.next_in_table(self.n)[_int(d) + 1][_int(seat) + 1]
+            return f"{self.module.const(row, 'NEXT_FROM')}[{self.expr(a[2])}]"
+        return super().op_next_in(n)
+
+    def op_top(self, n: Op):
         lb, cb, lm, cm = self.lb, self.cb, self.lm, self.cm
-        if o == "pile_len":
-            return f"({self.expr(a[0])} & {lm})"
-        if o == "next_in":
-            d, seat = self.expr(a[1]), self.expr(a[0])
-            if _literal(d) and _literal(seat):
-                # direction and seat known here: the row of the table for them
-                row = runtime.next_in_table(self.n)[_int(d) + 1][_int(seat) + 1]
-                return f"{self.module.const(row, 'NEXT_FROM')}[{self.expr(a[2])}]"
-        if o == "top":
-            p = self.atom(a[0])
-            if lb == cb:  # an empty pile reads its own zero length: NOCARD
-                return f"(({p} >> {cb} * ({p} & {lm}) & {cm}) - 1)"
-            return f"(({p} >> ({lb - cb} + {cb} * ({p} & {lm})) & {cm}) - 1 if {p} else -1)"
-        if o == "push":
-            p, c = self.atom(a[0]), self.atom(a[1])
-            return f"({p} + 1 | ({c} + 1) << ({lb} + {cb} * ({p} & {lm})))"
-        if o == "pop":
-            p = self.atom(a[0])
-            shift = f"{cb} * ({p} & {lm})" if lb == cb else f"({lb - cb} + {cb} * ({p} & {lm}))"
-            return f"(({p} & (1 << {shift}) - 1) - 1 if {p} else 0)"
-        if o == "pile_of":
-            c = self.atom(a[0])
-            if isinstance(a[0], A.Param) and a[0].name in self.loop_params:
-                return f"(1 | ({c} + 1) << {lb})"  # a card drawn from a set's bits
-            return f"(1 | ({c} + 1) << {lb} if {c} >= 0 else 0)"
-        if self.loop_params and o in ("member", "with", "without", "get") and any(
-                isinstance(x, A.Param) and x.name in self.loop_params for x in a):
-            # a parameter drawn from a set's bits is never NOBODY/NOCARD: no guard
-            if o == "member" and isinstance(a[0], A.Param):
-                e = self.env[a[0].name]
-                return f"({self.expr(a[1])} >> {e} & 1 == 1)"
-            if o in ("with", "without") and isinstance(a[1], A.Param):
-                m, e = self.atom(a[0]), self.env[a[1].name]
-                return f"({m} | (1 << {e}))" if o == "with" else f"({m} & ~(1 << {e}))"
-            if o == "get" and isinstance(a[1], A.Param):
-                return f"{self.atom(a[0])}[{self.env[a[1].name]}]"
-        if o == "get" and isinstance(a[1], Const) and a[1].value >= 0:
+        p = self.atom(n.args[0])
+        if lb == cb:  # an empty pile reads its own zero length: NOCARD
+            return f"(({p} >> {cb} * ({p} & {lm}) & {cm}) - 1)"
+        return f"(({p} >> ({lb - cb} + {cb} * ({p} & {lm})) & {cm}) - 1 if {p} else -1)"
+
+    def op_push(self, n: Op):
+        p, c = self.atom(n.args[0]), self.atom(n.args[1])
+        return f"({p} + 1 | ({c} + 1) << ({self.lb} + {self.cb} * ({p} & {self.lm})))"
+
+    def op_pop(self, n: Op):
+        lb, cb, lm = self.lb, self.cb, self.lm
+        p = self.atom(n.args[0])
+        shift = f"{cb} * ({p} & {lm})" if lb == cb else f"({lb - cb} + {cb} * ({p} & {lm}))"
+        return f"(({p} & (1 << {shift}) - 1) - 1 if {p} else 0)"
+
+    def never_absent(self, x) -> bool:
+        """A parameter drawn from a set's bits is never NOBODY/NOCARD."""
+        return isinstance(x, A.Param) and x.name in self.loop_params
+
+    def op_pile_of(self, n: Op):
+        a = n.args
+        c = self.atom(a[0])
+        if self.never_absent(a[0]):
+            return f"(1 | ({c} + 1) << {self.lb})"  # a card drawn from a set's bits
+        return f"(1 | ({c} + 1) << {self.lb} if {c} >= 0 else 0)"
+
+    def op_get(self, n: Op):
+        a = n.args
+        if isinstance(a[1], Const) and a[1].value >= 0:
             parts = self.map_parts(a[0])
             if parts is not None:
                 return parts[a[1].value]
-        if o == "or" and len(a) > 2 and all(
+        return super().op_get(n)
+
+    def op_or(self, n: Op):
+        a = n.args
+        if len(a) > 2 and all(
                 isinstance(x, Op) and x.op == "eq" and isinstance(x.args[1], Const)
                 and x.args[0] == a[0].args[0] for x in a):
             # x == c1 or x == c2 or ...: one membership test
             values = sorted({x.args[1].value for x in a})
             return f"({self.expr(a[0].args[0])} in {self.module.const(frozenset(values), 'ONE_OF')})"
-        if o == "put" and not isinstance(a[1], Const) and self.n <= 4:
-            # one new tuple, chosen by the seat, instead of three slices joined
-            m, key, v = self.atom(a[0]), self.atom(a[1]), self.atom(a[2])
-            options = [f"({', '.join(v if j == i else f'{m}[{j}]' for j in range(self.n))},)"
-                       for i in range(self.n)]
-            chain = options[-1]
-            for i in range(self.n - 2, -1, -1):
-                chain = f"{options[i]} if {key} == {i} else {chain}"
-            return f"(({chain}) if {key} >= 0 else {m})"
-        pushed = self.pushed_card(a[0]) if o in ("pile_cards", "pile_distinct") else None
+        return super().op_or(n)
+
+    def op_put(self, n: Op):
+        a = n.args
+        if isinstance(a[1], Const) or self.n > 4:
+            return super().op_put(n)
+        # one new tuple, chosen by the seat, instead of three slices joined
+        m, key, v = self.atom(a[0]), self.atom(a[1]), self.atom(a[2])
+        options = [f"({', '.join(v if j == i else f'{m}[{j}]' for j in range(self.n))},)"
+                   for i in range(self.n)]
+        chain = options[-1]
+        for i in range(self.n - 2, -1, -1):
+            chain = f"{options[i]} if {key} == {i} else {chain}"
+        return f"(({chain}) if {key} >= 0 else {m})"
+
+    def op_pile_cards(self, n: Op):
+        pushed = self.pushed_card(n.args[0])
         if pushed is not None:
             # the new pile is the old one with a card drawn from a set's bits on
-            # top: its cards are the old pile's (computed once per state) and
-            # that card, distinct when the old pile was and lacked the card
+            # top: its cards are the old pile's (computed once per state) and that card
             old, c = pushed
-            cards = self.atom(Op("pile_cards", (old,), A.CARDS))
-            if o == "pile_cards":
-                return f"({cards} | (1 << {c}))"
-            return f"({self.atom(Op('pile_distinct', (old,), A.BOOL))} and not ({cards} >> {c} & 1))"
-        if o == "pile_distinct":
-            # distinct exactly when the pile's set of cards is as large as the pile
-            p = self.atom(a[0])
-            cards = self.atom(Op("pile_cards", (a[0],), A.CARDS))
-            return f"({cards}.bit_count() == ({p} & {lm}))"
-        if o == "pile_cards":
-            # a table maps a chunk of a few packed cards to their set of cards
-            per = max(1, 12 // cb)
-            t = self.module.const(_pile_card_table(cb, per), "PILECARDS")
-            p = self.atom(a[0])
-            out, r = self.fresh("pm"), self.fresh("r")
-            self.line(f"{out} = 0")
-            self.line(f"{r} = {p} >> {lb}")
-            self.line(f"while {r}:")
-            self.line(f"    {out} |= {t}[{r} & {(1 << (cb * per)) - 1}]")
-            self.line(f"    {r} >>= {cb * per}")
-            return out
-        return super().on_Op(n)
+            cards = self.atom(Op("pile_cards", (old,), src_loc=n.src_loc))
+            return f"({cards} | (1 << {c}))"
+        # a table maps a chunk of a few packed cards to their set of cards
+        lb, cb = self.lb, self.cb
+        per = max(1, 12 // cb)
+        t = self.module.const(_pile_card_table(cb, per), "PILECARDS")
+        p = self.atom(n.args[0])
+        out, r = self.fresh("pm"), self.fresh("r")
+        self.line(f"{out} = 0")
+        self.line(f"{r} = {p} >> {lb}")
+        self.line(f"while {r}:")
+        self.line(f"    {out} |= {t}[{r} & {(1 << (cb * per)) - 1}]")
+        self.line(f"    {r} >>= {cb * per}")
+        return out
+
+    def op_pile_distinct(self, n: Op):
+        pushed = self.pushed_card(n.args[0])
+        if pushed is not None:
+            # distinct when the old pile was and lacked the card pushed on it
+            old, c = pushed
+            cards = self.atom(Op("pile_cards", (old,), src_loc=n.src_loc))
+            distinct = self.atom(Op("pile_distinct", (old,), src_loc=n.src_loc))
+            return f"({distinct} and not ({cards} >> {c} & 1))"
+        # distinct exactly when the pile's set of cards is as large as the pile
+        p = self.atom(n.args[0])
+        cards = self.atom(Op("pile_cards", (n.args[0],), src_loc=n.src_loc))
+        return f"({cards}.bit_count() == ({p} & {self.lm}))"
 
 
 class SpecialisedAction:
@@ -375,7 +410,8 @@ class PackedSource:
         #: phases where a stored state's hands are not counted (the round is over)
         self.terminal = sorted(p.value for p in spec.phases if p.terminal)
         self.layout = Layout(spec)
-        self.module = Module()
+        self.origins = Origins(spec)
+        self.module = PackedModule()
         self.inline = spec.inliner()
         self.funcs: list[str] = []
         self.n = spec.config.players
@@ -517,7 +553,10 @@ class PackedSource:
         for prm in params:
             if em.open_param_loop(prm, em.atom(act.domains[prm.name])):
                 em.loop_params.add(prm.name)
+        at, indent = len(em.lines), "    " * em.depth
         g = em.expr(act.guard)
+        rules = self.origins.guard(act.act)
+        comment_above(em.lines, at, indent, rules and f"{act.name}: {rules}")
         if g != "False":
             if g != "True":
                 em.line(f"if {g}:")
@@ -613,8 +652,16 @@ class PackedSource:
         return out
 
     def emit_value(self, em: PackedEmitter, act, var, known) -> str:
-        """``n_<var> = <its new value>``; the code of the new value (of each
-        seat's, for a map: a seat the action leaves alone costs nothing)."""
+        """``n_<var> = <its new value>`` under a comment naming the rules that
+        make it; the code of the new value (of each seat's, for a map: a seat
+        the action leaves alone costs nothing)."""
+        at, indent = len(em.lines), "    " * em.depth
+        code = self._emit_value(em, act, var, known)
+        rules = self.origins.update(act.act, var)
+        comment_above(em.lines, at, indent, rules and f"{var}': {rules}")
+        return code
+
+    def _emit_value(self, em: PackedEmitter, act, var, known) -> str:
         node = act.values[var]
         if A.map_value_type(node.type):
             parts = em.map_parts(node)
@@ -1065,8 +1112,7 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
     text = "\n".join(src.header() + [src.new_constants(), ""] + [f + "\n" for f in helpers])
     mod = types.ModuleType("itcp_packed_successors")
     mod.__dict__["__source__"] = text  # the generated module's own globals
-    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    exec(compile(text, filename, "exec"), mod.__dict__)
+    load_generated(text, filename, mod.__dict__)
     factories: dict = {}
 
     def factory(x: int):
@@ -1075,9 +1121,7 @@ def compile_packed(spec: Spec, with_actions: bool = False, store: bool = False,
         if made is None:
             name, code = src.phase_source(x)
             code = src.new_constants() + "\n" + code + "\n"
-            where = f"{filename[:-1]}:{name}>"
-            linecache.cache[where] = (len(code), None, code.splitlines(True), where)
-            exec(compile(code, where, "exec"), mod.__dict__)
+            load_generated(code, f"{filename[:-1]}:{name}>", mod.__dict__)
             made = factories[cls] = mod.__dict__[f"_make_{name}"]
             mod.__dict__["__source__"] += "\n" + code
         return made

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from itcp.spec import ast as A
 from itcp.spec.lang import Spec
 
+from ..engine.loader import load_generated
+
 
 @dataclass(frozen=True)
 class Field:
@@ -122,6 +124,5 @@ class Layout:
 def compile_packer(spec: Spec):
     """(pack, unpack) functions for the states of ``spec``."""
     src = Layout(spec).source()
-    env: dict = {}
-    exec(compile(src, "<itcp-packing>", "exec"), env)
+    env = load_generated(src, "<itcp-packing>")
     return env["pack"], env["unpack"]

@@ -19,7 +19,7 @@ and copy renamings, ``symmetry.py``'s renamings applied to these fields).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from itcp.spec import ast as A
@@ -28,6 +28,7 @@ from itcp.spec.lang import Spec
 from ..analysis.liveness import Reduction, no_reduction, reduction
 from ..analysis.specialise import reachable_values
 from ..analysis.symmetry import KeyOf, card_permutations
+from ..engine.loader import load_generated
 
 WORD = 63          # usable bits of a word (the sign bit of an int64 stays clear)
 WORD_STRIDE = 63   # word j of a key as one Python int starts at bit 63 * j
@@ -230,7 +231,7 @@ class KeyLayout:
         for ph in self.phases:
             env["KEEP"][ph] = self.join(self.keep[ph])
             env["CANON"][ph] = self.join(self.canon[ph])
-        exec(compile(self.source(), "<itcp-search-key>", "exec"), env)
+        load_generated(self.source(), "<itcp-search-key>", env)
         return env["pack"], env["unpack"]
 
     def pile_code(self, pile) -> int:
@@ -307,16 +308,27 @@ class KeyLayout:
         return key_of, len(perms) + 1
 
 
+@dataclass
+class SearchKeys:
+    """The explorer's keys of one game, kept with it (``Game.derived``: the
+    analysis they come from reads the whole spec)."""
+    #: reduce -> (the reduction, the key layout)
+    layouts: dict[bool, tuple[Reduction, KeyLayout]] = field(default_factory=dict)
+    #: (symmetry, reduce) -> (``key_of``, renamings counted with the identity)
+    key_functions: dict[tuple[bool, bool], tuple[KeyOf, int]] = field(default_factory=dict)
+
+
 def search_keys(game, symmetry: bool = True, reduce: bool = True):
     """(reduction, layout, key_of, renamings counted with the identity) of the
-    explorer's search of ``game`` (cached on the game: the analysis reads the
-    whole spec).  ``key_of(state)`` is the key a search stores the state under.
+    explorer's search of ``game`` (kept with the game: ``SearchKeys``).
+    ``key_of(state)`` is the key a search stores the state under.
     ``reduce=False``: nothing is forgotten (every reachable state is stored)."""
-    cache = game.__dict__.setdefault("_search_keys", {})
-    if ("layout", reduce) not in cache:
+    kept = game.derived.record(SearchKeys)
+    if reduce not in kept.layouts:
         red = reduction(game.spec) if reduce else no_reduction(game.spec)
-        cache["red", reduce], cache["layout", reduce] = red, KeyLayout(game.spec, red)
-    if (symmetry, reduce) not in cache:
-        cache[symmetry, reduce] = cache["layout", reduce].key_function(symmetry)
-    key_of, n = cache[symmetry, reduce]
-    return cache["red", reduce], cache["layout", reduce], key_of, n
+        kept.layouts[reduce] = (red, KeyLayout(game.spec, red))
+    red, layout = kept.layouts[reduce]
+    if (symmetry, reduce) not in kept.key_functions:
+        kept.key_functions[symmetry, reduce] = layout.key_function(symmetry)
+    key_of, n = kept.key_functions[symmetry, reduce]
+    return red, layout, key_of, n

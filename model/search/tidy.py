@@ -6,7 +6,10 @@ it is compiled: a value-picking branch becomes an expression, a local read
 once folds into its reader, a dead one goes, and each state field is read from
 the key where first needed.  They work on the parsed body (``parse_body``) and
 give it back as source lines (``render``), so no pass reads or rewrites source
-text: a pass sees statements and names, never characters.
+text: a pass sees statements and names, never characters.  A comment line goes
+with the statement below it (``comments``), and a pass that merges, moves or
+drops a statement hands its comments on (``_carry``): the comments never change
+what a pass does.
 
 Every pass is exact because the generated expressions are pure and total
 (no call with an effect, no exception): moving, duplicating the evaluation
@@ -15,28 +18,123 @@ of, or dropping an expression changes nothing but the time it takes.
 from __future__ import annotations
 
 import ast
+import bisect
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
+from typing import TypeVar
 
 #: the statement fields that hold nested blocks (not the statement's own expressions)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers")
 
 
 def parse_body(lines: list[str]) -> list[ast.stmt]:
-    """The statements of a function body given as indented source lines."""
-    return ast.parse(textwrap.dedent("\n".join(lines))).body
+    """The statements of a function body given as indented source lines; a
+    comment line goes with the statement after it (``comments``)."""
+    text = textwrap.dedent("\n".join(lines))
+    stmts = ast.parse(text).body
+    notes = {i: line.strip()[1:].strip() for i, line in enumerate(text.split("\n"), 1)
+             if line.lstrip().startswith("#")}
+    if notes:
+        starts: dict[int, ast.stmt] = {}
+        for stmt in _statements(stmts):
+            starts.setdefault(stmt.lineno, stmt)  # the outermost one of its line
+        lines_at = sorted(starts)
+        for i, note in notes.items():
+            at = bisect.bisect_right(lines_at, i)
+            if at < len(lines_at):
+                comments(starts[lines_at[at]]).append(note)
+    return stmts
 
 
 def render(stmts: list[ast.stmt], indent: str) -> list[str]:
-    """``stmts`` as source lines, indented by ``indent``."""
+    """``stmts`` as source lines, indented by ``indent``, each statement's
+    comments on lines of their own above it."""
     if not stmts:
         return []
+    texts: list[str] = []
+    blocks = _mark_comments(stmts, texts)
     text = ast.unparse(ast.Module(body=stmts, type_ignores=[]))
-    return [indent + line for line in text.splitlines()]
+    for block, original in blocks:  # the statements as they were
+        block[:] = original
+    out = []
+    for line in text.splitlines():
+        body = line.lstrip()
+        if body.startswith(_MARK) and body.endswith("__"):
+            out.append(indent + line[:len(line) - len(body)] + "# "
+                       + texts[int(body[len(_MARK):-2])])
+        else:
+            out.append(indent + line)
+    return out
 
 
 def parse_expr(code: str) -> ast.expr:
     return ast.parse(code, mode="eval").body
+
+
+# -- comments, carried by the statements they stand above --------------------------
+
+#: a statement standing for comment number N while a body is unparsed: ``__itcp_comment_N__``
+_MARK = "__itcp_comment_"
+
+
+def comments(stmt: ast.stmt) -> list[str]:
+    """The comments above ``stmt`` (a list it keeps: append to it)."""
+    got = stmt.__dict__.get("itcp_comments")
+    if got is None:
+        got = stmt.__dict__["itcp_comments"] = []
+    return got
+
+
+_S = TypeVar("_S", bound=ast.stmt)
+
+
+def _carry(into: _S, *sources: ast.stmt) -> _S:
+    """``into``, replacing ``sources`` (or standing where they stood), with
+    their comments above its own; given back."""
+    kept = [c for s in sources for c in s.__dict__.get("itcp_comments", ())]
+    if kept:
+        mine = comments(into)
+        mine[:0] = [c for i, c in enumerate(kept) if c not in mine and c not in kept[:i]]
+    return into
+
+
+def _statements(stmts: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of ``stmts`` and of their blocks, each before its blocks'."""
+    for s in stmts:
+        yield s
+        for block in _blocks(s):
+            if isinstance(block[0], ast.stmt):
+                yield from _statements(block)
+
+
+def _mark_comments(stmts: list[ast.stmt], texts: list[str]) -> list[tuple[list, list]]:
+    """Put a marker statement above each commented statement, for ``render``;
+    (each block changed, its statements before).  A comment above the ``if``
+    of an ``elif`` goes into its body, so the ``elif`` stays one."""
+    changed: list[tuple[list, list]] = []
+
+    def visit(block: list, is_orelse: bool) -> None:
+        marked: list = []
+        for s in block:
+            notes = s.__dict__.get("itcp_comments")
+            if notes and is_orelse and len(block) == 1 and isinstance(s, ast.If):
+                _carry(s.body[0], s)
+                notes = None
+            for note in notes or ():
+                texts.append(note)
+                marked.append(ast.Expr(value=ast.Name(id=f"{_MARK}{len(texts) - 1}__",
+                                                      ctx=ast.Load())))
+            marked.append(s)
+            for field in _BLOCKS:
+                inner = getattr(s, field, None)
+                if inner and isinstance(inner[0], ast.stmt):
+                    visit(inner, field == "orelse")
+        if len(marked) != len(block):
+            changed.append((block, list(block)))
+            block[:] = marked
+
+    visit(stmts, False)
+    return changed
 
 
 # -- helpers on statements -------------------------------------------------------
@@ -173,7 +271,8 @@ def fold_branches(stmts: list[ast.stmt], changes: list[int],
                 if isinstance(tested, ast.Name) and tested.id == x and then is not None \
                         and then[0] == x:
                     op: ast.boolop = ast.Or() if negated else ast.And()
-                    out.append(_assign(x, ast.BoolOp(op=op, values=[first, then[1]])))
+                    out.append(_carry(_assign(x, ast.BoolOp(op=op, values=[first, then[1]])),
+                                      s, nxt, nxt.body[0]))
                     count[x] -= 2  # the test's read and the second store
                     changes[0] += 1
                     i += 2
@@ -181,7 +280,8 @@ def fold_branches(stmts: list[ast.stmt], changes: list[int],
         if isinstance(s, ast.If) and len(s.body) == 1 and len(s.orelse) == 1:
             p, q = _assigned(s.body[0]), _assigned(s.orelse[0])
             if p is not None and q is not None and p[0] == q[0]:
-                out.append(_assign(p[0], ast.IfExp(test=s.test, body=p[1], orelse=q[1])))
+                out.append(_carry(_assign(p[0], ast.IfExp(test=s.test, body=p[1], orelse=q[1])),
+                                  s, s.body[0], s.orelse[0]))
                 count[p[0]] -= 1  # one store of the two
                 changes[0] += 1
                 i += 1
@@ -203,13 +303,16 @@ def _inline_block(stmts: list[ast.stmt], count: dict[str, int],
     loads per transition.  ``changes[0]`` counts the statements gone; ``count``
     (each name's occurrences in the function) follows what goes."""
     out: list[ast.stmt] = []
+    gone: list[ast.stmt] = []  # dropped statements whose comments go to the next one
     for s in stmts:
         a = _assigned(s)
         if a is not None and count.get(a[0]) == 1 and a[0] != "_":
             changes[0] += 1
             _uncount(_nodes([s]), count)  # its value's names are read once fewer
+            gone.append(s)
             continue  # assigned, never read: the expression is pure
-        out.append(s)
+        out.append(_carry(s, *gone) if gone else s)
+        gone = []
         while len(out) >= 2:
             prev = _assigned(out[-2])
             if prev is None or count.get(prev[0]) != 2:
@@ -219,6 +322,7 @@ def _inline_block(stmts: list[ast.stmt], count: dict[str, int],
             if isinstance(use, (ast.While, ast.For)) or not _names_in(_own_nodes(use), name):
                 break
             _substitute_own(use, {name: value})
+            _carry(use, out[-2])
             del out[-2]
             count[name] = 0
             changes[0] += 1
@@ -270,7 +374,8 @@ def _insert_at_first_need(stmts: list[ast.stmt], name: str, read: ast.stmt,
             and not _names_in(_own_nodes(s), name):
         _insert_at_first_need(s.body, name, read, cache)
         return
-    stmts.insert(j, read)
+    stmts.insert(j, _carry(read, s))  # the fragment's comments above its first read
+    s.__dict__.pop("itcp_comments", None)
 
 
 def _field_reads(reads: Mapping[str, str]) -> tuple[dict[str, str], Callable[[str], bool]]:

@@ -25,12 +25,12 @@ engine; what reads no parameter is computed once per state and gathered per
 move.  The module also holds, over a batch of keys of any phase: the state
 properties (``state_bad``), the graph observations (``post_pass``, the live
 hand sizes), the chance and terminal phases, and the symmetry reduction
-(``canon``, ``orbit``).  Conformance with the engine is tested state by state
-(``tests/test_vectorized.py``).
+(``canon``, ``orbit``).  Each guard and each new value is under a comment naming
+the rules that make it (``model/engine/origins.py``).  Conformance with the engine
+is tested state by state (``tests/test_vectorized.py``).
 """
 from __future__ import annotations
 
-import linecache
 import types
 from typing import Any
 
@@ -40,12 +40,15 @@ from itcp.spec import ast as A
 from itcp.spec.ast import Const, Ite, Op, Primed, Var
 from itcp.spec.lang import Spec
 from itcp.spec.simplify import simplify
+from itcp.spec.walk import OperatorTable, Walker, handles
 
 from ..analysis.liveness import Reduction, graph_observations
 from ..analysis.specialise import base_action, framed, specialise
 from ..engine import runtime
-from ..engine.codegen import EngineSource, Module
-from .packed import PackedEmitter
+from ..engine.codegen import EngineSource
+from ..engine.loader import load_generated
+from ..engine.origins import Origins, comment_above
+from .packed import PackedEmitter, PackedModule
 from .packing import Layout
 from .searchkey import WORD, KeyLayout
 
@@ -69,8 +72,13 @@ class Val:
         return f"Val({self.code!r}, {self.ctx})"
 
 
-class VEmitter:
-    """Compiles expressions into the numpy statements of one generated function."""
+#: the operators written as one numpy infix operator
+_INFIX = {"add": "+", "sub": "-", "mul": "*", "lt": "<", "le": "<=", "union": "|", "inter": "&"}
+
+
+class VEmitter(Walker, OperatorTable):
+    """Compiles expressions into the numpy statements of one generated function:
+    a walker whose cases return where a node's value is (a ``Val``)."""
 
     def __init__(self, src: VectorSource, known: dict, words: list[str]):
         self.src = src
@@ -165,12 +173,12 @@ class VEmitter:
                 if xv.ctx == "c":
                     return Val(_literal(values[int(xv.code)]), "c")
                 return self.assign(f"{name}[{xv.code}]", xv.ctx)
-        return getattr(self, "on_" + type(node).__name__)(node)
+        return self.node_cases[type(node)](self, node)
 
     def on_Const(self, n: Const):
         if n.type == A.BOOL:
             return Val("True" if n.value else "False", "c")
-        if n.type.startswith("table"):
+        if n.type == A.CARDMAP:
             return Val(self.src.const_array(n.value, "int64", "TABLE"), "c")
         if n.type == A.PILE:
             return Val(str(self.src.layout.pile_code(n.value)), "c", True)
@@ -285,114 +293,172 @@ class VEmitter:
             return self.binop("((({1} >> {0}) & 1) == 1)", e, s)
         return self.binop("(({0} >= 0) & ((({1} >> np.maximum({0}, 0)) & 1) == 1))", e, s)
 
-    def on_Op(self, n: Op):  # long: one short case per operator, in one place to read against spec.ast.OPS
-        o, a = n.op, n.args
+    def on_Op(self, n: Op):
+        return self.op_cases[n.op](self, n)
+
+    @handles("and")
+    def op_and(self, n: Op):
+        return self.logic(n.args, True)
+
+    @handles("or")
+    def op_or(self, n: Op):
+        return self.logic(n.args, False)
+
+    @handles("not")
+    def op_not(self, n: Op):
+        return self.not_(self.expr(n.args[0]))
+
+    @handles("eq")
+    def op_eq(self, n: Op):
+        x, y = self.expr(n.args[0]), self.expr(n.args[1])
+        if isinstance(x, list):
+            return self.logic_vals([self.binop("({0} == {1})", p, q) for p, q in zip(x, y)])
+        if x.code == y.code:
+            return Val("True", "c")
+        return self.binop("({0} == {1})", x, y)
+
+    @handles(*_INFIX)
+    def op_infix(self, n: Op):
+        o = n.op
+        x, y = self.expr(n.args[0]), self.expr(n.args[1])
+        return self.binop("({0} %s {1})" % _INFIX[o], x, y,
+                          nonneg=o in ("union", "inter") or (o == "add" and x.nonneg
+                                                             and y.nonneg))
+
+    @handles("diff")
+    def op_diff(self, n: Op):
+        return self.binop("({0} & ~{1})", self.expr(n.args[0]), self.expr(n.args[1]), nonneg=True)
+
+    @handles("member")
+    def op_member(self, n: Op):
+        return self.member(self.expr(n.args[0]), self.expr(n.args[1]))
+
+    def set_edit(self, n: Op, known, core: str) -> Val:
+        """A set with one element added or removed: ``known(bit)`` the format
+        (of the set) for an element known here, ``core`` for one computed (of
+        the set and the element; unchanged for NOBODY/NOCARD)."""
+        s, e = self.expr(n.args[0]), self.expr(n.args[1])
+        if e.ctx == "c":
+            k = int(e.code.strip("()"))
+            if k < 0:
+                return s
+            return self.binop(known(1 << k), s, nonneg=True)
+        if e.nonneg:
+            return self.binop(core, s, e, nonneg=True)
+        safe = core.replace("{1}", "np.maximum({1}, 0)")
+        return self.binop(f"np.where({{1}} >= 0, {safe}, {{0}})", s, e, nonneg=True)
+
+    @handles("with")
+    def op_with(self, n: Op):
+        return self.set_edit(n, lambda bit: "({0} | %d)" % bit, "({0} | (1 << {1}))")
+
+    @handles("without")
+    def op_without(self, n: Op):
+        return self.set_edit(n, lambda bit: "({0} & %d)" % ~bit, "({0} & ~(1 << {1}))")
+
+    @handles("is_empty")
+    def op_is_empty(self, n: Op):
+        return self.binop("({0} == 0)", self.expr(n.args[0]))
+
+    @handles("count")
+    def op_count(self, n: Op):
+        return self.count_of(self.expr(n.args[0]))
+
+    @handles("subset")
+    def op_subset(self, n: Op):
+        return self.binop("(({0} & ~{1}) == 0)", self.expr(n.args[0]), self.expr(n.args[1]))
+
+    @handles("tsum")
+    def op_tsum(self, n: Op):
+        return self.tsum(n.args[0], n.args[1])
+
+    @handles("attr")
+    def op_attr(self, n: Op):
+        a = n.args
+        c, t = self.expr(a[0]), self.expr(a[1])
+        if c.ctx == "c":
+            return Val(_literal(a[1].value[int(c.code.strip("()"))]), "c")
+        return self.assign(f"{t.code}[{c.code}]", c.ctx)
+
+    @handles("step")
+    def op_step(self, n: Op):
+        p, d = self.expr(n.args[0]), self.expr(n.args[1])
+        return self.binop("np.where({0} >= 0, ({0} + {1}) %% %d, -1)" % self.src.n, p, d)
+
+    @handles("next_in")
+    def op_next_in(self, n: Op):
+        src, a = self.src, n.args
+        p, d, s = self.expr(a[0]), self.expr(a[1]), self.expr(a[2])
+        table = src.next_table()
+        return self.binop("%s[((({1} + 1) * %d + ({0} + 1)) << %d) | {2}]"
+                          % (table, src.n + 1, src.n), p, d, s)
+
+    @handles("pile_len")
+    def op_pile_len(self, n: Op):
+        return self.binop("({0} & %d)" % self.src.lm, self.expr(n.args[0]), nonneg=True)
+
+    @handles("top")
+    def op_top(self, n: Op):
         src = self.src
-        if o == "and":
-            return self.logic(a, True)
-        if o == "or":
-            return self.logic(a, False)
-        if o == "not":
-            return self.not_(self.expr(a[0]))
-        if o == "eq":
-            x, y = self.expr(a[0]), self.expr(a[1])
-            if isinstance(x, list):
-                return self.logic_vals([self.binop("({0} == {1})", p, q) for p, q in zip(x, y)])
-            if x.code == y.code:
-                return Val("True", "c")
-            return self.binop("({0} == {1})", x, y)
-        infix = {"add": "+", "sub": "-", "mul": "*", "lt": "<", "le": "<=",
-                 "union": "|", "inter": "&"}
-        if o in infix:
-            x, y = self.expr(a[0]), self.expr(a[1])
-            return self.binop("({0} %s {1})" % infix[o], x, y,
-                              nonneg=o in ("union", "inter") or (o == "add" and x.nonneg
-                                                                 and y.nonneg))
-        if o == "diff":
-            return self.binop("({0} & ~{1})", self.expr(a[0]), self.expr(a[1]), nonneg=True)
-        if o == "member":
-            return self.member(self.expr(a[0]), self.expr(a[1]))
-        if o in ("with", "without"):
-            s, e = self.expr(a[0]), self.expr(a[1])
-            if e.ctx == "c":
-                k = int(e.code.strip("()"))
-                if k < 0:
-                    return s
-                return self.binop("({0} | %d)" % (1 << k) if o == "with" else
-                                  "({0} & %d)" % ~(1 << k), s, nonneg=True)
-            core = "({0} | (1 << {1}))" if o == "with" else "({0} & ~(1 << {1}))"
-            if e.nonneg:
-                return self.binop(core, s, e, nonneg=True)
-            safe = core.replace("{1}", "np.maximum({1}, 0)")
-            return self.binop(f"np.where({{1}} >= 0, {safe}, {{0}})", s, e, nonneg=True)
-        if o == "is_empty":
-            return self.binop("({0} == 0)", self.expr(a[0]))
-        if o == "count":
-            return self.count_of(self.expr(a[0]))
-        if o == "subset":
-            return self.binop("(({0} & ~{1}) == 0)", self.expr(a[0]), self.expr(a[1]))
-        if o == "tsum":
-            return self.tsum(a[0], a[1])
-        if o == "attr":
-            c, t = self.expr(a[0]), self.expr(a[1])
-            if c.ctx == "c":
-                return Val(_literal(a[1].value[int(c.code.strip("()"))]), "c")
-            return self.assign(f"{t.code}[{c.code}]", c.ctx)
-        if o == "step":
-            p, d = self.expr(a[0]), self.expr(a[1])
-            return self.binop("np.where({0} >= 0, ({0} + {1}) %% %d, -1)" % src.n, p, d)
-        if o == "next_in":
-            p, d, s = self.expr(a[0]), self.expr(a[1]), self.expr(a[2])
-            table = src.next_table()
-            return self.binop("%s[((({1} + 1) * %d + ({0} + 1)) << %d) | {2}]"
-                              % (table, src.n + 1, src.n), p, d, s)
-        if o == "pile_len":
-            return self.binop("({0} & %d)" % src.lm, self.expr(a[0]), nonneg=True)
-        if o == "top":
-            p = self.expr(a[0])
-            return self.binop("np.where(({0} & %d) > 0, (({0} >> (%d + %d * np.maximum(({0} & %d) "
-                              "- 1, 0))) & %d) - 1, -1)" % (src.lm, src.lb, src.cb, src.lm, src.cm),
-                              p)
-        if o == "push":
-            p, c = self.expr(a[0]), self.expr(a[1])
-            return self.binop("(({0} + 1) | (({1} + 1) << (%d + %d * ({0} & %d))))"
-                              % (src.lb, src.cb, src.lm), p, c, nonneg=True)
-        if o == "pop":
-            p = self.expr(a[0])
-            return self.binop("np.where({0} != 0, ({0} & ((1 << (%d + %d * np.maximum(({0} & %d) "
-                              "- 1, 0))) - 1)) - 1, 0)" % (src.lb, src.cb, src.lm), p,
-                              nonneg=True)
-        if o == "pile_of":
-            c = self.expr(a[0])
-            if c.nonneg:
-                return self.binop("(1 | (({0} + 1) << %d))" % src.lb, c, nonneg=True)
-            return self.binop("np.where({0} >= 0, 1 | (({0} + 1) << %d), 0)" % src.lb, c,
-                              nonneg=True)
-        if o == "pile_cards":
-            return self.pile_cards(self.expr(a[0]))
-        if o == "pile_distinct":
-            p = self.expr(a[0])
-            cards = self.pile_cards(p)
-            return self.eq_vals(self.count_of(cards), self.binop("({0} & %d)" % src.lm, p))
-        if o == "get":
-            m, k = self.expr(a[0]), self.expr(a[1])
-            zero = Val(_literal(runtime.zero_of(n.type)), "c")
-            if k.ctx == "c":
-                i = int(k.code.strip("()"))
-                return m[i] if i >= 0 else zero
-            out = zero
-            for i in range(len(m) - 1, -1, -1):
-                out = self.where(self.binop("({0} == %d)" % i, k), m[i], out)
-            return out
-        if o == "put":
-            m, k, v = self.expr(a[0]), self.expr(a[1]), self.expr(a[2])
-            if k.ctx == "c":
-                i = int(k.code.strip("()"))
-                if i < 0:
-                    return m
-                return [v if j == i else m[j] for j in range(len(m))]
-            return [self.where(self.binop("({0} == %d)" % j, k), v, m[j]) for j in range(len(m))]
-        raise Unsupported(f"operator {o!r}")
+        p = self.expr(n.args[0])
+        return self.binop("np.where(({0} & %d) > 0, (({0} >> (%d + %d * np.maximum(({0} & %d) "
+                          "- 1, 0))) & %d) - 1, -1)" % (src.lm, src.lb, src.cb, src.lm, src.cm),
+                          p)
+
+    @handles("push")
+    def op_push(self, n: Op):
+        src = self.src
+        p, c = self.expr(n.args[0]), self.expr(n.args[1])
+        return self.binop("(({0} + 1) | (({1} + 1) << (%d + %d * ({0} & %d))))"
+                          % (src.lb, src.cb, src.lm), p, c, nonneg=True)
+
+    @handles("pop")
+    def op_pop(self, n: Op):
+        src = self.src
+        p = self.expr(n.args[0])
+        return self.binop("np.where({0} != 0, ({0} & ((1 << (%d + %d * np.maximum(({0} & %d) "
+                          "- 1, 0))) - 1)) - 1, 0)" % (src.lb, src.cb, src.lm), p,
+                          nonneg=True)
+
+    @handles("pile_of")
+    def op_pile_of(self, n: Op):
+        lb = self.src.lb
+        c = self.expr(n.args[0])
+        if c.nonneg:
+            return self.binop("(1 | (({0} + 1) << %d))" % lb, c, nonneg=True)
+        return self.binop("np.where({0} >= 0, 1 | (({0} + 1) << %d), 0)" % lb, c, nonneg=True)
+
+    @handles("pile_cards")
+    def op_pile_cards(self, n: Op):
+        return self.pile_cards(self.expr(n.args[0]))
+
+    @handles("pile_distinct")
+    def op_pile_distinct(self, n: Op):
+        p = self.expr(n.args[0])
+        cards = self.pile_cards(p)
+        return self.eq_vals(self.count_of(cards), self.binop("({0} & %d)" % self.src.lm, p))
+
+    @handles("get")
+    def op_get(self, n: Op):
+        m, k = self.expr(n.args[0]), self.expr(n.args[1])
+        zero = Val(_literal(runtime.zero_of(n.type)), "c")
+        if k.ctx == "c":
+            i = int(k.code.strip("()"))
+            return m[i] if i >= 0 else zero
+        out = zero
+        for i in range(len(m) - 1, -1, -1):
+            out = self.where(self.binop("({0} == %d)" % i, k), m[i], out)
+        return out
+
+    @handles("put")
+    def op_put(self, n: Op):
+        m, k, v = self.expr(n.args[0]), self.expr(n.args[1]), self.expr(n.args[2])
+        if k.ctx == "c":
+            i = int(k.code.strip("()"))
+            if i < 0:
+                return m
+            return [v if j == i else m[j] for j in range(len(m))]
+        return [self.where(self.binop("({0} == %d)" % j, k), v, m[j]) for j in range(len(m))]
 
     def logic_vals(self, vals) -> Val:
         vals = [v for v in vals if not (v.ctx == "c" and v.code == "True")]
@@ -548,11 +614,12 @@ class VectorSource:
         if not layout.narrow or self.n_cards > 62:
             raise Unsupported("a field does not fit one word")
         self.inline = spec.inliner()
+        self.origins = Origins(spec)
         self.types = {v.name: v.type for v in spec.variables}
         self.arrays: dict = {}      # (hint, values, dtype) -> name
         self.consts: list[str] = []
         self.env: dict = {}         # module constants' values
-        self._tab = PackedEmitter(Module(), self.n, Layout(spec))
+        self._tab = PackedEmitter(PackedModule(), self.n, Layout(spec))
         self.step_props = [p for p in spec.properties if p.kind == "step" and p.formula is not None]
         self.state_props = [p for p in spec.properties
                             if p.kind == "state" and p.formula is not None]
@@ -672,7 +739,7 @@ class VectorSource:
                 em.line(f"{ix1}, {p1} = expand_bits({dom.code}, {width})")
             em.enter_moves(ix1)
             em.env[prm.name] = Val(p1, "M", True)
-            g = em.expr(guard)
+            g = self.guard(em, act, guard)
             ix2, p2 = em.fresh("ix"), em.fresh("p")
             if g.ctx == "c":
                 if g.code == "False":
@@ -688,7 +755,7 @@ class VectorSource:
             em.env[prm.name] = Val(p2, "M", True)
             pcode = p2
         else:
-            g = em.expr(guard)
+            g = self.guard(em, act, guard)
             ix2 = em.fresh("ix")
             if g.ctx == "c":
                 em.line(f"{ix2} = np.arange(len({em.words[0]}))")
@@ -713,6 +780,14 @@ class VectorSource:
                     f"[{', '.join(bads)}]))")
         em.leave_moves()
         em.values = {}
+
+    def guard(self, em: VEmitter, act, guard) -> Val:
+        """The guard's value, under a comment naming the rules that make it."""
+        at, indent = len(em.lines), "    " * em.indent
+        g = em.expr(guard)
+        rules = self.origins.guard(act)
+        comment_above(em.lines, at, indent, rules and f"guard: {rules}")
+        return g
 
     def emit_cover(self, em: VEmitter, act, known):
         """The rules whose update applied in some move (as ``fired_<a>``)."""
@@ -739,7 +814,10 @@ class VectorSource:
         for var in values:
             if var in self.red.constants:
                 continue  # not in the key (its new value may still be read: Primed)
+            at, indent = len(em.lines), "    " * em.indent
             new = em.expr(Primed(var, self.types[var]))
+            rules = self.origins.update(act, var)
+            comment_above(em.lines, at, indent, rules and f"{var}': {rules}")
             old = em.on_Var(Var(var, self.types[var]))
             fs = sorted(lay.by_var[var], key=lambda f: (f.seat is not None, f.seat or 0))
             news = new if isinstance(new, list) else [new]
@@ -834,6 +912,7 @@ class VectorSource:
         em = eng.emitter()
         eng.unpack(em)
         em.line("out = []")
+        em.origins = eng.origins.of_actions(act)
         eng.emit_enum(em, act)
         em.line("return out")
         name = f"enum_{act.name}"
@@ -996,7 +1075,6 @@ class BatchModule:
             helpers += "\n" + self.src.canon_source(self.perms)
         self.source = helpers
         self._load(helpers, filename)
-        self._linecache = linecache
         self.state_bad = self.mod.state_bad
         self.post_pass = self.mod.post_pass
         self.hand_range = self.mod.hand_range
@@ -1012,8 +1090,7 @@ class BatchModule:
 
     def _load(self, code: str, where: str):
         self.mod.__dict__.update(self.src.env)
-        linecache.cache[where] = (len(code), None, code.splitlines(True), where)
-        exec(compile(code, where, "exec"), self.mod.__dict__)
+        load_generated(code, where, self.mod.__dict__)
 
     def class_of(self, x: int) -> tuple:
         cls = self._classes.get(x)
@@ -1058,7 +1135,7 @@ class BatchModule:
             name, code = self.src.enum_source(ai)
             env = {"subsets": runtime.subsets, "bits": runtime.bits,
                    "pile_mask": runtime.pile_mask}
-            exec(compile(code, f"{self.filename[:-1]}:{name}>", "exec"), env)
+            load_generated(code, f"{self.filename[:-1]}:{name}>", env)
             fn = self._enum[ai] = env[name]
         return fn
 

@@ -1,16 +1,16 @@
 """The spec as Z3 constraints: Init(s), Next(s, a, params, s'), properties.
 
 The SMT backend is the only part of the project that imports z3: this module,
-the pieces it assembles and ``smt_checks.py`` (the queries on top).  ``SmtSpec``
+the pieces it assembles and ``queries.py`` (the queries on top).  ``SmtSpec``
 is compiled from an elaborated ``Spec`` (one configuration, one reading per
 choice point), from the same AST the engine is generated from; the value
 semantics are exactly ``spec.semantics.apply_op``'s, NOCARD/NOBODY (-1) cases
 included.  It is split by responsibility, one piece per module:
 
-* ``smt_values.py``: how a value of each type is a term (``Values``, ``Pile``);
-* ``smt_ops.py``: one encoder per operator of ``spec.ast.OPS`` (``Operators``);
-* ``smt_translate.py``: the walk over expressions (``Translator``, ``Env``);
-* ``smt_codec.py``: engine states <-> terms and models (``StateCodec``);
+* ``values.py``: how a value of each type is a term (``Values``, ``Pile``);
+* ``ops.py``: one encoder per operator of ``spec.ast.OPS`` (``Operators``);
+* ``translate.py``: the walk over expressions (``Translator``, ``Env``);
+* ``codec.py``: engine states <-> terms and models (``StateCodec``);
 * this module: the transition relation assembled from the spec's actions
   (``SmtSpec``: states, well-formedness, Init, Next, guards, properties), and
   the solver helpers (``track``, ``core_labels``, ``block``, ``SuccessorQuery``).

@@ -3,20 +3,20 @@
 Part of the SMT backend (``model/smt/encoding.py`` assembles it).  One encoder per
 operator, each with the value semantics of ``spec.semantics.apply_op``
 (NOCARD/NOBODY (-1) cases included); apart from the walk over expressions
-(``smt_translate.py``) because an encoder reads only already-encoded arguments
-and the representation of values (``smt_values.py``), so it can be checked
+(``translate.py``) because an encoder reads only already-encoded arguments
+and the representation of values (``values.py``), so it can be checked
 operator by operator (tests/test_smt.py does, against ``apply_op``).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from types import SimpleNamespace
+from types import MethodType, SimpleNamespace
 from typing import Any
 
 import z3
 
 from itcp.spec import ast as A
-from itcp.spec.errors import SpecError
+from itcp.spec.walk import OperatorTable, handles
 
 from .values import (
     ELEM_WIDTH,
@@ -35,18 +35,17 @@ from .values import (
 Encoder = Callable[[Sequence[Any], Any], Any]
 
 
-class Operators:
-    """One method ``op_<name>`` per entry of ``spec.ast.OPS``; ``table`` maps each
-    operator name to its encoder (a missing one is a SpecError at construction)."""
+class Operators(OperatorTable):
+    """One encoder per entry of ``spec.ast.OPS`` (``op_<name>``, marked
+    ``@handles``: a missing one fails when the class is defined); ``table``
+    maps each operator name to its encoder bound to these values."""
 
     def __init__(self, values: Values):
         self.values = values
         self.n, self.n_cards, self.iw = values.n, values.n_cards, values.iw
         self._attr: dict[tuple[int, tuple], tuple[Any, Any]] = {}
-        missing = [name for name in A.OPS if not hasattr(self, "op_" + name)]
-        if missing:
-            raise SpecError(f"the Z3 encoding has no case for operator(s) {', '.join(missing)}")
-        self.table: dict[str, Encoder] = {name: getattr(self, "op_" + name) for name in A.OPS}
+        self.table: dict[str, Encoder] = {name: MethodType(case, self)
+                                          for name, case in self.op_cases.items()}
 
     def encode_op(self, name: str, args: list, arg_types: list, rtype: str) -> Any:
         """Operator ``name`` on already-encoded arguments (used by tests)."""
@@ -54,63 +53,82 @@ class Operators:
                                args=tuple(SimpleNamespace(type=t) for t in arg_types))
         return self.table[name](args, node)
 
+    @handles("and")
     def op_and(self, v: Sequence[Any], n: Any) -> Any:
         return mk_and(*v)
 
+    @handles("or")
     def op_or(self, v: Sequence[Any], n: Any) -> Any:
         return mk_or(*v)
 
+    @handles("not")
     def op_not(self, v: Sequence[Any], n: Any) -> Any:
         return mk_not(v[0])
 
+    @handles("eq")
     def op_eq(self, v: Sequence[Any], n: Any) -> Any:
         return self.values.eq(v[0], v[1], n.args[0].type)
 
+    @handles("add")
     def op_add(self, v: Sequence[Any], n: Any) -> Any:
         return v[0] + v[1]
 
+    @handles("sub")
     def op_sub(self, v: Sequence[Any], n: Any) -> Any:
         return v[0] - v[1]
 
+    @handles("mul")
     def op_mul(self, v: Sequence[Any], n: Any) -> Any:
         return v[0] * v[1]
 
+    @handles("lt")
     def op_lt(self, v: Sequence[Any], n: Any) -> Any:
         return v[0] < v[1]
 
+    @handles("le")
     def op_le(self, v: Sequence[Any], n: Any) -> Any:
         return v[0] <= v[1]
 
+    @handles("union")
     def op_union(self, v: Sequence[Any], n: Any) -> Any:
         return v[0] | v[1]
 
+    @handles("inter")
     def op_inter(self, v: Sequence[Any], n: Any) -> Any:
         return v[0] & v[1]
 
+    @handles("diff")
     def op_diff(self, v: Sequence[Any], n: Any) -> Any:
         return v[0] & ~v[1]
 
+    @handles("member")
     def op_member(self, v: Sequence[Any], n: Any) -> Any:
         return self.values.has(v[1], v[0], self.values.set_width(n.args[1].type))
 
+    @handles("with")
     def op_with(self, v: Sequence[Any], n: Any) -> Any:
         w = self.values.set_width(n.args[0].type)
         return mk_if(self.values.in_range(v[1], w), v[0] | self.values.single(v[1], w), v[0])
 
+    @handles("without")
     def op_without(self, v: Sequence[Any], n: Any) -> Any:
         w = self.values.set_width(n.args[0].type)
         return mk_if(self.values.in_range(v[1], w), v[0] & ~self.values.single(v[1], w), v[0])
 
+    @handles("is_empty")
     def op_is_empty(self, v: Sequence[Any], n: Any) -> Any:
         return v[0] == 0
 
+    @handles("count")
     def op_count(self, v: Sequence[Any], n: Any) -> Any:
         width = self.values.set_width(n.args[0].type)
         return self.values.aggregate(self.values.popcount(v[0], width), ("count", width), v[0])
 
+    @handles("subset")
     def op_subset(self, v: Sequence[Any], n: Any) -> Any:
         return v[0] & ~v[1] == 0
 
+    @handles("tsum")
     def op_tsum(self, v: Sequence[Any], n: Any) -> Any:
         S, tab = v
         zero = z3.BitVecVal(0, self.iw)
@@ -118,6 +136,7 @@ class Operators:
                  for i in range(self.n_cards) if tab[i] != 0]
         return self.values.aggregate(z3.Sum(terms), ("tsum", tuple(tab)), S) if terms else zero
 
+    @handles("attr")
     def op_attr(self, v: Sequence[Any], n: Any) -> Any:
         c, tab = v
         bv = self.values.bv
@@ -139,11 +158,13 @@ class Operators:
         self._attr[key] = (c, out)
         return out
 
+    @handles("step")
     def op_step(self, v: Sequence[Any], n: Any) -> Any:
         p, d = v
         q = (self.values.to_int(p) + d) % z3.BitVecVal(self.n, self.iw)
         return mk_if(p >= 0, self.values.to_elem(q), z3.BitVecVal(-1, ELEM_WIDTH))
 
+    @handles("next_in")
     def op_next_in(self, v: Sequence[Any], n: Any) -> Any:
         p, d, S = v
         nobody = z3.BitVecVal(-1, ELEM_WIDTH)
@@ -154,12 +175,15 @@ class Operators:
             out = mk_if(self.values.has(S, q, self.n), q, out)
         return mk_if(mk_or(p < 0, d == 0), nobody, out)
 
+    @handles("top")
     def op_top(self, v: Sequence[Any], n: Any) -> Any:
         return v[0].top
 
+    @handles("pile_len")
     def op_pile_len(self, v: Sequence[Any], n: Any) -> Any:
         return z3.ZeroExt(self.iw - ELEM_WIDTH, v[0].length)
 
+    @handles("push")
     def op_push(self, v: Sequence[Any], n: Any) -> Pile:
         pile, c = v
         bit = self.values.card_bit(c)
@@ -168,6 +192,7 @@ class Operators:
                     pile.cards | bit,
                     mk_and(pile.distinct, (pile.cards & bit) == 0), c)
 
+    @handles("pop")
     def op_pop(self, v: Sequence[Any], n: Any) -> Pile:
         # the top card leaves the set unless it lies lower in the pile too, which
         # only a pile with a card twice allows: one comparison per slot, not a new
@@ -190,12 +215,15 @@ class Operators:
                     mk_if(z3.ULE(pile.length, 1), z3.BitVecVal(-1, ELEM_WIDTH),
                           self.values.slot(pile, pile.length - 2)))
 
+    @handles("pile_cards")
     def op_pile_cards(self, v: Sequence[Any], n: Any) -> Any:
         return v[0].cards
 
+    @handles("pile_distinct")
     def op_pile_distinct(self, v: Sequence[Any], n: Any) -> Any:
         return v[0].distinct
 
+    @handles("pile_of")
     def op_pile_of(self, v: Sequence[Any], n: Any) -> Pile:
         c = v[0]
         w = self.n_cards
@@ -204,6 +232,7 @@ class Operators:
                     tuple([mk_if(c >= 0, c, neg)] + [neg] * (w - 1)),
                     self.values.card_bit(c), TRUE, mk_if(c >= 0, c, neg))
 
+    @handles("get")
     def op_get(self, v: Sequence[Any], n: Any) -> Any:
         m, k = v
         out = self.values.zero(n.type)
@@ -211,6 +240,7 @@ class Operators:
             out = self.values.cond(self.values.eqi(k, i), m[i], out, n.type)
         return out
 
+    @handles("put")
     def op_put(self, v: Sequence[Any], n: Any) -> tuple:
         m, k, x = v
         vt = A.map_value_type(n.type)

@@ -2,14 +2,14 @@
 
 Part of the SMT backend (``model/smt/encoding.py`` assembles it).  Walks an expression
 the way the reference evaluator (``model/engine/reference.py``) does, one method per
-node type; operators go to their encoders (``smt_ops.py``).  Apart from them
+node type (a ``Walker``, ``spec/walk.py``); operators go to their encoders (``ops.py``).  Apart from them
 because this is where the cost is kept down: memoisation on the values of a
 node's free names only, one inlining per call site, short-circuits and
 constant folding with the language's own semantics.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import z3
@@ -19,6 +19,7 @@ from itcp.spec.ast import PILE, Bound, Call, Const, Ite, Let, Op, Param, Primed,
 from itcp.spec.errors import SpecError
 from itcp.spec.lang import Inliner
 from itcp.spec.semantics import apply_op
+from itcp.spec.walk import OperatorTable, Walker, all_but, handles
 
 from .ops import Operators
 from .values import (
@@ -69,12 +70,10 @@ class Env:
         return Env(vals, ids)
 
 
-#: a node's translation: (translator, node, state, env, next state) -> its value
-NodeRule = Callable[["Translator", Any, dict, Env, "dict | None"], Any]
-
-
-class Translator:
-    """The Z3 value of a spec expression over symbolic states."""
+class Translator(Walker, OperatorTable):
+    """The Z3 value of a spec expression over symbolic states: a walker whose
+    cases take ``(node, state, env, next state)``; ``and``/``or`` short-circuit,
+    any other operator goes to its encoder in ``Operators``' table."""
 
     def __init__(self, values: Values, ops: Operators, inline: Inliner):
         self.values, self.ops, self.inline = values, ops, inline
@@ -123,31 +122,27 @@ class Translator:
         hit = self._memo.get(key)
         if hit is not None and hit[0] is node:
             return hit[1]
-        kind = type(node)
-        meth = self._nodes.get(kind)
-        if meth is None:
-            raise SpecError(f"the Z3 encoding has no case for node type {kind.__name__}")
-        out = meth(self, node, state, env, nxt)
+        out = self.node_cases[type(node)](self, node, state, env, nxt)
         self._memo[key] = (node, out)
         return out
 
-    def n_const(self, node: Const, state: dict, env: Env, nxt: dict | None) -> Any:
+    def on_Const(self, node: Const, state: dict, env: Env, nxt: dict | None) -> Any:
         return self.values.const(node.value, node.type)
 
-    def n_var(self, node: Var, state: dict, env: Env, nxt: dict | None) -> Any:
+    def on_Var(self, node: Var, state: dict, env: Env, nxt: dict | None) -> Any:
         return state[node.name]
 
-    def n_primed(self, node: Primed, state: dict, env: Env, nxt: dict | None) -> Any:
+    def on_Primed(self, node: Primed, state: dict, env: Env, nxt: dict | None) -> Any:
         if nxt is None or node.name not in nxt:
             raise SpecError(f"{node.name}' read outside a step")
         return nxt[node.name]
 
-    def n_bound(self, node: Bound | Param, state: dict, env: Env, nxt: dict | None) -> Any:
+    def on_Bound(self, node: Bound | Param, state: dict, env: Env, nxt: dict | None) -> Any:
         if node.name not in env.vals:
             raise SpecError(f"unbound name {node.name}")
         return env.vals[node.name]
 
-    def n_ite(self, node: Ite, state: dict, env: Env, nxt: dict | None) -> Any:
+    def on_Ite(self, node: Ite, state: dict, env: Env, nxt: dict | None) -> Any:
         c = self.tr(node.cond, state, env, nxt)
         if is_true(c):
             return self.tr(node.then, state, env, nxt)
@@ -156,11 +151,11 @@ class Translator:
         return self.values.ite(c, self.tr(node.then, state, env, nxt),
                                self.tr(node.else_, state, env, nxt), node.type)
 
-    def n_let(self, node: Let, state: dict, env: Env, nxt: dict | None) -> Any:
+    def on_Let(self, node: Let, state: dict, env: Env, nxt: dict | None) -> Any:
         v = self.tr(node.value, state, env, nxt)
         return self.tr(node.body, state, env.bind(node.var.name, v), nxt)
 
-    def n_quant(self, node: Quant, state: dict, env: Env, nxt: dict | None) -> Any:
+    def on_Quant(self, node: Quant, state: dict, env: Env, nxt: dict | None) -> Any:
         bv = self.values.bv
         kind = node.kind
         if kind == "mapof":  # over every seat, as the reference evaluator does
@@ -199,26 +194,39 @@ class Translator:
             return out
         raise SpecError(f"the Z3 encoding has no case for quantifier {kind}")
 
-    def n_op(self, node: Op, state: dict, env: Env, nxt: dict | None) -> Any:
-        fn = self.ops.table.get(node.op)
-        if fn is None:
-            raise SpecError(f"the Z3 encoding has no case for operator {node.op}")
-        o = node.op
-        if o == "and" or o == "or":  # short-circuit on literal arguments
-            stop, skip = (z3.is_false, z3.is_true) if o == "and" else (z3.is_true, z3.is_false)
-            args = []
-            for a in node.args:
-                x = self.tr(a, state, env, nxt)
-                if stop(x):
-                    return x
-                if not skip(x):
-                    args.append(x)
-            if not args:
-                return boolval(o == "and")
-            return args[0] if len(args) == 1 else fn(args, node)
+    def on_Op(self, node: Op, state: dict, env: Env, nxt: dict | None) -> Any:
+        return self.op_cases[node.op](self, node, state, env, nxt)
+
+    def junction(self, node: Op, state: dict, env: Env, nxt: dict | None, unit: bool) -> Any:
+        """A conjunction (``unit`` True) or disjunction, short-circuited on
+        literal arguments."""
+        stop, skip = (z3.is_false, z3.is_true) if unit else (z3.is_true, z3.is_false)
+        args = []
+        for a in node.args:
+            x = self.tr(a, state, env, nxt)
+            if stop(x):
+                return x
+            if not skip(x):
+                args.append(x)
+        if not args:
+            return boolval(unit)
+        return args[0] if len(args) == 1 else self.ops.table[node.op](args, node)
+
+    @handles("and")
+    def op_and(self, node: Op, state: dict, env: Env, nxt: dict | None) -> Any:
+        return self.junction(node, state, env, nxt, True)
+
+    @handles("or")
+    def op_or(self, node: Op, state: dict, env: Env, nxt: dict | None) -> Any:
+        return self.junction(node, state, env, nxt, False)
+
+    @handles(*all_but("and", "or"))
+    def op_strict(self, node: Op, state: dict, env: Env, nxt: dict | None) -> Any:
+        """Every argument encoded, folded when all are literals, else encoded by
+        the operator's encoder."""
         args = [self.tr(a, state, env, nxt) for a in node.args]
         folded = self.fold(node, args)
-        return fn(args, node) if folded is None else folded
+        return self.ops.table[node.op](args, node) if folded is None else folded
 
     def fold(self, node: Op, args: list) -> Any:
         """Constant folding: an operator on literal arguments is computed in Python
@@ -240,7 +248,7 @@ class Translator:
 
     def literal(self, x: Any, t: str) -> Any:
         """The Python value of an encoded literal of type ``t``, else NOT_LITERAL."""
-        if t.startswith("table"):
+        if t == A.CARDMAP:
             return tuple(x)
         vt = A.map_value_type(t)
         if vt is not None:
@@ -257,7 +265,7 @@ class Translator:
         v = lit(x) if t in (A.CARDS, A.PLAYERS) else slit(x)
         return NOT_LITERAL if v is None else v
 
-    def n_call(self, node: Call, state: dict, env: Env, nxt: dict | None) -> Any:
+    def on_Call(self, node: Call, state: dict, env: Env, nxt: dict | None) -> Any:
         # one expansion per call site, so a quantifier body's call is expanded once
         # and the memo shares its parts across the bound variable's values
         hit = self._inlined.get(id(node))
@@ -265,9 +273,5 @@ class Translator:
             hit = self._inlined[id(node)] = (node, self.inline(node))
         return self.tr(hit[1], state, env, nxt)
 
-    def n_param(self, node: Param, state: dict, env: Env, nxt: dict | None) -> Any:
-        return self.n_bound(node, state, env, nxt)
-
-    _nodes: dict[type, NodeRule] = {
-        Const: n_const, Var: n_var, Primed: n_primed, Param: n_param, Bound: n_bound,
-        Op: n_op, Ite: n_ite, Let: n_let, Quant: n_quant, Call: n_call}
+    def on_Param(self, node: Param, state: dict, env: Env, nxt: dict | None) -> Any:
+        return self.on_Bound(node, state, env, nxt)

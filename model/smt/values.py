@@ -1,9 +1,9 @@
 """How a value of each spec type is a Z3 term, and the term-level helpers.
 
 Part of the SMT backend (``model/smt/encoding.py`` assembles it).  Apart from the
-translation of expressions (``smt_translate.py``) and the operator encoders
-(``smt_ops.py``) because every one of those, the transition assembly and the
-state codec (``smt_codec.py``) reads values the same way: one place says what a
+translation of expressions (``translate.py``) and the operator encoders
+(``ops.py``) because every one of those, the transition assembly and the
+state codec (``codec.py``) reads values the same way: one place says what a
 value of each type is, how two are compared, chosen between and bounded.
 
 =============  ==============================================================
@@ -37,7 +37,7 @@ value of each type is, how two are compared, chosen between and bounded.
                a discard leaves a card on the pile no longer count the pile's
                cards to exclude it); tests/test_smt.py proves all of it exact
 ``map[T]``     a tuple of n_players values of type T
-``table``      the constant Python tuple (tables are always constants)
+``cardmap``    the constant Python tuple (card maps are always constants)
 =============  ==============================================================
 """
 from __future__ import annotations
@@ -49,7 +49,7 @@ from typing import Any
 import z3
 
 from itcp.spec import ast as A
-from itcp.spec.ast import BOOL, CARD, CARDS, INT, PILE, PLAYER, PLAYERS
+from itcp.spec.ast import BOOL, CARD, CARDMAP, CARDS, INT, PILE, PLAYER, PLAYERS
 from itcp.spec.errors import SpecError
 from itcp.spec.semantics import zero_of
 
@@ -225,7 +225,7 @@ class Values:
         vt = A.map_value_type(t)
         if vt is not None:
             return tuple(self.const(x, vt) for x in value)
-        if t.startswith("table"):
+        if t == CARDMAP:
             return tuple(value)
         if t == BOOL:
             return boolval(bool(value))
@@ -270,9 +270,9 @@ class Values:
                         tuple(mk_if(c, x, y) for x, y in zip(a.slots, b.slots)),
                         mk_if(c, a.cards, b.cards), mk_if(c, a.distinct, b.distinct),
                         mk_if(c, a.top, b.top))
-        if t.startswith("table"):
+        if t == CARDMAP:
             if a != b:
-                raise SpecError("a conditional choice between two tables")
+                raise SpecError("a conditional choice between two cardmaps")
             return a
         return mk_if(c, a, b)
 
@@ -284,7 +284,7 @@ class Values:
             return mk_and(a.length == b.length,
                           *[x == y for x, y in zip(a.slots, b.slots)], a.cards == b.cards,
                           mk_eq(a.distinct, b.distinct), a.top == b.top)
-        if t.startswith("table"):
+        if t == CARDMAP:
             return boolval(tuple(a) == tuple(b))
         if t == INT:
             empty = self.none_counted(a) if slit(b) == 0 else \

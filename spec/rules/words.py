@@ -35,11 +35,11 @@ from ..lang import (
     SetOf,
     StateVar,
     card,
+    cardmap,
     cards,
     num,
     player,
     players,
-    table,
 )
 from ..layout import ACTION_ORDER, PHASE_NAMES, VARIABLE_ORDER
 
@@ -94,8 +94,8 @@ class Words:
         self.suit_mask = [cards(c.mask(lambda x, s=s: x.suit == s)) for s in range(c.suits)]
         self.charity_of = [next((x.index for x in c.cards if x.kind == "charity" and x.suit == s),
                                 None) for s in range(c.suits)]
-        self.VALUES = table([x.value for x in c.cards] + [0])
-        self.SUIT = table([(-1 if x.suit is None else x.suit) for x in c.cards] + [-1])
+        self.VALUES = cardmap([x.value for x in c.cards] + [0])
+        self.SUIT = cardmap([(-1 if x.suit is None else x.suit) for x in c.cards] + [-1])
         self.OPTIONS = cards(c.mask(lambda x: x.is_option))
 
     # -- variables --------------------------------------------------------

@@ -25,7 +25,7 @@ mutation runner's property tables still run).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from itcp.checks.questions.divergence import Observable, legality_difference
 from itcp.checks.questions.divergence import first_difference as search
@@ -221,10 +221,17 @@ def unread_write(spec: Spec, var: str, actions) -> bool:
     return True
 
 
+@dataclass
+class _UnreadWriteLiveness:
+    """What ``unread_write`` keeps with a spec's rules (``Spec.derived``): the
+    properties' ids -> (those properties, the liveness it reads)."""
+    by_properties: dict[tuple, tuple[list, dict]] = field(default_factory=dict)
+
+
 def _liveness(spec: Spec) -> dict:
     """The liveness ``unread_write`` reads, once per spec: ``Spec.derived`` is
     shared by specs of the same rules, so it is keyed by their properties."""
-    cache = spec.derived.setdefault("unread_write_liveness", {})
+    cache = spec.derived.record(_UnreadWriteLiveness).by_properties
     key = tuple(id(p) for p in spec.properties)
     if key not in cache:
         extra = observed_formulas(spec) + graph_observed(spec)
