@@ -49,6 +49,8 @@ def test_a_path_is_shown_relative_to_the_package():
     assert origins.shown_path(packed.__file__) == "model/search/packed.py"
     assert origins.shown_path("/elsewhere/my_rules.py") == "my_rules.py"
     assert origins.shown_path("<builtin>") == "<builtin>"
+    # a rule's own record (Rule.src_loc) is relative to the package already
+    assert origins.shown_path("spec/rules/pride.py") == "spec/rules/pride.py"
     assert origins.shown_loc((codegen.__file__, 12)) == "model/engine/codegen.py:12"
 
 

@@ -35,8 +35,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(A.__file__)))
 def shown_path(filename: str) -> str:
     """``filename`` relative to the package (``spec/rules/options.py``); a file
     outside it (a test's rules) by its name alone; ``<builtin>`` as it is."""
-    if filename.startswith("<"):
-        return filename
+    if filename.startswith("<") or not os.path.isabs(filename):
+        return filename  # a rule's own record is relative to the package already
     path = os.path.abspath(filename)
     if path.startswith(ROOT + os.sep):
         return os.path.relpath(path, ROOT).replace(os.sep, "/")
