@@ -543,7 +543,7 @@ def text_report(v, vs, stats, coverage) -> str:
         ev = x.evidence
         if x.verdict == HOLDS:
             extra = ""
-            if x.id == "HAND_BOUNDS":
+            if "min_hand" in ev:  # a reported range
                 extra = f": hands hold {ev['min_hand']} to {ev['max_hand']} cards"
             note = f"exhaustive over {ev['states']:,} states{extra}"
         elif x.verdict == VIOLATED and "length" not in ev:

@@ -23,6 +23,7 @@ from itcp.spec.lang import Guard
 from itcp.spec.rules.vocabulary import END_NAMES, PHASE_NAMES
 
 from .format import Scenario, load_scenario
+from .watch import property_verdict
 
 
 @dataclass
@@ -221,7 +222,7 @@ def _check(sc: Scenario, states, refusal) -> Result:
             checks.append(("rule", want, refusal.rules, ok))
     if "property" in e:
         pid, verdict = e["property"], e["verdict"]
-        actual = property_verdict(game, pid, states, verdict)
+        actual = property_verdict(game, pid, states)
         checks.append((f"property {pid}", verdict, actual, actual == verdict))
     last = states[-1]
     have = facts(game, last)
@@ -250,29 +251,6 @@ def _fmt(v) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(map(str, v)) + "]"
     return str(v)
-
-
-def property_verdict(game, pid: str, states, verdict: str) -> str:
-    """"violated" if the property fails at the trace's end (last step or state),
-    "holds" if it holds all along, "neither" otherwise (it failed earlier)."""
-    kind = next(p.kind for p in game.spec.properties if p.id == pid)
-    if pid == "NO_DEADLOCK":
-        stuck = [not game.is_terminal(s) and not game.legal_actions(s) for s in states]
-        at_end = stuck[-1]
-        anywhere = any(stuck)
-    elif pid == "ROUND_ENDS":
-        loops = [any(states[j] == s and game.get(s, "passers") for j in range(i))
-                 for i, s in enumerate(states)]
-        at_end, anywhere = loops[-1], any(loops)
-    elif kind == "step":
-        bad = [not game.check_property(pid, a, b) for a, b in zip(states, states[1:])]
-        at_end, anywhere = bool(bad) and bad[-1], any(bad)
-    else:
-        bad = [not game.check_property(pid, s) for s in states]
-        at_end, anywhere = bad[-1], any(bad)
-    if at_end:
-        return "violated"
-    return "holds" if not anywhere else "violated earlier"
 
 
 # -- narration -----------------------------------------------------------------
@@ -394,11 +372,10 @@ def narrate(scenario) -> list[str]:
     if "property" in sc.expect:
         pid = sc.expect["property"]
         stmt = next(p.statement for p in game.spec.properties if p.id == pid)
-        got = property_verdict(game, pid, res.states, sc.expect["verdict"])
+        got = property_verdict(game, pid, res.states)
         lines.append(f"{pid} ({stmt}): {got}.")
     lines.append(("PASS: " if res.ok else "FAIL: ") + res.message.split(": ", 1)[-1])
     return lines
 
 
-__all__ = ["replay", "narrate", "Result", "Refusal", "explain_refusal", "facts",
-           "property_verdict", "say"]
+__all__ = ["replay", "narrate", "Result", "Refusal", "explain_refusal", "facts", "say"]

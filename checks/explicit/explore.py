@@ -53,6 +53,7 @@ from itcp.model.engine.engine import Game
 from itcp.model.search.packed import compile_packed
 from itcp.model.search.searchkey import KeyLayout, search_keys
 from itcp.model.search.vectorized import BatchModule, Unsupported
+from itcp.spec.properties import Kind
 from itcp.spec.rules.vocabulary import score_of
 
 from .column import Column, position
@@ -392,9 +393,9 @@ class _Backend(ABC):
         self.pack, self.unpack = layout.compile()
         self.words = layout.words
         self.step_ids = [p.id for p in game.spec.properties
-                         if p.kind == "step" and p.formula is not None]
+                         if p.kind is Kind.STEP and p.formula is not None]
         self.state_ids = [p.id for p in game.spec.properties
-                          if p.kind == "state" and p.formula is not None]
+                          if p.kind is Kind.STATE and p.formula is not None]
         self.action_names = [a.name for a in game.spec.actions]
         self.action_index = {a: i for i, a in enumerate(self.action_names)}
 

@@ -7,11 +7,12 @@ verdict states its scope: the table and the number of states explored.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from itcp.spec.properties import Violation
+from itcp.spec.properties import Kind, Property, Violation
 from itcp.spec.rules.vocabulary import PHASE_NAMES
 
 from ...scenarios import story as S
@@ -72,7 +73,8 @@ def _trace(ex: Exploration, numbers, ending, loop_from: int | None = None) -> di
 
 
 def verdicts(ex: Exploration, wanted: list[str] | None = None, stopped=None) -> list[Verdict]:
-    """A verdict per property (those ``wanted``, else all).
+    """A verdict per property (those ``wanted``, else all), each decided by the
+    decider of its kind (``DECIDERS``).
 
     The analysis after the search (each trace told as a story, the cycle
     search for ROUND_ENDS) can be stopped too: a ``KeyboardInterrupt`` while
@@ -81,119 +83,154 @@ def verdicts(ex: Exploration, wanted: list[str] | None = None, stopped=None) -> 
     what the search alone shows: VIOLATED where it found a violation (the
     trace then not built), HOLDS where it was exhausted and needs nothing
     more, else UNKNOWN naming what stopped it."""
-    game = ex.game
-    props = {p.id: p for p in game.spec.properties}
     out = []
     reason = None
-    for pid, prop in props.items():
-        if wanted and pid not in wanted:
+    for prop in ex.game.spec.properties:
+        if wanted and prop.id not in wanted:
             continue
         if reason is None:
             try:
-                out.append(_verdict(ex, pid, prop))
+                out.append(DECIDERS[prop.kind].decide(ex, prop))
                 continue
             except KeyboardInterrupt:
                 reason = (stopped() if stopped is not None else None) or "interrupted (Ctrl-C)"
-        out.append(_cut_short(ex, pid, prop, reason))
+        out.append(_cut_short(ex, prop, reason))
     return out
 
 
 def search_verdicts(ex: Exploration, wanted: list[str] | None, reason: str) -> list[Verdict]:
     """The verdicts the search alone gives, the analysis after it having been
     stopped by ``reason`` before it began (see ``verdicts``)."""
-    return [_cut_short(ex, p.id, p, reason) for p in ex.game.spec.properties
+    return [_cut_short(ex, p, reason) for p in ex.game.spec.properties
             if not wanted or p.id in wanted]
 
 
-def _cut_short(ex: Exploration, pid: str, prop, reason: str) -> Verdict:
-    """The verdict the search alone gives ``pid`` when the analysis after it
+def _cut_short(ex: Exploration, prop: Property, reason: str) -> Verdict:
+    """The verdict the search alone gives ``prop`` when the analysis after it
     was stopped by ``reason``."""
-    v = Verdict(pid, UNKNOWN, "explicit", prop.statement)
-    if pid in ex.violations or (pid == "NO_DEADLOCK" and ex.deadlocks):
+    decider = DECIDERS[prop.kind]
+    v = Verdict(prop.id, UNKNOWN, "explicit", prop.statement)
+    if decider.found(ex, prop):
         v.verdict = VIOLATED
         v.evidence = {"kind": "found", "limit": reason,
                       "note": f"the search found a violation; its trace was not built "
                               f"(stopped by {reason})"}
-    elif pid == "ROUND_ENDS":
+    elif decider.analysis:
         v.evidence = {"kind": "bounded", "limit": reason, "states": ex.states, "depth": ex.depth,
-                      "note": f"the cycle search among post-Pass states was stopped by {reason}"}
+                      "note": f"the {decider.analysis} was stopped by {reason}"}
     elif ex.complete:
-        extra = ({"min_hand": ex.hand_min, "max_hand": ex.hand_max} if pid == "HAND_BOUNDS"
-                 else None)
-        v.verdict, v.evidence = HOLDS, _exhaustive(ex, extra)
+        v.verdict, v.evidence = HOLDS, _exhaustive(ex, decider.reported(ex))
     else:
         v.evidence = _unknown(ex)
     return v
 
 
-def _verdict(ex: Exploration, pid: str, prop) -> Verdict:
-    game = ex.game
-    v = Verdict(pid, UNKNOWN, "explicit", prop.statement)
-    if pid in ex.violations:
-        w = ex.violations[pid]
-        if w[0] == "step":
-            _, i, a = w
-            nums = path_to(ex, i)
-            _, last = concrete_trace(ex, nums)
-            # the violating step, taken from the concrete (not canonical) last state
-            match = next(b for b, x in game.successors(last)
-                         if not game.check_property(pid, last, x))
-            ending = prop.tell(Violation(game, last, game.apply(last, match)))
-            t = _trace_with_final(ex, nums, match, ending)
-        else:
-            _, i = w
-            t = _trace(ex, path_to(ex, i), lambda s: prop.tell(Violation(game, s)))
-        v.verdict, v.trace = VIOLATED, t
-        v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"]}
-    elif pid == "NO_DEADLOCK":
-        if ex.deadlocks:
-            i = ex.deadlocks[0]
-            t = _trace(ex, path_to(ex, i), lambda s: prop.tell(Violation(game, s)))
-            v.verdict, v.trace = VIOLATED, t
-            v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"],
-                          "deadlocks": len(ex.deadlocks)}
-        elif ex.complete:
-            v.verdict, v.evidence = HOLDS, _exhaustive(ex)
-        else:
-            v.evidence = _unknown(ex)
-    elif pid == "ROUND_ENDS":
-        cycle = find_post_pass_cycle(ex)
-        if cycle:
-            entry = cycle[0]
-            nums = path_to(ex, entry) + cycle[1:] + [entry]
-            steps = ex.depth_of[entry]  # moves of the game to the entry
-            ending = lambda s: prop.tell(Violation(game, s, loop_entry=steps))
-            t = _trace(ex, nums, ending, loop_from=steps + 1)
-            v.verdict, v.trace = VIOLATED, t
-            v.evidence = {"kind": "trace", "lasso": True, "length": t["length"],
-                          "loop_starts_at_step": steps + 1,
-                          "story": t["story"]}
-        elif ex.complete:
-            v.verdict = HOLDS
-            v.evidence = _exhaustive(ex, {"post_pass_edges": len(ex.post_pass_edges),
-                                          "method": "no cycle among post-Pass states"})
-        else:
-            v.evidence = _unknown(ex)
-    elif pid == "HAND_BOUNDS":
-        if ex.complete:
-            v.verdict = HOLDS
-            v.evidence = _exhaustive(ex, {"min_hand": ex.hand_min, "max_hand": ex.hand_max})
-        else:
-            v.evidence = _unknown(ex) | {"min_hand_seen": ex.hand_min,
-                                         "max_hand_seen": ex.hand_max}
-    elif pid == "DETERMINED":
-        if ex.complete:
-            v.verdict = HOLDS
-            v.evidence = _exhaustive(ex, {
-                "method": "every transition explored is the value of the compiled next-state "
-                          "function at (state, choice); elaboration rejects any action where "
-                          "two rules could set one variable at the same priority"})
-        else:
-            v.evidence = _unknown(ex)
+def _violation(ex: Exploration, prop: Property) -> Verdict | None:
+    """VIOLATED with the shortest trace to the first violation the search found
+    of a state or step property, or None when it found none."""
+    game, pid = ex.game, prop.id
+    if pid not in ex.violations:
+        return None
+    w = ex.violations[pid]
+    if w[0] == "step":
+        _, i, a = w
+        nums = path_to(ex, i)
+        _, last = concrete_trace(ex, nums)
+        # the violating step, taken from the concrete (not canonical) last state
+        match = next(b for b, x in game.successors(last)
+                     if not game.check_property(pid, last, x))
+        ending = prop.tell(Violation(game, last, game.apply(last, match)))
+        t = _trace_with_final(ex, nums, match, ending)
     else:
-        v.verdict = HOLDS if ex.complete else UNKNOWN
-        v.evidence = _exhaustive(ex) if ex.complete else _unknown(ex)
-    return v
+        _, i = w
+        t = _trace(ex, path_to(ex, i), lambda s: prop.tell(Violation(game, s)))
+    return Verdict(pid, VIOLATED, "explicit", prop.statement,
+                   {"kind": "trace", "length": t["length"], "story": t["story"]}, t)
+
+
+def _undecided(ex: Exploration, prop: Property, held: dict | None = None,
+               seen: dict | None = None) -> Verdict:
+    """HOLDS (with ``held`` added to the evidence) where the search was
+    exhausted, else UNKNOWN (with ``seen``) naming the limit that stopped it."""
+    if ex.complete:
+        return Verdict(prop.id, HOLDS, "explicit", prop.statement, _exhaustive(ex, held))
+    return Verdict(prop.id, UNKNOWN, "explicit", prop.statement, _unknown(ex) | (seen or {}))
+
+
+def _decide_invariant(ex: Exploration, prop: Property) -> Verdict:
+    """A state or step property: checked on every state and step as the search went."""
+    return _violation(ex, prop) or _undecided(ex, prop)
+
+
+def _decide_no_deadlock(ex: Exploration, prop: Property) -> Verdict:
+    """The first live state without a legal move the search stored, if any."""
+    game = ex.game
+    if ex.deadlocks:
+        t = _trace(ex, path_to(ex, ex.deadlocks[0]), lambda s: prop.tell(Violation(game, s)))
+        return Verdict(prop.id, VIOLATED, "explicit", prop.statement,
+                       {"kind": "trace", "length": t["length"], "story": t["story"],
+                        "deadlocks": len(ex.deadlocks)}, t)
+    return _undecided(ex, prop)
+
+
+def _decide_ends_after(ex: Exploration, prop: Property) -> Verdict:
+    """A cycle among the states the property observes (after a Pass), told as a
+    lasso: the shortest path to the cycle's entry, then round the loop."""
+    game = ex.game
+    cycle = find_post_pass_cycle(ex)
+    if cycle:
+        entry = cycle[0]
+        nums = path_to(ex, entry) + cycle[1:] + [entry]
+        steps = ex.depth_of[entry]  # moves of the game to the entry
+        ending = lambda s: prop.tell(Violation(game, s, loop_entry=steps))
+        t = _trace(ex, nums, ending, loop_from=steps + 1)
+        return Verdict(prop.id, VIOLATED, "explicit", prop.statement,
+                       {"kind": "trace", "lasso": True, "length": t["length"],
+                        "loop_starts_at_step": steps + 1, "story": t["story"]}, t)
+    return _undecided(ex, prop, {"post_pass_edges": len(ex.post_pass_edges),
+                                 "method": "no cycle among post-Pass states"})
+
+
+def _decide_determinism(ex: Exploration, prop: Property) -> Verdict:
+    """Exhausted, every transition is the value of one function: nothing to find."""
+    return _undecided(ex, prop, {
+        "method": "every transition explored is the value of the compiled next-state "
+                  "function at (state, choice); elaboration rejects any action where "
+                  "two rules could set one variable at the same priority"})
+
+
+def _decide_reported_range(ex: Exploration, prop: Property) -> Verdict:
+    """The range of the live hands' sizes over every state stored: exact when the
+    search was exhausted, what was seen so far otherwise."""
+    return _undecided(ex, prop, _hands(ex), {"min_hand_seen": ex.hand_min,
+                                             "max_hand_seen": ex.hand_max})
+
+
+def _hands(ex: Exploration) -> dict:
+    return {"min_hand": ex.hand_min, "max_hand": ex.hand_max}
+
+
+@dataclass(frozen=True)
+class Decider:
+    """How the explicit search decides one kind of property: ``decide`` from the
+    finished exploration; ``found`` says whether the search alone saw a
+    violation; ``analysis`` names the work after the search the kind needs
+    (None: none), and ``reported`` what an exhausted search reports of it."""
+    decide: Callable[[Exploration, Property], Verdict]
+    found: Callable[[Exploration, Property], bool] = lambda ex, prop: False
+    analysis: str | None = None
+    reported: Callable[[Exploration], dict | None] = lambda ex: None
+
+
+#: one decider per kind of property (``spec/properties.py`` ``Kind``)
+DECIDERS: dict[Kind, Decider] = {
+    Kind.STATE: Decider(_decide_invariant, lambda ex, prop: prop.id in ex.violations),
+    Kind.STEP: Decider(_decide_invariant, lambda ex, prop: prop.id in ex.violations),
+    Kind.NO_DEADLOCK: Decider(_decide_no_deadlock, lambda ex, prop: bool(ex.deadlocks)),
+    Kind.ENDS_AFTER: Decider(_decide_ends_after, analysis="cycle search among post-Pass states"),
+    Kind.DETERMINISM: Decider(_decide_determinism),
+    Kind.REPORTED_RANGE: Decider(_decide_reported_range, reported=_hands),
+}
 
 
 def _trace_with_final(ex, numbers, final_action, ending):

@@ -31,6 +31,7 @@ from itcp.model.engine.engine import Game, build_spec
 from itcp.scenarios.format import to_toml
 from itcp.scenarios.save import end_expectation, trace_scenario
 from itcp.spec.errors import ConfigError
+from itcp.spec.properties import Kind
 from itcp.spec.rulebook import rule_core
 from itcp.spec.variants import FULL_DECK_OVERRIDES, Variant, load_variant
 
@@ -366,7 +367,7 @@ def _event_graph(game, ex, pid: str):
     sinks = []
     for i in range(ex.states):
         s = state(ex, i)
-        if event.kind == "state" and game.check_property(pid + "_EVENT", s):
+        if event.kind is Kind.STATE and game.check_property(pid + "_EVENT", s):
             roots.setdefault(i, path_to(ex, i))
         if game.is_terminal(s):
             continue
@@ -376,7 +377,7 @@ def _event_graph(game, ex, pid: str):
         for _a, s2 in succ:
             j = index[key_of(s2)]
             g.add_edge(i, j)
-            if event.kind == "step" and game.check_property(pid + "_EVENT", s, s2):
+            if event.kind is Kind.STEP and game.check_property(pid + "_EVENT", s, s2):
                 if j not in roots or len(roots[j]) > len(path_to(ex, i)) + 1:
                     roots[j] = path_to(ex, i) + [j]
     return g, roots, sinks

@@ -21,12 +21,13 @@ No z3 here: every solver interaction is in ``model/smt/queries.py``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from itcp.model.engine.engine import Game
 from itcp.model.smt.queries import SAT, UNSAT, Query, Symbolic
 from itcp.spec.invariants import candidates
-from itcp.spec.properties import Violation
+from itcp.spec.properties import Kind, Violation
 
 from ..explicit.verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 from .bracket import hand_bounds
@@ -34,6 +35,7 @@ from .deadline import OutOfTime, seconds_left
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
 from .ranking import ranked
+from .replayed import engine_replay
 from .reproof import Reproof
 from .sampled import ROUNDS, refuted_by_playouts
 from .scout import MINIMISE_SECONDS, Scout, cut_to_core
@@ -98,15 +100,6 @@ class SymbolicChecker:
         #: on a big table, the proofs a scout table found re-proved here first
         self.reproof = Reproof(self.inductor)
         self._why: dict = {}
-        self.graph_checks: dict = {"DETERMINED": self.determined,
-                                   "NO_DEADLOCK": lambda pid: no_deadlock(self, pid)}
-        # a liveness property the spec gives a ranking function for (ROUND_ENDS)
-        # a reported range the spec gives a bracket for (HAND_BOUNDS)
-        for p in self.spec.properties:
-            if p.ranking:
-                self.graph_checks[p.id] = lambda pid: ranked(self, pid)
-            elif p.bracket is not None:
-                self.graph_checks[p.id] = lambda pid: hand_bounds(self, pid)
         self._dropped: dict = {}
         self._bmc_done: dict = {}  # pid -> depth checked without violation
         #: pid -> action -> the labels of its proof's core (DETERMINED's, once proved)
@@ -191,7 +184,7 @@ class SymbolicChecker:
         sym = self.sym
         d0 = self._bmc_done.get(pid, -1) + 1
         for d in range(d0, upto + 1):
-            if prop.kind == "step" and d == 0:
+            if prop.kind is Kind.STEP and d == 0:
                 self._bmc_done[pid] = 0
                 continue
             self.progress(f"{pid}: BMC depth {d}")
@@ -199,7 +192,7 @@ class SymbolicChecker:
                       f"unsat proves no violation of {pid} at depth {d} (every deal); "
                       "sat gives a counterexample trace")
             x0, dparams, states, steps = self.unrolled(q, d)
-            if prop.kind == "step":
+            if prop.kind is Kind.STEP:
                 q.add("goal", sym.Not(sym.prop(pid, states[-2], states[-1])))
             else:
                 q.add("goal", sym.Not(sym.prop(pid, states[-1])))
@@ -220,25 +213,12 @@ class SymbolicChecker:
         deal = sym.decode_action(model, "deal", dparams)
         decoded = [sym.decode(model, s) for s in states]
         actions = [sym.decode_step(model, ch) for ch in steps]
-        problem, eng = None, []
-        try:
-            if pre != game.initial_state():
-                problem = "the decoded pre-deal state is not the engine's initial state"
-            s = game.apply(game.initial_state(), deal)
-            if s != decoded[0]:
-                problem = problem or "the engine deals a different state than Z3"
-            eng = [decoded[0]]
-            s = decoded[0]
-            for i, a in enumerate(actions):
-                s = game.apply(s, a)
-                eng.append(s)
-                if s != decoded[i + 1] and problem is None:
-                    problem = (f"step {i + 1} ({game.action_str(a)}): the engine's successor "
-                               "differs from Z3's")
-        except Exception as e:  # an action Z3 allows that the engine refuses
-            problem = f"the engine refused a step of Z3's trace: {e}"
+        replayed = engine_replay(game, deal, actions, decoded)
+        eng, problem = replayed.states, replayed.problem
+        if pre != game.initial_state() and not replayed.refused:
+            problem = "the decoded pre-deal state is not the engine's initial state"
         if problem is None:
-            if prop.kind == "step":
+            if prop.kind is Kind.STEP:
                 ok = game.check_property(pid, eng[-2], eng[-1])
             else:
                 ok = game.check_property(pid, eng[-1])
@@ -249,7 +229,7 @@ class SymbolicChecker:
                 "kind": "conformance_bug", "note": problem,
                 "deal": list(deal[1]), "actions": [[a[0], list(a[1])] for a in actions],
                 "z3_states": decoded})
-        ending = prop.tell(Violation(game, eng[-2], eng[-1]) if prop.kind == "step"
+        ending = prop.tell(Violation(game, eng[-2], eng[-1]) if prop.kind is Kind.STEP
                            else Violation(game, eng[-1]))
         return replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
                                     "the engine reproduces the violation")
@@ -364,20 +344,27 @@ class SymbolicChecker:
 
     # -- all of it ------------------------------------------------------------------
     def check(self, pid: str) -> Verdict:
+        """``pid``'s verdict, by the decider of its kind (``DECIDERS``)."""
         prop = self.props[pid]
-        if prop.formula is None or prop.kind == "graph":
-            special = self.graph_checks.get(pid)
-            if special is not None:
-                try:
-                    return special(pid)
-                except OutOfTime:
-                    return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                        "kind": "bounded", "limit": f"--timeout {self.timeout}",
-                        "note": "time ran out"})
+        if prop.kind.has_formula and prop.formula is not None:
+            return self.invariant(pid)
+        decide = DECIDERS.get(prop.kind)
+        if decide is None:
             return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                 "kind": "not_checked",
                 "note": "a graph property: the symbolic engine does not decide it yet "
                         "(use --engine explicit or all)"})
+        try:
+            return decide(self, pid)
+        except OutOfTime:
+            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
+                "kind": "bounded", "limit": f"--timeout {self.timeout}",
+                "note": "time ran out"})
+
+    def invariant(self, pid: str) -> Verdict:
+        """A state or step property: a short counterexample, a proof, or the
+        bounded search's depth."""
+        prop = self.props[pid]
         try:
             # a cheap look for short counterexamples first (small tables), then a proof,
             # then the rest of the bounded search
@@ -414,6 +401,16 @@ class SymbolicChecker:
                    list(self.inductor.proven), dict(self.inductor.dropped),
                    len(self.sym.emitted))
         return st
+
+
+#: one decider per kind of property that is not a formula (``spec/properties.py``
+#: ``Kind``); a state or step property is decided by BMC and induction
+DECIDERS: dict[Kind, Callable[[SymbolicChecker, str], Verdict]] = {
+    Kind.NO_DEADLOCK: no_deadlock,
+    Kind.ENDS_AFTER: ranked,
+    Kind.DETERMINISM: SymbolicChecker.determined,
+    Kind.REPORTED_RANGE: hand_bounds,
+}
 
 
 def symbolic_verdicts(game: Game, wanted=None, depth=None, timeout=None, emit=None,

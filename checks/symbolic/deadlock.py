@@ -28,6 +28,7 @@ from itcp.model.smt.queries import SAT, UNSAT, Query
 
 from ..explicit.verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 from .induction import subset_query
+from .replayed import engine_replay
 
 #: rounds of "strengthen the invariants, ask again"
 ROUNDS = 4
@@ -170,17 +171,10 @@ def _bmc(ch, pid, terminal, depth):
         m = ans.model
         deal = sym.decode_action(m, "deal", dparams)
         actions = [sym.decode_step(m, c) for c in steps]
-        try:
-            s = game.apply(game.initial_state(), deal)
-            eng = [s]
-            for a in actions:
-                s = game.apply(s, a)
-                eng.append(s)
-            stuck = not game.legal_actions(s) and not game.is_terminal(s)
-        except Exception as e:  # the engine refuses a step Z3 allowed
-            stuck, problem = False, f"the engine refused a step of Z3's trace: {e}"
-        else:
-            problem = None if stuck else "the engine has a legal move where Z3 found none"
+        replayed = engine_replay(game, deal, actions)
+        eng, problem = replayed.states, replayed.problem
+        if problem is None and (game.legal_actions(eng[-1]) or game.is_terminal(eng[-1])):
+            problem = "the engine has a legal move where Z3 found none"
         if problem:
             return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
                 "kind": "conformance_bug", "note": problem})

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 
 from itcp.model.smt.queries import SAT, UNSAT, Query
 from itcp.spec import ast as A
+from itcp.spec.properties import Kind
 
 #: at most this many candidates are added per counterexample to induction
 EXPAND = 2
@@ -134,7 +135,7 @@ class Inductor:
         return self.ch.props[name].formula
 
     def is_step(self, name: str) -> bool:
-        return name not in self.pool and self.ch.props[name].kind == "step"
+        return name not in self.pool and self.ch.props[name].kind is Kind.STEP
 
     def _nodes(self, name: str):
         seen, stack = {}, [self.sym.smt.inline(self._formula(name))]
@@ -186,7 +187,7 @@ class Inductor:
 
     # -- formulas on the template states --------------------------------------------
     def _f(self, name: str, which: int):
-        if name in self.ch.props and self.ch.props[name].kind == "state" \
+        if name in self.ch.props and self.ch.props[name].kind is Kind.STATE \
                 and name not in self.pool:
             return self.sym.on(name, self.ch.props[name].formula, which)
         return self.sym.on(name, self.pool[name][1], which)

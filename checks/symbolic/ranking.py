@@ -35,6 +35,7 @@ from itcp.spec.properties import Violation
 
 from ..explicit.verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
 from .induction import PILE_WF, STRUCTURE
+from .replayed import engine_replay
 
 #: rounds of "strengthen the invariants, ask again"
 ROUNDS = 6
@@ -214,15 +215,11 @@ def _replayed(ch, pid, model, dparams, states, steps) -> Verdict:
     prop = ch.props[pid]
     deal = sym.decode_action(model, "deal", dparams)
     actions = [sym.decode_step(model, c) for c in steps]
-    try:
-        s = game.apply(game.initial_state(), deal)
-        eng = [s]
-        for a in actions:
-            s = game.apply(s, a)
-            eng.append(s)
-    except Exception as e:  # an action Z3 allows that the engine refuses
+    replayed = engine_replay(game, deal, actions, what="lasso")
+    if replayed.problem is not None:
         return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-            "kind": "conformance_bug", "note": f"the engine refused a step of Z3's lasso: {e}"})
+            "kind": "conformance_bug", "note": replayed.problem})
+    eng = replayed.states
     d = len(actions)
     entry = next((j for j in range(d) if eng[j] == eng[d]), None)
     post = compile_observations(game.spec)[0]
