@@ -1,6 +1,12 @@
 """The checkers: the explicit-state search and its verdicts, the symbolic proofs through
 Z3, and the questions people ask (ask, diff, disputes).
 
+Modules:
+
+- ``results``: What a check finds, as types: a verdict per property, with its evidence.
+  Public: ``Verdict``, ``PropertyResult``, ``Evidence``, ``Exhaustive``, ``Bounded``,
+  ``Shortest``, ``Replayed``, ``Inductive``, ``exit_code``, ....
+
 Sub-packages (lowest layer first: see tests/test_layers.py):
 
 - ``explicit``: The explicit-state checker.

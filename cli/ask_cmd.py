@@ -13,9 +13,10 @@ import sys
 import click
 
 from itcp.checks.explicit.explore import Limits
-from itcp.checks.questions.answer import UNKNOWN, Answer, slug
+from itcp.checks.questions.answer import Answer, slug
 from itcp.checks.questions.ask import Options, ask
 from itcp.checks.questions.language import parse
+from itcp.checks.results import Verdict
 from itcp.model.engine.engine import Game
 from itcp.report.html import answer_page
 from itcp.spec.errors import InputError
@@ -123,7 +124,8 @@ def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, dept
                     a = ask(q, v, opts)
             except KeyboardInterrupt:  # outside the search, which stops by itself
                 reason = budget.reason or "interrupted (Ctrl-C)"
-                a = Answer(q.text, v.name, UNKNOWN, f"no answer: stopped by {reason}",
+                a = Answer(q.text, v.name, Verdict.UNKNOWN, False,
+                           f"no answer: stopped by {reason}",
                            {"kind": "bounded", "limit": reason},
                            [f"UNKNOWN: {q.text}", f"  stopped by {reason}: no answer"], None,
                            v.config.describe())
@@ -138,7 +140,7 @@ def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, dept
             else:
                 click.echo("\n".join(a.lines)
                            + (f"\n\nHTML report written to {written['html']}" if written else ""))
-    sys.exit(EXIT_UNKNOWN if a.answer == UNKNOWN else EXIT_OK)
+    sys.exit(EXIT_UNKNOWN if a.verdict is Verdict.UNKNOWN else EXIT_OK)
 
 
 ask_cmd.uses_budget = True  # a signal while the program starts: UNKNOWN, no answer

@@ -10,26 +10,30 @@ from __future__ import annotations
 import json
 import os
 import sys
-import textwrap
 import time
 
 import click
 from tqdm import tqdm
 
 from itcp.checks.explicit.explore import Limits
+from itcp.checks.explicit.graph import ExploredGraph
 from itcp.checks.explicit.partitioned import search
-from itcp.checks.explicit.verdicts import (
-    HOLDS,
-    UNKNOWN,
-    VIOLATED,
+from itcp.checks.explicit.verdicts import search_verdicts, verdicts
+from itcp.checks.results import (
+    Bounded,
+    Coverage,
+    Engine,
+    PropertyResult,
+    Report,
+    SearchStats,
     Verdict,
     exit_code,
-    search_verdicts,
-    verdicts,
 )
 from itcp.model.engine.engine import Game
 from itcp.report.html import check_page
+from itcp.report.text import check_text, html_text, saved_text
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
+from itcp.scenarios.story import itf
 from itcp.spec.config import Config
 from itcp.spec.errors import InputError, nearest, valid_names
 from itcp.spec.properties import property_ids
@@ -91,9 +95,9 @@ def _progress():
 GRAPH_LIMIT = 200_000
 
 
-def _itf_files(variant: str, vs) -> dict[str, str]:
+def _itf_files(variant: str, game, vs) -> dict[str, str]:
     """Each violation's trace as <variant>-<property>.itf.json."""
-    return {verdict_file_name(variant, x.id, ".itf.json"): json.dumps(x.trace["itf"], indent=1)
+    return {verdict_file_name(variant, x.id, ".itf.json"): json.dumps(itf(game, x.trace), indent=1)
             for x in vs if x.trace is not None}
 
 
@@ -105,15 +109,15 @@ def _symbolic_verdicts(*args, **kwargs):
     return symbolic_verdicts(*args, **kwargs)
 
 
-def _write_graph(ex, out: FileOut):
+def _write_graph(graph, out: FileOut):
     import networkx as nx  # lazy: only --graph needs it (tests/test_layers.py LAZY)
 
     g = nx.DiGraph()
-    for i in range(ex.states):
-        g.add_node(i, depth=int(ex.depth_of[i]))
-        if ex.parent[i] >= 0:
-            g.add_edge(int(ex.parent[i]), i)
-    for u, v in ex.post_pass_edges:
+    for i in range(graph.states):
+        g.add_node(i, depth=graph.depth(i))
+        if graph.parent(i) >= 0:
+            g.add_edge(graph.parent(i), i)
+    for u, v in graph.post_pass_edges():
         g.add_edge(u, v, post_pass=True)
     if out.path.suffix in (".dot", ".gv"):
         lines = ["digraph itcp {"] + [f"  {u} -> {v};" for u, v in g.edges] + ["}"]
@@ -260,32 +264,15 @@ def _interruptible(budget, fn, *args, **kwargs):
 def _not_started(v, properties, budget, as_json, engine):
     """The report when a stop came before the search began: every property UNKNOWN."""
     reason = budget.reason
-    vs = [Verdict(p, UNKNOWN, engine, "", {"kind": "bounded", "limit": reason,
-                                             "note": f"stopped by {reason} before the search "
-                                                     "began"})
-          for p in (list(properties) or property_ids())]
+    vs = tuple(PropertyResult(p, Verdict.UNKNOWN, engine, "", Bounded(
+        reason, note=f"stopped by {reason} before the search began"))
+        for p in (list(properties) or property_ids()))
+    report = Report(v, Engine(engine), vs, stopped_by=reason)
     if as_json:
-        emit_json({"variant": v.name, "config": v.config.as_dict(),
-                   "readings": dict(v.explicit), "engine": engine,
-                   "properties": [x.as_json() for x in vs],
-                   "stats": {"complete": False, "limit": reason, "stopped_by": reason}})
+        emit_json(report.as_json())
     else:
-        click.echo(f"itcp-check: variant {v.name} at {v.config.describe()}\n"
-                   f"stopped by {reason} before the search began: every verdict UNKNOWN")
+        click.echo(check_text(report))
     sys.exit(exit_code(vs))
-
-
-def _relabel(vs, budget):
-    """Limits in the verdicts as the user set them (``--timeout S``, the signal)."""
-    for x in vs:
-        if isinstance(x.evidence, dict) and "limit" in x.evidence:
-            was = x.evidence["limit"]
-            now = budget.limit_text(was)
-            if now != was:
-                x.evidence = dict(x.evidence, limit=now)
-                if "note" in x.evidence:
-                    x.evidence["note"] = x.evidence["note"].replace(str(was), str(now))
-    return vs
 
 
 def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress=None,
@@ -321,12 +308,17 @@ def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress
     vs = _interruptible(budget, verdicts, ex, wanted, stopped=lambda: budget.reason)
     if vs is None:  # stopped as the analysis began or ended
         vs = search_verdicts(ex, wanted, budget.reason)
-    return game, ex, _relabel(vs, budget)
+    return game, ex, vs
+
+
+def _timeout_name(budget) -> str | None:
+    """The time limit as the user set it (``--timeout S``), for the results to name."""
+    return None if budget.timeout is None else f"--timeout {budget.timeout:g}"
 
 
 def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
-                    workers, as_json, itf, graph, saves, html, out, checkpoints=None, resume=None,
-                    transport=None):
+                    workers, as_json, itf_out, graph, saves, html, out, checkpoints=None,
+                    resume=None, transport=None):
     update, bar, parts = _progress()
     wanted = list(properties) or None
     game, ex, vs = explicit_check(v, wanted, max_states, depth, budget, not no_symmetry,
@@ -340,43 +332,39 @@ def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_sy
     sym_stats, svs = None, []
     if engine == "all":
         got = _interruptible(budget, _symbolic_verdicts, game, wanted, depth,
-                             budget.search_timeout(), smt, stopped=lambda: budget.reason)
+                             budget.search_timeout(), smt, stopped=lambda: budget.reason,
+                             timeout_name=_timeout_name(budget))
         if got is not None:
             svs, sym_stats = got
             vs = merge(vs, svs)
-    _relabel(vs, budget)
-    saved, not_saved = _scenario_texts(saves, v, game, vs, budget)
-    if itf is not None:
-        for name, text in _itf_files(v.name, vs).items():
-            itf.write(name, text)
-    if graph is not None:
-        _write_graph(ex, graph)
-    paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
-    stats = {"states": ex.states, "transitions": ex.transitions, "terminal": ex.terminal,
-             "deadlocks": len(ex.deadlocks), "depth": ex.depth,
-             "seconds": round(ex.seconds, 3), "initial_states": ex.initial,
-             "symmetry": ex.symmetry, "symmetries": ex.permutations,
-             "states_without_symmetry": ex.unreduced_states,
-             "complete": ex.complete, "limit": ex.limit}
-    if budget.reason is not None:
-        stats["stopped_by"] = budget.reason
-    if sym_stats is not None:
-        stats["symbolic"] = sym_stats.as_json()
+    search = SearchStats(ex.states, ex.transitions, ex.terminal, len(ex.deadlocks), ex.depth,
+                         ex.seconds, ex.initial, ex.symmetry, ex.permutations,
+                         ex.unreduced_states, ex.complete, ex.limit)
     rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
-    coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
-                                                          if r not in ex.fired],
-                "sampled": ex.coverage_sampled}
-    written = _write_html(html, budget, lambda: check_page(v, game, vs, stats, coverage, ex,
-                                                           engine, svs))
+    coverage = Coverage(tuple(sorted(ex.fired)),
+                        tuple(r for r in rules_all if r not in ex.fired), ex.coverage_sampled)
+    report = Report(v, Engine(engine), tuple(vs), game, search, coverage, sym_stats,
+                    tuple(svs), budget.reason, ExploredGraph(ex))
+    return _finish(report, budget, smt, as_json, itf_out, graph, saves, html, out)
+
+
+def _finish(report: Report, budget, smt, as_json, itf_out, graph, saves, html, out):
+    """Write the files asked for, print the report, exit with its code."""
+    v, game, vs = report.variant, report.game, report.results
+    saved, not_saved = _scenario_texts(saves, v, game, vs, budget)
+    if itf_out is not None:
+        for name, text in _itf_files(v.name, game, vs).items():
+            itf_out.write(name, text)
+    if graph is not None:
+        _write_graph(report.graph, graph)
+    paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
+    written = _write_html(html, budget, lambda: check_page(report))
     out.commit()
     if as_json:
-        emit_json({"variant": v.name, "config": v.config.as_dict(),
-                   "readings": dict(v.explicit), "engine": engine,
-                   "properties": [x.as_json() for x in vs], "stats": stats,
-                   "coverage": coverage, **_saved_json(paths, not_saved), **written})
+        emit_json(report.as_json() | _saved_json(paths, not_saved) | written)
     else:
-        click.echo(text_report(v, vs, stats, coverage) + _saved_text(paths, not_saved)
-                   + _html_text(written))
+        click.echo(check_text(report, smt.path if smt is not None else None)
+                   + saved_text(paths, not_saved) + html_text(written))
     sys.exit(exit_code(vs))
 
 
@@ -390,12 +378,6 @@ def _write_html(html, budget, page) -> dict:
         return {"html_note": f"not written: stopped by {budget.reason}"}
     html.write(text)
     return {"html": str(html.path)}
-
-
-def _html_text(written: dict) -> str:
-    if "html" in written:
-        return f"\n\nHTML report written to {written['html']}"
-    return f"\n\nHTML report {written['html_note']}" if written else ""
 
 
 def _scenario_texts(saves, v, game, vs, budget):
@@ -419,39 +401,27 @@ def _saved_json(saved, not_saved=None) -> dict:
     return {} if saved is None else {"scenarios": [str(p) for p in saved]}
 
 
-def _saved_text(saved, not_saved=None) -> str:
-    if not_saved is not None:
-        return f"\n\nscenario files {not_saved}"
-    if saved is None:
-        return ""
-    return "\n\n" + (f"{len(saved)} scenario file(s) saved: " + ", ".join(str(p) for p in saved)
-                      if saved else "no violation: no scenario saved")
-
-
 def merge(explicit: list, symbolic: list) -> list:
-    """One verdict per property: a violation from either engine wins, then a proof
+    """One result per property: a violation from either engine wins, then a proof
     from either (a replayed trace or an exhaustion/induction), else UNKNOWN."""
     by_id = {x.id: x for x in symbolic}
     out = []
     for x in explicit:
         y = by_id.get(x.id)
+        if y is None:
+            out.append(x)
+            continue
         best = x
-        if y is not None:
-            for verdict in (VIOLATED, HOLDS):
-                hit = [z for z in (x, y) if z.verdict == verdict]
-                if hit:
-                    best = hit[0]
-                    break
-        best.evidence = dict(best.evidence)
-        if y is not None:
-            other = y if best is x else x
-            best.evidence["other_engine"] = {"engine": other.engine, "verdict": other.verdict,
-                                             "kind": other.evidence.get("kind")}
-        out.append(best)
+        for verdict in (Verdict.VIOLATED, Verdict.HOLDS):
+            hit = [z for z in (x, y) if z.verdict is verdict]
+            if hit:
+                best = hit[0]
+                break
+        out.append(best.beside(y if best is x else x))
     return out
 
 
-def _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves, html, out):
+def _check_symbolic(v, properties, depth, budget, smt, as_json, itf_out, saves, html, out):
     game = _game(v, budget)
     if game is None:
         return _not_started(v, properties, budget, as_json, "symbolic")
@@ -459,112 +429,15 @@ def _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves, html
     if sys.stderr.isatty() and not as_json:
         progress = lambda msg: click.echo(f"\r  {msg:<70}", err=True, nl=False)
     got = _interruptible(budget, _symbolic_verdicts, game, list(properties) or None, depth,
-                         budget.search_timeout(), smt, progress, stopped=lambda: budget.reason)
+                         budget.search_timeout(), smt, progress, stopped=lambda: budget.reason,
+                         timeout_name=_timeout_name(budget))
     if progress is not None:
         click.echo("\r" + " " * 74 + "\r", err=True, nl=False)
     if got is None:
         return _not_started(v, properties, budget, as_json, "symbolic")
     vs, st = got
-    _relabel(vs, budget)
-    saved, not_saved = _scenario_texts(saves, v, game, vs, budget)
-    if itf is not None:
-        for name, text in _itf_files(v.name, vs).items():
-            itf.write(name, text)
-    paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
-    stats = st.as_json()
-    if budget.reason is not None:
-        stats["stopped_by"] = budget.reason
-    written = _write_html(html, budget, lambda: check_page(v, game, vs, stats, None, None,
-                                                           "symbolic"))
-    out.commit()
-    if as_json:
-        emit_json({"variant": v.name, "config": v.config.as_dict(),
-                   "readings": dict(v.explicit), "engine": "symbolic",
-                   "properties": [x.as_json() for x in vs], "stats": stats,
-                   **_saved_json(paths, not_saved), **written})
-    else:
-        lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
-                 f"symbolic (Z3): {stats['queries']} queries, {stats['seconds']:.1f} s"
-                 + (f", BMC to depth {stats['bmc_depth']}" if stats["bmc_depth"] else "")
-                 + (f"; STOPPED by {budget.reason}" if budget.reason else ""), ""]
-        width = max(len(x.id) for x in vs)
-        for x in vs:
-            ev = x.evidence
-            if x.verdict == HOLDS and ev.get("kind") == "proof":
-                note = f"proved for every state; rules: {', '.join(ev['rules'])}"
-            elif x.verdict == HOLDS and ev.get("kind") == "ranking":
-                note = (f"ranking function ({', '.join(ev['ranking'])}) decreases on every "
-                        f"step after a Pass; rules: {', '.join(ev['rules'])}"
-                        + (f"; invariants: {', '.join(ev['invariants'])}"
-                           if ev["invariants"] else ""))
-            elif x.verdict == HOLDS and "bracket" in ev:
-                lo, hi = ev["bracket"]
-                note = (f"hands hold {lo} to {hi} cards (a proved bracket: "
-                        + (f"1-inductive; rules: {', '.join(ev['rules'])}"
-                           if ev["kind"] == "inductive" else "by the card count alone") + ")")
-            elif x.verdict == HOLDS:
-                note = (f"{ev['k']}-inductive; rules: {', '.join(ev['rules'])}"
-                        + (f"; invariants: {', '.join(ev['invariants'])}"
-                           if ev["invariants"] else ""))
-            elif x.verdict == VIOLATED:
-                note = (f"BMC trace: {ev['length']} move{'s' if ev['length'] != 1 else ''}"
-                        + (" (a lasso)" if ev.get("lasso") else "") + ", replayed by the engine")
-            else:
-                note = ev.get("note", "")
-            lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
-        lines += violation_stories(vs)
-        if stats["smt2_files"]:
-            lines += ["", f"{stats['smt2_files']} SMT-LIB2 file(s) written to {smt.path}"]
-        click.echo("\n".join(lines) + _saved_text(paths, not_saved) + _html_text(written))
-    sys.exit(exit_code(vs))
-
-
-def violation_stories(vs) -> list[str]:
-    """Each violated property's statement and its trace told as a story."""
-    lines = []
-    for x in vs:
-        if x.verdict == VIOLATED and x.trace is not None:
-            lines += ["", f"{x.id}: {x.statement}"] + ["  " + s for s in x.trace["story"]]
-    return lines
-
-
-def text_report(v, vs, stats, coverage) -> str:
-    lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
-             f"explicit-state search: {stats['states']:,} states, {stats['transitions']:,} "
-             f"transitions, depth {stats['depth']}, {stats['seconds']:.1f} s"
-             + (f", symmetry reduction on ({stats['symmetries']} symmetries; "
-                f"{stats['states_without_symmetry']:,} states without)"
-                if stats["symmetry"] and stats["symmetries"] > 1 else ", no symmetry reduction")
-             + ("" if stats["complete"] else f"; STOPPED by {stats['limit']}")
-             + (f"; the analysis after it was stopped by {stats['stopped_by']}"
-                if stats["complete"] and stats.get("stopped_by") else ""), ""]
-    width = max(len(x.id) for x in vs)
-    for x in vs:
-        ev = x.evidence
-        if x.verdict == HOLDS:
-            extra = ""
-            if "min_hand" in ev:  # a reported range
-                extra = f": hands hold {ev['min_hand']} to {ev['max_hand']} cards"
-            note = f"exhaustive over {ev['states']:,} states{extra}"
-        elif x.verdict == VIOLATED and "length" not in ev:
-            note = ev.get("note", "")
-        elif x.verdict == VIOLATED:
-            note = (f"shortest trace: {ev['length']} move{'s' * (ev['length'] != 1)}"
-                    + (" (a lasso)" if ev.get("lasso") else ""))
-        else:
-            note = ev.get("note", "")
-        lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
-    lines += violation_stories(vs)
-    never = coverage["never_fired"]
-    sampled = (" (rule firings were sampled once no new rule appeared for a while)"
-               if coverage["sampled"] else "")
-    lines += ["", f"coverage: {len(coverage['fired'])} rules fired; {len(never)} never fired at "
-                  f"this table{sampled} (checks may be vacuous for them)"
-              + (":" if never else ".")]
-    if never:
-        lines += textwrap.wrap(", ".join(never), 100, initial_indent="  ",
-                               subsequent_indent="  ")
-    return "\n".join(lines)
+    report = Report(v, Engine.SYMBOLIC, tuple(vs), game, symbolic=st, stopped_by=budget.reason)
+    return _finish(report, budget, smt, as_json, itf_out, None, saves, html, out)
 
 
 check.uses_budget = True  # a signal while the program starts: a report, all UNKNOWN

@@ -25,9 +25,9 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED
+from itcp.checks.results import Verdict
 from itcp.model.engine.engine import Game
-from itcp.report.sweep import SweepColumn, sweep_page
+from itcp.report.sweep import SKIPPED, Cell, SweepColumn, cell, drawable, sweep_page
 from itcp.scenarios.save import variant_ref
 from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import ConfigError, InputError, nearest, valid_names
@@ -61,8 +61,6 @@ from .sweep_jobs import (
 
 #: the share of the memory available at the start that the jobs running at once share
 MEMORY_SHARE = 0.8
-#: cells of the text matrix
-CELL = {HOLDS: "HOLDS", VIOLATED: "VIOLATED", UNKNOWN: "UNKNOWN"}
 
 
 # -- reading the flags ------------------------------------------------------------------
@@ -185,39 +183,18 @@ class TableJob:
         self.cached = False
         self.not_run: str | None = None  # why it has no result (a stop)
 
-    def cells(self, properties) -> dict[str, dict]:
-        """property -> {"verdict", and "length" | "limit" | "reason"}."""
+    def results(self) -> list:
+        """The table's results (``PropertyResult``), read back from its job's result."""
+        return [verdict_of(d) for d in (self.result or {}).get("verdicts", [])]
+
+    def cells(self, properties) -> dict[str, Cell]:
+        """property -> its cell of the matrix."""
         if self.skipped is not None:
-            return {p: {"verdict": "skipped", "reason": self.skipped} for p in properties}
+            return {p: Cell(SKIPPED, reason=self.skipped) for p in properties}
         if self.result is None or not self.result["verdicts"]:
             why = self.not_run or (self.result or {}).get("stats", {}).get("limit")
-            return {p: {"verdict": UNKNOWN, "limit": why} for p in properties}
-        out = {}
-        for d in self.result["verdicts"]:
-            ev = d["evidence"]
-            if d["verdict"] == VIOLATED:
-                cell = {"verdict": VIOLATED, "length": ev.get("length")}
-                if ev.get("lasso"):
-                    cell["lasso"] = True
-            elif d["verdict"] == HOLDS:
-                cell = {"verdict": HOLDS, "kind": ev.get("kind")}
-            else:
-                cell = {"verdict": UNKNOWN, "limit": ev.get("limit")}
-            out[d["id"]] = cell
-        return out
-
-
-def _cell_text(cell: dict, limits: dict) -> str:
-    v = cell["verdict"]
-    if v == VIOLATED:
-        n = cell.get("length")
-        return "VIOLATED" + (f" {n}" if n is not None else "")
-    if v == UNKNOWN:
-        limit = cell.get("limit") or "no verdict"
-        mark = limits.setdefault(limit, chr(ord("a") + len(limits)) if len(limits) < 26
-                                 else str(len(limits)))
-        return f"UNKNOWN[{mark}]"
-    return CELL.get(v, v)
+            return {p: Cell(Verdict.UNKNOWN, limit=why) for p in properties}
+        return {r.id: cell(r) for r in self.results()}
 
 
 def text_matrix(variant, columns, properties, summary) -> str:
@@ -226,7 +203,7 @@ def text_matrix(variant, columns, properties, summary) -> str:
     for c in columns:
         cells = c.cells(properties)
         label = c.label + (f"  (skipped: {c.skipped})" if c.skipped else "")
-        rows.append([_cell_text(cells[p], limits) if p in cells else "" for p in properties]
+        rows.append([cells[p].text(limits) if p in cells else "" for p in properties]
                     + [label])
     headers = list(properties) + ["table"]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers[:-1])]
@@ -260,10 +237,10 @@ def csv_text(columns, properties) -> str:
         for p in properties:
             if p not in cells:
                 continue
-            cell = cells[p]
+            x = cells[p]
             w.writerow([c.label, t["players"], t["suits"], t["ranks"], t["hand"], opts or "none",
-                        p, cell["verdict"], cell.get("length", ""), cell.get("limit") or "",
-                        cell.get("reason", "")])
+                        p, x.verdict, "" if x.length is None else x.length, x.limit or "",
+                        x.reason or ""])
     return buf.getvalue()
 
 
@@ -277,7 +254,7 @@ def json_report(variant, columns, properties, summary, scenarios) -> dict:
             d.update(status="not run", reason=c.not_run)
         else:
             d.update(status="checked", cached=c.cached, stats=c.result["stats"])
-        d["cells"] = c.cells(properties)
+        d["cells"] = {p: x.as_json() for p, x in c.cells(properties).items()}
         tables.append(d)
     out = {"variant": variant.name, "readings": dict(variant.explicit),
            "properties": list(properties), "limits": summary["limits"],
@@ -544,7 +521,7 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
         text += (f"\n\nSTOPPED ({stopped}): {summary['not_run']} job(s) not finished; "
                  "run the same command again to finish them (finished jobs are cached)")
     click.echo(text)
-    sys.exit(1 if counts[VIOLATED] else 3 if counts[UNKNOWN] else 0)
+    sys.exit(1 if counts[Verdict.VIOLATED] else 3 if counts[Verdict.UNKNOWN] else 0)
 
 
 def _limits_shown(max_states, timeout, max_memory) -> str:
@@ -563,10 +540,10 @@ def _limits_shown(max_states, timeout, max_memory) -> str:
 def _summary(columns, props, limits, limits_text) -> dict:
     """How many tables were checked, run, cached, skipped or not run, and the cells
     per verdict."""
-    counts = {k: 0 for k in (HOLDS, VIOLATED, UNKNOWN, "skipped")}
+    counts: dict[str, int] = {k: 0 for k in (*Verdict, SKIPPED)}
     for c in columns:
-        for cell in c.cells(props).values():
-            counts[cell["verdict"]] += 1
+        for x in c.cells(props).values():
+            counts[x.verdict] += 1
     return {"tables": len(columns), "checked": sum(c.result is not None for c in columns),
             "run": sum(c.result is not None and not c.cached for c in columns),
             "cached": sum(c.cached for c in columns),
@@ -605,7 +582,7 @@ def html_report(base, columns, saves, hf) -> str:
             cols.append(SweepColumn(c.label, None, [], why,
                                     config=c.variant.config if c.variant is not None else None))
             continue
-        vs = [verdict_of(d) for d in c.result["verdicts"]]
+        vs = c.results()
         links = {}
         if saves is not None:
             files = (c.result.get("scenarios") or {}).get("files", {})
@@ -613,11 +590,9 @@ def html_report(base, columns, saves, hf) -> str:
                 name = scenario_name(base.name, c.table, x.id)
                 if name in files:
                     links[x.id] = os.path.relpath(saves.final(name), Path(hf.path).parent)
-        drawn = [x for x in vs if x.verdict == VIOLATED and x.id not in links
-                 and x.trace is not None and "raw" in x.trace]
-        for x in vs:  # a trace that cannot be drawn is shown as its cell alone
-            if x.verdict == VIOLATED and x.id not in links and x not in drawn:
-                x.trace = None
+        # a trace whose engine states were not kept is shown as its cell alone
+        drawn = [x for x in vs if x.verdict is Verdict.VIOLATED and x.id not in links
+                 and drawable(x)]
         game = Game.from_variant(c.variant) if drawn else None
         st = c.result["stats"]
         note = (f"{st['states']:,} states, {st['seconds']:.1f} s" if "states" in st else "")

@@ -27,8 +27,9 @@ import signal
 import time
 from pathlib import Path
 
-from itcp.checks.explicit.verdicts import VIOLATED, Verdict
+from itcp.checks.results import PropertyResult, Verdict, explicit_result
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
+from itcp.scenarios.story import Trace
 from itcp.spec.config import OPTION_TITLES
 from itcp.spec.variants import load_variant
 
@@ -151,33 +152,31 @@ def _scenarios(job, v, game, vs, reason) -> dict:
     texts = checked_texts(folder, verdict_scenarios(folder, v, game, vs))
     for x in vs:
         name = verdict_file_name(v.name, x.id)
-        if x.verdict == VIOLATED and name in texts:
+        if x.verdict is Verdict.VIOLATED and name in texts:
             out["files"][scenario_name(v.name, job["table"], x.id)] = texts[name]
     return out
 
 
-def _verdict_json(x: Verdict) -> dict:
+def _verdict_json(x: PropertyResult) -> dict:
     out = x.as_json()
-    if x.trace is not None and "raw" in x.trace:
-        raw = {"states": _plain(list(x.trace["raw"]["states"])),
-               "actions": _plain(list(x.trace["raw"]["actions"]))}
+    t = x.trace
+    if t is not None and t.states is not None and t.actions is not None:
+        raw = {"states": _plain(list(t.states)), "actions": _plain(list(t.actions))}
         # kept only when it reads back as the engine's own values
-        if (_tuples(raw["states"]) == tuple(x.trace["raw"]["states"])
-                and _tuples(raw["actions"]) == tuple(x.trace["raw"]["actions"])):
+        if _tuples(raw["states"]) == t.states and _tuples(raw["actions"]) == t.actions:
             out["raw"] = raw
     return out
 
 
-def verdict_of(d: dict) -> Verdict:
-    """A verdict as ``run_job`` returned it, back as a ``Verdict`` (a violation's
-    trace with its engine states, when they were kept)."""
+def verdict_of(d: dict) -> PropertyResult:
+    """A result as ``run_job`` returned it, back as a ``PropertyResult`` (a
+    violation's trace with its engine states, when they were kept)."""
     trace = None
     if "trace" in d:
-        trace = dict(d["trace"])
-        if "raw" in d:
-            trace["raw"] = {"states": list(_tuples(d["raw"]["states"])),
-                            "actions": list(_tuples(d["raw"]["actions"]))}
-    return Verdict(d["id"], d["verdict"], d["engine"], d["statement"], d["evidence"], trace)
+        raw = d.get("raw")
+        trace = Trace.from_json(d["trace"], _tuples(raw["states"]) if raw else None,
+                                _tuples(raw["actions"]) if raw else None)
+    return explicit_result(d, trace)
 
 
 # -- the cache ------------------------------------------------------------------------

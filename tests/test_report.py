@@ -9,7 +9,9 @@ from html.parser import HTMLParser
 import pytest
 
 from itcp.checks.explicit.explore import Limits, explore, number_of
-from itcp.checks.explicit.verdicts import HOLDS, VIOLATED, verdicts
+from itcp.checks.explicit.graph import ExploredGraph
+from itcp.checks.explicit.verdicts import verdicts
+from itcp.checks.results import Coverage, Engine, Report, SearchStats, Verdict
 from itcp.cli.common import load_with
 from itcp.model.engine.engine import Game
 from itcp.report.graph import GRAPH_MAX_STATES, GraphNode, graph_svg, layout
@@ -48,14 +50,14 @@ def tiny():
     game = Game.from_variant(v)
     ex = explore(game, Limits())
     vs = verdicts(ex)
-    stats = {"states": ex.states, "transitions": ex.transitions, "depth": ex.depth,
-             "seconds": ex.seconds, "symmetry": ex.symmetry, "symmetries": ex.permutations,
-             "complete": ex.complete, "limit": ex.limit}
+    stats = SearchStats(ex.states, ex.transitions, ex.terminal, len(ex.deadlocks), ex.depth,
+                        ex.seconds, ex.initial, ex.symmetry, ex.permutations,
+                        ex.unreduced_states, ex.complete, ex.limit)
     rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
-    coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
-                                                          if r not in ex.fired],
-                "sampled": ex.coverage_sampled}
-    page = check_page(v, game, vs, stats, coverage, ex)
+    coverage = Coverage(tuple(sorted(ex.fired)), tuple(r for r in rules_all if r not in ex.fired),
+                        ex.coverage_sampled)
+    page = check_page(Report(v, Engine.EXPLICIT, tuple(vs), game, stats, coverage,
+                             graph=ExploredGraph(ex)))
     return {"variant": v, "game": game, "ex": ex, "vs": vs, "page": page, "dom": Dom(page),
             "coverage": coverage}
 
@@ -83,7 +85,7 @@ def test_header_verdicts_and_readings(tiny):
     assert v.config.describe() in text and v.description in text
     rows = {a["data-property"]: a["data-verdict"] for a in dom.having("data-verdict")}
     assert rows == {x.id: x.verdict for x in tiny["vs"]}
-    assert rows["FROZEN"] == VIOLATED
+    assert rows["FROZEN"] == Verdict.VIOLATED
     # every choice point with the variant's reading
     assert {a["data-choice"] for a in dom.having("data-choice")} == set(v.readings)
 
@@ -94,14 +96,14 @@ def test_frozen_stepper_shows_the_trace_as_the_engine_plays_it(tiny):
     story with the rulebook sentences they cite."""
     game, dom = tiny["game"], tiny["dom"]
     frozen = next(x for x in tiny["vs"] if x.id == "FROZEN")
-    raw = frozen.trace["raw"]
+    trace = frozen.trace
     stepper = dom.having("id", "trace-FROZEN")
-    assert len(stepper) == 1 and stepper[0]["data-steps"] == str(len(raw["actions"]))
+    assert len(stepper) == 1 and stepper[0]["data-steps"] == str(len(trace.actions))
     # the tables, in page order, belong to the steppers; FROZEN's come first
     tables = [a for t, a in dom.tags if "data-pile-top" in a]
     seats = [a for t, a in dom.tags if "data-seat" in a]
     n = game.config.players
-    for k, s in enumerate(raw["states"]):
+    for k, s in enumerate(trace.states):
         d = game.describe(s)
         t = tables[k]
         assert t["data-deck"] == str(d["deck"])
@@ -114,20 +116,20 @@ def test_frozen_stepper_shows_the_trace_as_the_engine_plays_it(tiny):
             assert seat["data-hand"] == want
             assert seat["data-passed"] == str(p in d["passers"]).lower()
             assert seat["data-to-act"] == str(game.current_player(s) == p).lower()
-    steps = [a for a in dom.having("data-step") if a["data-step"] != "0"][:len(raw["actions"])]
-    for st, told in zip(steps, frozen.trace["steps"]):
-        assert st["data-rules"].split() == told["rules"]
+    steps = [a for a in dom.having("data-step") if a["data-step"] != "0"][:len(trace.actions)]
+    for st, told in zip(steps, trace.steps):
+        assert st["data-rules"].split() == list(told.rules)
     page = tiny["page"]
     # a reading rule of the trace, with the reading's words and its sentence
-    last = frozen.trace["steps"][-1]
-    reading_rules = [r for r in last["rules"] if game.spec.rule(r).choice]
+    last = trace.steps[-1]
+    reading_rules = [r for r in last.rules if game.spec.rule(r).choice]
     assert reading_rules
     for rid in reading_rules:
         r = game.spec.rule(rid)
         assert f'data-reading="{r.choice}={r.reading}"' in page
         for sid in r.sentences:
             assert f'data-sentence="{sid}"' in page
-    assert frozen.trace["ending"].replace("[", "").split()[0] in page
+    assert trace.ending.replace("[", "").split()[0] in page
     assert "FROZEN violated" in page
 
 
@@ -135,7 +137,7 @@ def test_told_view_matches_the_engine(tiny):
     game = tiny["game"]
     frozen = next(x for x in tiny["vs"] if x.id == "FROZEN")
     tv = told_view(game, frozen.trace)
-    assert len(tv.steps) == frozen.trace["length"]
+    assert len(tv.steps) == frozen.trace.length
     last = tv.steps[-1]
     passers = tv.deal.passers or last.after.passers
     assert passers, "the FROZEN trace has a passer"
@@ -166,7 +168,7 @@ def test_graph_is_drawn_for_a_small_run_with_the_violation_highlighted(tiny):
     frozen = next(x for x in tiny["vs"] if x.id == "FROZEN")
     paths = [a["data-path"] for a in dom.having("data-path")]
     assert any(p.startswith("FROZEN") for p in paths)
-    nums = [number_of(ex, s) for s in frozen.trace["raw"]["states"]]
+    nums = [number_of(ex, s) for s in frozen.trace.states]
     assert None not in nums and nums[0] < ex.initial
 
 
@@ -175,7 +177,7 @@ def test_graph_is_omitted_beyond_the_threshold(tiny):
 
     class Big:
         states = GRAPH_MAX_STATES + 1
-    assert 'data-graph="omitted"' in graph_section(Big(), [])
+    assert 'data-graph="omitted"' in graph_section(Big(), tiny["game"], [])
 
 
 def test_layout_layers_by_depth():
@@ -191,7 +193,7 @@ def test_layout_layers_by_depth():
 
 def test_coverage_lists_rules_that_never_fired(tiny):
     dom = tiny["dom"]
-    never = tiny["coverage"]["never_fired"]
+    never = tiny["coverage"].never_fired
     page = tiny["page"]
     assert f"<b>{len(never)}</b> never" in page
     for rid in never:
@@ -199,14 +201,14 @@ def test_coverage_lists_rules_that_never_fired(tiny):
 
 
 def test_exhaustive_proofs_name_their_scope(tiny):
-    held = [x for x in tiny["vs"] if x.verdict == HOLDS]
+    held = [x for x in tiny["vs"] if x.verdict is Verdict.HOLDS]
     page, dom = tiny["page"], tiny["dom"]
     assert "Exhaustive search" in page and f"{tiny['ex'].states:,} states" in page
     assert [a["data-property"] for a in dom.having("data-kind", "exhaustive")] == \
         [x.id for x in held]
     # each verdict's link in the table leads to its evidence
     for x in tiny["vs"]:
-        want = "trace-" + x.id if x.verdict == VIOLATED else "proof-" + x.id
+        want = "trace-" + x.id if x.verdict is Verdict.VIOLATED else "proof-" + x.id
         assert dom.having("id", want), want
 
 
@@ -218,20 +220,20 @@ def test_inductive_proof_names_rules_sentences_and_invariants():
     game = Game.from_variant(load_with("clarified", dict(TINY, options=())))
     vs, _ = symbolic_verdicts(game, ["SCORE_DEFINED"], timeout=60)
     v = vs[0]
-    assert v.verdict == HOLDS and v.evidence["kind"] == "inductive"
+    ev = v.evidence.as_json()
+    assert v.verdict is Verdict.HOLDS and ev["kind"] == "inductive"
     html = proof_html(game, v)
     dom = Dom(html)
-    assert [a["data-rule"] for a in dom.having("data-rule")] == v.evidence["rules"]
-    cited = {s for r in v.evidence["rules"] for s in game.spec.rule(r).sentences}
+    assert [a["data-rule"] for a in dom.having("data-rule")] == ev["rules"]
+    cited = {s for r in ev["rules"] for s in game.spec.rule(r).sentences}
     assert {a["data-sentence"] for a in dom.having("data-sentence")} == cited
-    assert [a["data-invariant"] for a in dom.having("data-invariant")] == \
-        v.evidence["invariants"]
+    assert [a["data-invariant"] for a in dom.having("data-invariant")] == ev["invariants"]
     # with --engine all the merged verdict is the exhaustion; the Z3 proof is shown too
     from itcp.report.html import proofs_html
     explicit = next(x for x in verdicts(explore(game)) if x.id == "SCORE_DEFINED")
     both = proofs_html(game, [explicit], also=[v])
     assert 'id="proof-SCORE_DEFINED"' in both and 'id="z3-proof-SCORE_DEFINED"' in both
-    assert both.count('data-rule="') == len(v.evidence["rules"])
+    assert both.count('data-rule="') == len(ev["rules"])
 
 
 def test_sweep_matrix_cells_link_to_their_traces(tiny):
@@ -253,12 +255,12 @@ def test_sweep_matrix_cells_link_to_their_traces(tiny):
     for k, c in enumerate(cols):
         for v in c.verdicts:
             assert cells[(v.id, k)] == v.verdict
-    assert cells[("FROZEN", 0)] == VIOLATED and cells[("FROZEN", 3)] == "UNKNOWN"
+    assert cells[("FROZEN", 0)] == Verdict.VIOLATED and cells[("FROZEN", 3)] == "UNKNOWN"
     frozen = next(v for v in tiny["vs"] if v.id == "FROZEN")
     # the violated cell links to the stepper drawn on the page, with the trace's length
     anchor = cell_anchor("FROZEN", 0)
     assert f'href="#{anchor}"' in page and dom.having("id", anchor)
-    assert f"{frozen.evidence['length']} moves" in page
+    assert f"{frozen.evidence.as_json()['length']} moves" in page
     # a cell with a link elsewhere points there and draws no stepper
     assert 'href="saved/official-FROZEN.itf.json"' in page
     assert not dom.having("id", cell_anchor("FROZEN", 2))

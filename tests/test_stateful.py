@@ -45,7 +45,7 @@ def test_finds_the_seeded_bug_and_shrinks_it(house_rule, tmp_path):
     game = Game.from_variant(load_variant(house_rule, TABLE))
     (frozen,) = verdicts(explore(game), ["FROZEN"])
     assert frozen.verdict == "VIOLATED"
-    shortest = frozen.evidence["length"]
+    shortest = frozen.trace.length
     failure = hunt(game, ["FROZEN"], max_examples=50, steps=8)
     assert failure is not None and failure.property == "FROZEN"
     assert failure.moves <= shortest + 2, (failure.moves, shortest)

@@ -104,7 +104,7 @@ def test_the_frozen_story_names_the_pride_cycle_reading_not_the_noise():
     g = Game.make(Config(**DEFAULT_TABLE), dict(load_variant("official").readings))
     vs = verdicts(explore(g, Limits(), track_rules=False), ["FROZEN"])
     frozen = next(v for v in vs if v.id == "FROZEN")
-    text = "\n".join(frozen.trace["story"])
+    text = "\n".join(frozen.trace.story)
     assert "pride.passer" in text
     for noise in ("mercy.after", "mercy.effect", "repentance.two", "desolation.target",
                   "discard.none"):

@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from itcp.scenarios.story import story
 from itcp.spec.errors import IllegalAction
+
+from ..results import PropertyResult, Replayed, Verdict
+
+ENGINE = "symbolic"
 
 
 @dataclass(frozen=True)
@@ -52,4 +57,14 @@ def engine_replay(game, deal, actions, z3_states=None, what: str = "trace") -> E
     return EngineReplay(states, problem, refused)
 
 
-__all__ = ["EngineReplay", "engine_replay"]
+def replayed_violation(game, prop, states, actions, ending: str, reproduced: str,
+                       loop_from: int | None = None) -> PropertyResult:
+    """VIOLATED with a BMC trace the engine has replayed (``states`` are the
+    engine's, one more than ``actions``; a lasso's loop starts after step
+    ``loop_from``): its story, and the rules and readings on its path."""
+    trace = story(game, states, actions, ending, loop_from, replayed=True)
+    return PropertyResult(prop.id, Verdict.VIOLATED, ENGINE, prop.statement,
+                          Replayed(trace, reproduced))
+
+
+__all__ = ["EngineReplay", "engine_replay", "replayed_violation", "ENGINE"]
