@@ -10,13 +10,12 @@ from __future__ import annotations
 import functools
 import json
 import math
-import re
 import textwrap
 from collections.abc import Mapping
 
 import click
 
-from itcp.spec.errors import ConfigError, InputError, clip
+from itcp.spec.errors import ConfigError, InputError, Setting, clip
 from itcp.spec.variants import Variant, list_variants, load_variant, overrides
 
 from .early import PENDING
@@ -257,11 +256,13 @@ def load_with(variant: str, table: Mapping) -> Variant:
     try:
         return load_variant(variant, table)
     except ConfigError as e:
-        hint = e.hint
-        m = re.match(r"(.*?)\b(players|suits|hand|ranks|options) = (\S+)(.*)", hint or "")
-        if m:
-            hint = f"{m.group(1)}--{m.group(2)} {m.group(3).strip(chr(34))}{m.group(4)}"
-        raise InputError(e.message, e.where, hint) from None
+        raise InputError(e.message, e.where, e.hint_saying(said_as_flag)) from None
+
+
+def said_as_flag(s: Setting) -> str:
+    """A setting a hint suggests, as the command line sets it (``--hand 3``), if a
+    flag sets it (else as a variant file does)."""
+    return s.flag() if s.key in CONFIG_FLAGS else s.toml()
 
 
 # -- output -----------------------------------------------------------------------

@@ -458,7 +458,7 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
         try:
             c.variant = load_variant(variant, c.table)
         except ConfigError as e:
-            c.skipped = e.message.split(" (variant ")[0]
+            c.skipped = e.problem
     checkable = [c for c in columns if c.skipped is None]
     if not checkable:
         raise InputError(f"no table of this sweep can be dealt: {columns[0].skipped}",
