@@ -3,6 +3,9 @@ Z3, and the questions people ask (ask, diff, disputes).
 
 Modules:
 
+- ``run``: One front door for checking: what to check goes in, an immutable ``Report``
+  comes out. Public: ``Check``, ``Limits``, ``Stops``, ``NoStops``, ``CheckpointSink``,
+  ``merge``.
 - ``results``: What a check finds, as types: a verdict per property, with its evidence.
   Public: ``Verdict``, ``PropertyResult``, ``Evidence``, ``Exhaustive``, ``Bounded``,
   ``Shortest``, ``Replayed``, ``Inductive``, ``exit_code``, ....

@@ -49,6 +49,26 @@ def _moves(n: int) -> str:
     return f"{n} move{'s' * (n != 1)}"
 
 
+def _given(**fields) -> dict:
+    """The fields that are set (not None), in the order given: a record's
+    optional JSON keys."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+#: a reported range's JSON keys: found by an exhausted search, and seen so far
+REPORTED, SEEN = ("min_hand", "max_hand"), ("min_hand_seen", "max_hand_seen")
+
+
+def _range(keys: tuple[str, str], value) -> dict:
+    """A range's two JSON keys, when there is one."""
+    return {} if value is None else dict(zip(keys, value))
+
+
+def _range_in(d: dict, keys: tuple[str, str]):
+    """The range ``_range`` wrote, read back (None without one)."""
+    return (d[keys[0]], d[keys[1]]) if keys[0] in d else None
+
+
 def _listed(label: str, items) -> str:
     return f"; {label}: {', '.join(items)}" if items else ""
 
@@ -94,6 +114,14 @@ class Evidence:
         return None
 
 
+class Noted(Evidence):
+    """Evidence whose one line is its ``note`` (what stopped it, or what is wrong)."""
+    note: str
+
+    def summary(self) -> str:
+        return self.note
+
+
 # -- an exhausted or stopped search -------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -114,21 +142,15 @@ class Exhaustive(Evidence):
     reported: tuple[int | None, int | None] | None = None
 
     def as_json(self) -> dict:
-        out = {"kind": self.KIND, "states": self.states, "transitions": self.transitions,
-               "depth": self.depth, "symmetry": self.symmetry, "scope": self.scope}
-        if self.post_pass_edges is not None:
-            out["post_pass_edges"] = self.post_pass_edges
-        if self.method is not None:
-            out["method"] = self.method
-        if self.reported is not None:
-            out["min_hand"], out["max_hand"] = self.reported
-        return out
+        return {"kind": self.KIND, "states": self.states, "transitions": self.transitions,
+                "depth": self.depth, "symmetry": self.symmetry, "scope": self.scope,
+                **_given(post_pass_edges=self.post_pass_edges, method=self.method),
+                **_range(REPORTED, self.reported)}
 
     @classmethod
     def from_json(cls, d: dict) -> Exhaustive:
-        reported = (d["min_hand"], d["max_hand"]) if "min_hand" in d else None
         return cls(d["states"], d["transitions"], d["depth"], d["symmetry"], d["scope"],
-                   d.get("post_pass_edges"), d.get("method"), reported)
+                   d.get("post_pass_edges"), d.get("method"), _range_in(d, REPORTED))
 
     def range_text(self) -> str:
         """The reported range in words ("" without one)."""
@@ -162,21 +184,14 @@ class Bounded(Evidence):
         return self.depth
 
     def as_json(self) -> dict:
-        out: dict = {"kind": self.KIND, "limit": self.stopped_by}
-        if self.states is not None:
-            out["states"] = self.states
-        if self.depth is not None:
-            out["depth"] = self.depth
-        if self.note is not None:
-            out["note"] = self.note
-        if self.seen is not None:
-            out["min_hand_seen"], out["max_hand_seen"] = self.seen
-        return out
+        return {"kind": self.KIND, "limit": self.stopped_by,
+                **_given(states=self.states, depth=self.depth, note=self.note),
+                **_range(SEEN, self.seen)}
 
     @classmethod
     def from_json(cls, d: dict) -> Bounded:
-        seen = (d["min_hand_seen"], d["max_hand_seen"]) if "min_hand_seen" in d else None
-        return cls(d["limit"], d.get("states"), d.get("depth"), d.get("note"), seen)
+        return cls(d["limit"], d.get("states"), d.get("depth"), d.get("note"),
+                   _range_in(d, SEEN))
 
     def summary(self) -> str:
         return self.note or ""
@@ -292,8 +307,16 @@ class Support:
     core_note: str | None = None
 
 
+class Proved(Evidence):
+    """A symbolic proof: what it rests on is its ``support``."""
+    support: Support
+
+    def rests_on(self) -> Support | None:
+        return self.support
+
+
 @dataclass(frozen=True)
-class Inductive(Evidence):
+class Inductive(Proved):
     """A state or step property proved by ``k``-induction from the invariants,
     each proved with it (``structure``: the well-formedness facts assumed;
     ``by_frame``: the actions whose frame alone preserves it)."""
@@ -312,20 +335,13 @@ class Inductive(Evidence):
     queries: int
     scouted: str | None = None
 
-    def rests_on(self) -> Support:
-        return self.support
-
     def as_json(self) -> dict:
         s = self.support
         out = {"kind": self.KIND, "k": self.k, "rules": s.rules, "invariants": s.invariants,
                "structure": self.structure, "scope": s.scope,
                "invariant_statements": s.statements, "by_frame": self.by_frame,
                "proved_invariants": self.proved_invariants, "queries": self.queries,
-               "note": s.note}
-        if self.scouted is not None:
-            out["scouted"] = self.scouted
-        if s.core_note is not None:
-            out["core_note"] = s.core_note
+               "note": s.note, **_given(scouted=self.scouted, core_note=s.core_note)}
         return out
 
     def summary(self) -> str:
@@ -343,22 +359,17 @@ def _inductive_brief(k: int, s: Support) -> str:
 
 
 @dataclass(frozen=True)
-class DeadlockProof(Evidence):
+class DeadlockProof(Proved):
     """No well-formed state satisfying the proved invariants is live without a
     legal move (1-inductive: the invariants hold in every reachable state)."""
     KIND = "inductive"
     support: Support
 
-    def rests_on(self) -> Support:
-        return self.support
-
     def as_json(self) -> dict:
         s = self.support
-        out = {"kind": self.KIND, "k": 1, "invariants": s.invariants, "rules": s.rules,
-               "invariant_statements": s.statements, "scope": s.scope, "note": s.note}
-        if s.core_note is not None:
-            out["core_note"] = s.core_note
-        return out
+        return {"kind": self.KIND, "k": 1, "invariants": s.invariants, "rules": s.rules,
+                "invariant_statements": s.statements, "scope": s.scope, "note": s.note,
+                **_given(core_note=s.core_note)}
 
     def summary(self) -> str:
         return (f"1-inductive; rules: {', '.join(self.support.rules)}"
@@ -369,7 +380,7 @@ class DeadlockProof(Evidence):
 
 
 @dataclass(frozen=True)
-class Bracket(Evidence):
+class Bracket(Proved):
     """A reported range's bracket ``lo``..``hi`` in every reachable state:
     proved by 1-induction, or (not ``proved``) what the table's card count alone
     gives.  Sound, not necessarily tight."""
@@ -401,21 +412,16 @@ class Bracket(Evidence):
 
 
 @dataclass(frozen=True)
-class Proof(Evidence):
+class Proof(Proved):
     """A per-action proof: for every action, the same state, arguments and chance
     outcome give one successor."""
     KIND = "proof"
     support: Support
 
-    def rests_on(self) -> Support:
-        return self.support
-
     def as_json(self) -> dict:
         s = self.support
-        out = {"kind": self.KIND, "rules": s.rules, "scope": s.scope, "note": s.note}
-        if s.core_note is not None:
-            out["core_note"] = s.core_note
-        return out
+        return {"kind": self.KIND, "rules": s.rules, "scope": s.scope, "note": s.note,
+                **_given(core_note=s.core_note)}
 
     def summary(self) -> str:
         return f"proved for every state; rules: {', '.join(self.support.rules)}"
@@ -425,16 +431,13 @@ class Proof(Evidence):
 
 
 @dataclass(frozen=True)
-class Ranking(Evidence):
+class Ranking(Proved):
     """A ranking function (``components``, compared first component first) that
     every step between two observed states lowers, and that no observed state
     makes negative: no cycle among them."""
     KIND = "ranking"
     components: list
     support: Support
-
-    def rests_on(self) -> Support:
-        return self.support
 
     def as_json(self) -> dict:
         s = self.support
@@ -459,7 +462,7 @@ PROOFS = (Inductive, DeadlockProof, Bracket, Proof, Ranking)
 # -- undecided symbolic searches --------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Unproved(Evidence):
+class Unproved(Noted):
     """Bounded model checking found no violation within ``depth`` moves, and no
     proof came (``attempt``: the last induction's counterexample to induction
     and the invariants proved, when one was made)."""
@@ -484,12 +487,10 @@ class Unproved(Evidence):
             out["cti"], out["invariants"] = self.attempt
         return out
 
-    def summary(self) -> str:
-        return self.note
 
 
 @dataclass(frozen=True)
-class DeadlockCandidate(Evidence):
+class DeadlockCandidate(Noted):
     """A live state without a legal move that no proved invariant excludes, not
     shown reachable within ``depth`` moves."""
     KIND = "bounded"
@@ -501,12 +502,10 @@ class DeadlockCandidate(Evidence):
         return {"kind": self.KIND, "depth": self.depth, "candidate": self.candidate,
                 "note": self.note}
 
-    def summary(self) -> str:
-        return self.note
 
 
 @dataclass(frozen=True)
-class RankingCounterexample(Evidence):
+class RankingCounterexample(Noted):
     """A step the ranking function does not lower that no proved invariant
     excludes, and no lasso within ``depth`` moves."""
     KIND = "bounded"
@@ -519,8 +518,6 @@ class RankingCounterexample(Evidence):
         return {"kind": self.KIND, "depth": self.depth, "ranking": self.components,
                 "counterexample": self.counterexample, "note": self.note}
 
-    def summary(self) -> str:
-        return self.note
 
 
 @dataclass(frozen=True)
@@ -543,7 +540,7 @@ class TwoSuccessors(Evidence):
 
 
 @dataclass(frozen=True)
-class ConformanceBug(Evidence):
+class ConformanceBug(Noted):
     """Z3 and the engine disagree on a trace (``replay``: the deal, the moves
     and Z3's states, where known)."""
     KIND = "conformance_bug"
@@ -556,12 +553,10 @@ class ConformanceBug(Evidence):
             out["deal"], out["actions"], out["z3_states"] = self.replay
         return out
 
-    def summary(self) -> str:
-        return self.note
 
 
 @dataclass(frozen=True)
-class NotChecked(Evidence):
+class NotChecked(Noted):
     """The engine does not decide the property (``note`` says why)."""
     KIND = "not_checked"
     note: str
@@ -569,8 +564,6 @@ class NotChecked(Evidence):
     def as_json(self) -> dict:
         return {"kind": self.KIND, "note": self.note}
 
-    def summary(self) -> str:
-        return self.note
 
 
 # -- a property's result ----------------------------------------------------------------

@@ -12,11 +12,11 @@ import sys
 
 import click
 
-from itcp.checks.explicit.explore import Limits
 from itcp.checks.questions.answer import Answer, slug
 from itcp.checks.questions.ask import Options, ask
 from itcp.checks.questions.language import parse
 from itcp.checks.results import Verdict
+from itcp.checks.run import Limits
 from itcp.model.engine.engine import Game
 from itcp.report.html import answer_page
 from itcp.spec.errors import InputError

@@ -10,26 +10,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
+from dataclasses import dataclass, replace
 
 import click
 from tqdm import tqdm
 
-from itcp.checks.explicit.explore import Limits
-from itcp.checks.explicit.graph import ExploredGraph
-from itcp.checks.explicit.partitioned import search
-from itcp.checks.explicit.verdicts import search_verdicts, verdicts
-from itcp.checks.results import (
-    Bounded,
-    Coverage,
-    Engine,
-    PropertyResult,
-    Report,
-    SearchStats,
-    Verdict,
-    exit_code,
-)
-from itcp.model.engine.engine import Game
+from itcp.checks.results import Engine, Report, exit_code
+from itcp.checks.run import Check, Limits
 from itcp.report.html import check_page
 from itcp.report.text import check_text, html_text, saved_text
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
@@ -56,7 +43,7 @@ from .common import (
     variant_argument,
 )
 from .limits import SEARCH_SHARE, Budget, in_use, memory_option_value, show_size
-from .output import FileOut, Outputs
+from .output import FileOut, FolderOut, Outputs
 
 
 def start_table(flags: dict) -> dict:
@@ -93,20 +80,6 @@ def _progress():
 
 #: the most states ``--graph`` exports (with --graph the search stops there)
 GRAPH_LIMIT = 200_000
-
-
-def _itf_files(variant: str, game, vs) -> dict[str, str]:
-    """Each violation's trace as <variant>-<property>.itf.json."""
-    return {verdict_file_name(variant, x.id, ".itf.json"): json.dumps(itf(game, x.trace), indent=1)
-            for x in vs if x.trace is not None}
-
-
-def _symbolic_verdicts(*args, **kwargs):
-    """``symbolic_verdicts``, imported when first asked for: Z3 costs a tenth of a
-    second to import, and an explicit check never needs it."""
-    from itcp.checks.symbolic.checker import symbolic_verdicts  # lazy (tests/test_layers.py LAZY)
-
-    return symbolic_verdicts(*args, **kwargs)
 
 
 def _write_graph(graph, out: FileOut):
@@ -225,8 +198,8 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
     wanted = list(properties) or list(known)
     with Outputs(force) as out:
         # every output path is checked before the work starts
-        itf = out.folder(itf_dir, "--itf", names=[verdict_file_name(v.name, p, ".itf.json")
-                                                  for p in wanted]) \
+        itf_out = out.folder(itf_dir, "--itf", names=[
+            verdict_file_name(v.name, p, ".itf.json") for p in wanted]) \
             if itf_dir is not None else None
         graph = out.file(graph_file, "--graph") if graph_file is not None else None
         saves = out.folder(scenario_dir, "--save-scenarios",
@@ -235,161 +208,109 @@ def check(variant, config_flags, engine, properties, max_states, depth, timeout,
         smt = out.folder(emit_smt2, "--emit-smt2", patterns=["*.smt2"]) \
             if emit_smt2 is not None else None
         html = out.file(html_file, "--html") if html_file is not None else None
+        files = Files(out, itf_out, graph, saves, smt, html)
         with budget:
-            if engine == "symbolic":
-                return _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves,
-                                       html, out)
-            return _check_explicit(v, engine, properties, max_states, depth, budget, smt,
-                                   no_symmetry, workers, as_json, itf, graph, saves, html, out,
-                                   ckpt, resume, transport)
+            report = _run(Check(
+                v, tuple(properties), Engine(engine),
+                Limits(max_states, depth, budget.search_timeout(), budget.timeout_name()),
+                not no_symmetry, workers, transport, ckpt, resume, emit=smt, stops=budget),
+                as_json)
+            return _finish(report, budget, files, as_json)
 
 
-def _game(v, budget):
-    """The compiled game, or None when a stop came first (the compile may be cut
-    short: it can take seconds at a big table, and --timeout counts it)."""
-    return _interruptible(budget, Game.from_variant, v)
+def _run(check: Check, as_json: bool) -> Report:
+    """The check, with its progress shown on a terminal."""
+    if check.engine is Engine.SYMBOLIC:
+        if not sys.stderr.isatty() or as_json:
+            return check.run()
+        report = replace(check, symbolic_progress=lambda msg: click.echo(
+            f"\r  {msg:<70}", err=True, nl=False)).run()
+        click.echo("\r" + " " * 74 + "\r", err=True, nl=False)
+        return report
+    update, bar, parts = _progress()
+    report = replace(check, progress=update, part_progress=parts,
+                     searched=bar.close if bar is not None else None).run()
+    if bar is not None and not report.started:
+        bar.close()
+    return report
 
 
-def _interruptible(budget, fn, *args, **kwargs):
-    """``fn(...)`` where a stop may cut it short: its value, or None when a stop
-    reached it (its own handling, if any, having been bypassed)."""
+@dataclass(frozen=True)
+class Files:
+    """The files a check writes (each checked before the work starts), all
+    committed together by ``out``."""
+    out: Outputs
+    itf: FolderOut | None = None
+    graph: FileOut | None = None
+    saves: FolderOut | None = None
+    smt: FolderOut | None = None
+    html: FileOut | None = None
+
+
+def _finish(report: Report, budget: Budget, files: Files, as_json: bool):
+    """Write the files asked for, print the report, exit with its code."""
+    if report.started:
+        saved, not_saved = _scenario_texts(files.saves, report, budget)
+        # a stop while the scenarios were built stopped the command too
+        report = replace(report, stopped_by=budget.reason or report.stopped_by)
+        game = report.game
+        assert game is not None   # a search began: the game was compiled
+        if files.itf is not None:
+            for x in report.results:
+                if x.trace is not None:
+                    files.itf.write(verdict_file_name(report.variant.name, x.id, ".itf.json"),
+                                    json.dumps(itf(game, x.trace), indent=1))
+        if files.graph is not None:
+            _write_graph(report.graph, files.graph)
+        paths = ([files.saves.write(n, t) for n, t in saved.items()]
+                 if saved is not None and files.saves is not None else None)
+        written = _write_html(files.html, budget, report)
+        files.out.commit()
+    else:   # a stop before the search began: nothing is written
+        paths, not_saved, written = None, None, {}
+    if as_json:
+        extra = _saved_json(paths, not_saved) | written if report.started else {}
+        emit_json(report.as_json() | extra)
+    else:
+        smt = files.smt.path if files.smt is not None else None
+        click.echo(check_text(report, smt) + saved_text(paths, not_saved) + html_text(written))
+    sys.exit(exit_code(report.results))
+
+
+def _interruptible(budget: Budget, fn):
+    """``fn()``, or None when a stop cut it short."""
     try:
         with budget.interruptible():
-            return fn(*args, **kwargs)
+            return fn()
     except KeyboardInterrupt:
         budget.reason = budget.reason or "interrupted (Ctrl-C)"
         return None
 
 
-def _not_started(v, properties, budget, as_json, engine):
-    """The report when a stop came before the search began: every property UNKNOWN."""
-    reason = budget.reason
-    vs = tuple(PropertyResult(p, Verdict.UNKNOWN, engine, "", Bounded(
-        reason, note=f"stopped by {reason} before the search began"))
-        for p in (list(properties) or property_ids()))
-    report = Report(v, Engine(engine), vs, stopped_by=reason)
-    if as_json:
-        emit_json(report.as_json())
-    else:
-        click.echo(check_text(report))
-    sys.exit(exit_code(vs))
-
-
-def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress=None,
-                   searched=None, workers=1, part_progress=None, checkpoints=None, resume=None,
-                   transport=None):
-    """The explicit-state check of variant ``v`` inside ``budget`` (``check``'s and
-    ``sweep``'s): the game compiled, every state searched within the limits, then a
-    verdict per property (those ``wanted``, else all), each limit named as the user
-    set it.  ``progress`` is the search's callback; ``searched()`` is called when the
-    search ends.  Returns (game, exploration, verdicts); the last two are None when
-    a stop came before the search began (and the game too, before it was compiled)."""
-    game = _game(v, budget)
-    if game is None:
-        return None, None, None
-    on_level = None
-    if checkpoints is not None:
-        def on_level(ex, level):
-            now = time.monotonic()
-            if checkpoints.due(now):
-                checkpoints.write(ex, level(), now)
-    spread = {} if transport is None else {"transport": transport, "warm": 0}
-    ex = _interruptible(budget, search, game, Limits(max_states, depth, budget.search_timeout()),
-                        workers=workers, symmetry=symmetry, progress=progress,
-                        part_progress=part_progress, resume=resume, on_level=on_level, **spread)
-    if searched is not None:
-        searched()
-    if ex is None:
-        return game, None, None
-    if checkpoints is not None and not ex.complete and ex.level is not None:
-        # stopped (a signal, a limit): the top of the level it was in, for --resume
-        checkpoints.write(ex, ex.level, time.monotonic())
-    ex.limit = budget.limit_text(ex.limit)
-    vs = _interruptible(budget, verdicts, ex, wanted, stopped=lambda: budget.reason)
-    if vs is None:  # stopped as the analysis began or ended
-        vs = search_verdicts(ex, wanted, budget.reason)
-    return game, ex, vs
-
-
-def _timeout_name(budget) -> str | None:
-    """The time limit as the user set it (``--timeout S``), for the results to name."""
-    return None if budget.timeout is None else f"--timeout {budget.timeout:g}"
-
-
-def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
-                    workers, as_json, itf_out, graph, saves, html, out, checkpoints=None,
-                    resume=None, transport=None):
-    update, bar, parts = _progress()
-    wanted = list(properties) or None
-    game, ex, vs = explicit_check(v, wanted, max_states, depth, budget, not no_symmetry,
-                                  update, bar.close if bar is not None else None, workers,
-                                  parts if workers > 1 else None, checkpoints, resume,
-                                  transport)
-    if ex is None:
-        if bar is not None:
-            bar.close()
-        return _not_started(v, properties, budget, as_json, engine)
-    sym_stats, svs = None, []
-    if engine == "all":
-        got = _interruptible(budget, _symbolic_verdicts, game, wanted, depth,
-                             budget.search_timeout(), smt, stopped=lambda: budget.reason,
-                             timeout_name=_timeout_name(budget))
-        if got is not None:
-            svs, sym_stats = got
-            vs = merge(vs, svs)
-    search = SearchStats(ex.states, ex.transitions, ex.terminal, len(ex.deadlocks), ex.depth,
-                         ex.seconds, ex.initial, ex.symmetry, ex.permutations,
-                         ex.unreduced_states, ex.complete, ex.limit)
-    rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
-    coverage = Coverage(tuple(sorted(ex.fired)),
-                        tuple(r for r in rules_all if r not in ex.fired), ex.coverage_sampled)
-    report = Report(v, Engine(engine), tuple(vs), game, search, coverage, sym_stats,
-                    tuple(svs), budget.reason, ExploredGraph(ex))
-    return _finish(report, budget, smt, as_json, itf_out, graph, saves, html, out)
-
-
-def _finish(report: Report, budget, smt, as_json, itf_out, graph, saves, html, out):
-    """Write the files asked for, print the report, exit with its code."""
-    v, game, vs = report.variant, report.game, report.results
-    saved, not_saved = _scenario_texts(saves, v, game, vs, budget)
-    if itf_out is not None:
-        for name, text in _itf_files(v.name, game, vs).items():
-            itf_out.write(name, text)
-    if graph is not None:
-        _write_graph(report.graph, graph)
-    paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
-    written = _write_html(html, budget, lambda: check_page(report))
-    out.commit()
-    if as_json:
-        emit_json(report.as_json() | _saved_json(paths, not_saved) | written)
-    else:
-        click.echo(check_text(report, smt.path if smt is not None else None)
-                   + saved_text(paths, not_saved) + html_text(written))
-    sys.exit(exit_code(vs))
-
-
-def _write_html(html, budget, page) -> dict:
-    """The report page ``page()``, if asked for, into its staged file (a stop while
-    it is drawn leaves it out); what to say of it in JSON."""
+def _write_html(html, budget: Budget, report: Report) -> dict:
+    """The report page, if asked for, into its staged file (a stop while it is
+    drawn leaves it out); what to say of it in JSON."""
     if html is None:
         return {}
-    text = _interruptible(budget, page)
+    text = _interruptible(budget, lambda: check_page(report))
     if text is None:
         return {"html_note": f"not written: stopped by {budget.reason}"}
     html.write(text)
     return {"html": str(html.path)}
 
 
-def _scenario_texts(saves, v, game, vs, budget):
+def _scenario_texts(saves, report: Report, budget: Budget):
     """(file name -> text of each violation's scenario, or None; why none were
     saved, or None).  Built and replayed before anything is written; a stop
     while they are built saves none (and says so)."""
     if saves is None:
         return None, None
-    if budget.reason is not None:
-        return None, f"not saved: stopped by {budget.reason}"
+    reason = budget.reason or report.stopped_by
+    if reason is not None:
+        return None, f"not saved: stopped by {reason}"
     texts = _interruptible(budget, lambda: checked_texts(
-        saves.folder, verdict_scenarios(saves.folder, v, game, vs)))
+        saves.folder, verdict_scenarios(saves.folder, report.variant, report.game,
+                                        report.results)))
     if texts is None:
         return None, f"not saved: stopped by {budget.reason}"
     return texts, None
@@ -399,45 +320,6 @@ def _saved_json(saved, not_saved=None) -> dict:
     if not_saved is not None:
         return {"scenarios": [], "scenarios_note": not_saved}
     return {} if saved is None else {"scenarios": [str(p) for p in saved]}
-
-
-def merge(explicit: list, symbolic: list) -> list:
-    """One result per property: a violation from either engine wins, then a proof
-    from either (a replayed trace or an exhaustion/induction), else UNKNOWN."""
-    by_id = {x.id: x for x in symbolic}
-    out = []
-    for x in explicit:
-        y = by_id.get(x.id)
-        if y is None:
-            out.append(x)
-            continue
-        best = x
-        for verdict in (Verdict.VIOLATED, Verdict.HOLDS):
-            hit = [z for z in (x, y) if z.verdict is verdict]
-            if hit:
-                best = hit[0]
-                break
-        out.append(best.beside(y if best is x else x))
-    return out
-
-
-def _check_symbolic(v, properties, depth, budget, smt, as_json, itf_out, saves, html, out):
-    game = _game(v, budget)
-    if game is None:
-        return _not_started(v, properties, budget, as_json, "symbolic")
-    progress = None
-    if sys.stderr.isatty() and not as_json:
-        progress = lambda msg: click.echo(f"\r  {msg:<70}", err=True, nl=False)
-    got = _interruptible(budget, _symbolic_verdicts, game, list(properties) or None, depth,
-                         budget.search_timeout(), smt, progress, stopped=lambda: budget.reason,
-                         timeout_name=_timeout_name(budget))
-    if progress is not None:
-        click.echo("\r" + " " * 74 + "\r", err=True, nl=False)
-    if got is None:
-        return _not_started(v, properties, budget, as_json, "symbolic")
-    vs, st = got
-    report = Report(v, Engine.SYMBOLIC, tuple(vs), game, symbolic=st, stopped_by=budget.reason)
-    return _finish(report, budget, smt, as_json, itf_out, None, saves, html, out)
 
 
 check.uses_budget = True  # a signal while the program starts: a report, all UNKNOWN

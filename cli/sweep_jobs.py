@@ -3,9 +3,9 @@ worker processes, each result cached by job.
 
 A job is one table (players, suits, ranks, hand, option cards) of one variant
 with its own limits.  ``run_job`` runs it in a worker process: the variant is
-loaded at that table and checked by ``explicit_check``, the function ``check``
-uses, inside a ``Budget`` of the job's own (``--timeout`` per job, a share of
-the memory).  Its result is plain JSON: the verdicts as ``check --json`` shows
+loaded at that table and checked through the front door ``check`` uses
+(``checks/run.py``), inside a ``Budget`` of the job's own (``--timeout`` per
+job, a share of the memory).  Its result is plain JSON: the verdicts as ``check --json`` shows
 them, each violation's raw trace (engine states and moves, to draw it again)
 and, when asked, its scenario file's text (made and replayed by the code
 ``check --save-scenarios`` uses).
@@ -28,12 +28,12 @@ import time
 from pathlib import Path
 
 from itcp.checks.results import PropertyResult, Verdict, explicit_result
+from itcp.checks.run import Check, Limits
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
 from itcp.scenarios.story import Trace
 from itcp.spec.config import OPTION_TITLES
 from itcp.spec.variants import load_variant
 
-from .check_cmd import explicit_check
 from .codehash import code_version
 from .limits import SIGNALS, Budget
 from .output import Outputs
@@ -118,23 +118,26 @@ def run_job(job: dict) -> dict:
     if job["memory"] is not None and not job["memory_given"]:
         budget.limit_given = False  # the sweep's share of the memory, not --max-memory
     with budget:
-        game, ex, vs = explicit_check(v, job["properties"], job["max_states"], None, budget)
-    reason = budget.reason
+        report = Check(v, tuple(job["properties"] or ()), limits=Limits(
+            job["max_states"], None, budget.search_timeout(), budget.timeout_name()),
+            stops=budget).run()
+    reason = budget.reason or report.stopped_by
     result = {"format": ENTRY_FORMAT, "key": job["key"], "table": table_json(job["table"]),
               "status": "checked", "pid": os.getpid()}
-    if ex is None:
+    st = report.search
+    if st is None:
         result["stats"] = {"complete": False, "limit": reason, "stopped_by": reason}
         result["verdicts"] = []
     else:
-        result["stats"] = {"states": ex.states, "transitions": ex.transitions,
-                           "depth": ex.depth, "seconds": round(ex.seconds, 3),
-                           "symmetries": ex.permutations, "complete": ex.complete,
-                           "limit": ex.limit}
+        result["stats"] = {"states": st.states, "transitions": st.transitions,
+                           "depth": st.depth, "seconds": round(st.seconds, 3),
+                           "symmetries": st.symmetries, "complete": st.complete,
+                           "limit": st.limit}
         if reason is not None:
             result["stats"]["stopped_by"] = reason
-        result["verdicts"] = [_verdict_json(x) for x in vs]
+        result["verdicts"] = [_verdict_json(x) for x in report.results]
         if job["scenarios"] is not None:
-            result["scenarios"] = _scenarios(job, v, game, vs, reason)
+            result["scenarios"] = _scenarios(job, v, report.game, report.results, reason)
     result["interrupted"] = reason in SIGNAL_REASONS
     result["seconds"] = round(time.monotonic() - start, 3)
     return result

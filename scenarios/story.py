@@ -27,6 +27,7 @@ def who(game: Game, s) -> str:
     return {CHANCE: "chance", TERMINAL: "nobody (the round is over)"}.get(p, f"P{p}")
 
 
+#: a move without a choice, said after who makes it
 _VERBS = {
     "reveal": "turns the face-up card into play",
     "draw_pile": "takes the top card of the discard pile",
@@ -36,6 +37,13 @@ _VERBS = {
     "give_nothing": "has nothing to give",
     "next_round": "totals the scores",
 }
+#: a move choosing a card (``{card}``), by whom (``{actor}``)
+_CARD_MOVES = {
+    "deck_card": "the card drawn is {card}",
+    "discard": "{actor} discards {card}",
+    "answer": "{actor} meets the Justice duty with {card}",
+    "give": "{actor} chooses {card} to give (Pride Cycle)",
+}
 
 
 def say(game: Game, s, action) -> str:
@@ -44,21 +52,15 @@ def say(game: Game, s, action) -> str:
     actor = who(game, s)
     if name in _VERBS:
         return f"{actor} {_VERBS[name]}"
+    if name in _CARD_MOVES:
+        return _CARD_MOVES[name].format(actor=actor, card=game.card_name(args[0]))
     if name == "deal":
         hands = "; ".join(f"P{p} {game.cards_str(m)}" for p, m in enumerate(args[:-1]))
         return f"a new round is dealt: {hands}; face up {game.card_name(args[-1])}"
-    if name == "deck_card":
-        return f"the card drawn is {game.card_name(args[0])}"
     if name == "race":
         if game.get(s, "racers"):  # a later racer (every racer discards)
             return f"P{args[0]} is next to discard in Mercy's race"
         return f"P{args[0]} wins Mercy's race"
-    if name == "discard":
-        return f"{actor} discards {game.card_name(args[0])}"
-    if name == "answer":
-        return f"{actor} meets the Justice duty with {game.card_name(args[0])}"
-    if name == "give":
-        return f"{actor} chooses {game.card_name(args[0])} to give (Pride Cycle)"
     if name == "keep":
         return f"{actor} keeps P{args[0]}'s hand for the team"
     return f"{actor} {game.action_str(action)}"

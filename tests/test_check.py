@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from itcp.checks.explicit.explore import concrete_trace, explore, path_to
 from itcp.checks.explicit.verdicts import verdicts
 from itcp.checks.results import Verdict
+from itcp.checks.run import Check
 from itcp.cli.main import main
 from itcp.model.analysis.symmetry import canonicalizer, card_permutations
 from itcp.model.engine.engine import Game
@@ -19,7 +20,8 @@ from itcp.model.search.packing import compile_packer
 from itcp.spec.config import Config, full_deck_options
 from itcp.spec.variants import load_variant
 
-SMALL = Config(players=2, suits=2, ranks=(2, 2), hand=1, options=(("pride_cycle", 1),))
+SMALL_TABLE = dict(players=2, suits=2, ranks=(2, 2), hand=1, options=(("pride_cycle", 1),))
+SMALL = Config(**SMALL_TABLE)
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +180,9 @@ def test_ctrl_c_gives_the_partial_report(official_small):
     def interrupt(states, depth, seconds):
         if depth >= 3:
             raise KeyboardInterrupt
-    ex = explore(official_small, progress=interrupt)
-    assert ex.interrupted and not ex.complete and ex.states > 0
-    vs = {v.id: v.verdict for v in verdicts(ex)}
+    report = Check(load_variant("official", SMALL_TABLE), progress=interrupt,
+                   game=official_small).run()
+    st = report.search
+    assert st.limit == "interrupted (Ctrl-C)" and not st.complete and st.states > 0
+    vs = {v.id: v.verdict for v in report.results}
     assert vs["CONSERVATION"] == Verdict.UNKNOWN and vs["NO_DEADLOCK"] == Verdict.VIOLATED

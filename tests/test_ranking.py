@@ -13,6 +13,7 @@ import pytest
 from itcp.checks.explicit.explore import explore
 from itcp.checks.explicit.verdicts import verdicts
 from itcp.checks.results import Ranking, RankingCounterexample, Replayed, Shortest, Verdict
+from itcp.checks.run import Check
 from itcp.checks.symbolic.checker import SymbolicChecker
 from itcp.cli.common import load_with
 from itcp.model.engine.engine import Game
@@ -23,6 +24,13 @@ from itcp.spec.variants import DEFAULT_TABLE
 @cache
 def game(variant: str, **table) -> Game:
     return Game.from_variant(load_with(variant, dict(DEFAULT_TABLE, **table)))
+
+
+def explicit_round_ends(variant: str, **table):
+    """ROUND_ENDS's result from the explicit search (``checks/run.py``)."""
+    v = load_with(variant, dict(DEFAULT_TABLE, **table))
+    (r,) = Check(v, ("ROUND_ENDS",), game=game(variant, **table)).run().results
+    return r
 
 
 def test_round_ends_states_its_ranking_in_the_spec():
@@ -55,8 +63,7 @@ def test_official_round_ends_lasso_is_replayed_by_the_engine():
     assert 1 <= entry < v.trace.length <= 6
     assert "recurs" in v.trace.ending
     # the explicit search agrees that the official text loops after a Pass
-    (explicit,) = verdicts(explore(g), ["ROUND_ENDS"])
-    assert explicit.verdict is Verdict.VIOLATED
+    assert explicit_round_ends("official").verdict is Verdict.VIOLATED
 
 
 def test_the_lasso_search_goes_deeper_than_bmc_unless_a_depth_is_given():
@@ -120,7 +127,7 @@ def test_the_lasso_at_three_players_agrees_with_the_explicit_search():
     v = load_with("official", dict(players=3, suits=1, ranks="2..2", hand=1,
                                    options="unbelief,pride_cycle"))
     g = Game.from_variant(v)
-    (explicit,) = verdicts(explore(g), ["ROUND_ENDS"])
+    (explicit,) = Check(v, ("ROUND_ENDS",), game=g).run().results
     assert explicit.verdict is Verdict.VIOLATED and isinstance(explicit.evidence, Shortest)
     assert explicit.evidence.as_json()["lasso"]
     n = explicit.trace.length

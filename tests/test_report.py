@@ -8,10 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from itcp.checks.explicit.explore import Limits, explore, number_of
-from itcp.checks.explicit.graph import ExploredGraph
-from itcp.checks.explicit.verdicts import verdicts
-from itcp.checks.results import Coverage, Engine, Report, SearchStats, Verdict
+from itcp.checks.results import Verdict
+from itcp.checks.run import Check, Limits
 from itcp.cli.common import load_with
 from itcp.model.engine.engine import Game
 from itcp.report.graph import GRAPH_MAX_STATES, GraphNode, graph_svg, layout
@@ -47,19 +45,11 @@ class Dom(HTMLParser):
 @pytest.fixture(scope="module")
 def tiny():
     v = load_with("official", TINY)
-    game = Game.from_variant(v)
-    ex = explore(game, Limits())
-    vs = verdicts(ex)
-    stats = SearchStats(ex.states, ex.transitions, ex.terminal, len(ex.deadlocks), ex.depth,
-                        ex.seconds, ex.initial, ex.symmetry, ex.permutations,
-                        ex.unreduced_states, ex.complete, ex.limit)
-    rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
-    coverage = Coverage(tuple(sorted(ex.fired)), tuple(r for r in rules_all if r not in ex.fired),
-                        ex.coverage_sampled)
-    page = check_page(Report(v, Engine.EXPLICIT, tuple(vs), game, stats, coverage,
-                             graph=ExploredGraph(ex)))
-    return {"variant": v, "game": game, "ex": ex, "vs": vs, "page": page, "dom": Dom(page),
-            "coverage": coverage}
+    report = Check(v).run()
+    page = check_page(report)
+    return {"variant": v, "game": report.game, "graph": report.graph, "vs": report.results,
+            "page": page, "dom": Dom(page), "coverage": report.coverage,
+            "states": report.search.states}
 
 
 def test_page_is_self_contained(tiny):
@@ -159,17 +149,17 @@ def test_table_view_counts_every_card(tiny):
 
 
 def test_graph_is_drawn_for_a_small_run_with_the_violation_highlighted(tiny):
-    ex, dom = tiny["ex"], tiny["dom"]
-    assert ex.states <= GRAPH_MAX_STATES
+    graph, dom = tiny["graph"], tiny["dom"]
+    assert graph.states <= GRAPH_MAX_STATES
     svg = dom.having("data-states")
-    assert svg and svg[0]["data-states"] == str(ex.states)
+    assert svg and svg[0]["data-states"] == str(graph.states)
     circles = [a for t, a in dom.tags if t == "circle" and "data-state" in a]
-    assert len(circles) == ex.states
+    assert len(circles) == graph.states
     frozen = next(x for x in tiny["vs"] if x.id == "FROZEN")
     paths = [a["data-path"] for a in dom.having("data-path")]
     assert any(p.startswith("FROZEN") for p in paths)
-    nums = [number_of(ex, s) for s in frozen.trace.states]
-    assert None not in nums and nums[0] < ex.initial
+    nums = [graph.number_of(s) for s in frozen.trace.states]
+    assert None not in nums and graph.depth(nums[0]) == 0
 
 
 def test_graph_is_omitted_beyond_the_threshold(tiny):
@@ -203,7 +193,7 @@ def test_coverage_lists_rules_that_never_fired(tiny):
 def test_exhaustive_proofs_name_their_scope(tiny):
     held = [x for x in tiny["vs"] if x.verdict is Verdict.HOLDS]
     page, dom = tiny["page"], tiny["dom"]
-    assert "Exhaustive search" in page and f"{tiny['ex'].states:,} states" in page
+    assert "Exhaustive search" in page and f"{tiny['states']:,} states" in page
     assert [a["data-property"] for a in dom.having("data-kind", "exhaustive")] == \
         [x.id for x in held]
     # each verdict's link in the table leads to its evidence
@@ -230,7 +220,8 @@ def test_inductive_proof_names_rules_sentences_and_invariants():
     assert [a["data-invariant"] for a in dom.having("data-invariant")] == ev["invariants"]
     # with --engine all the merged verdict is the exhaustion; the Z3 proof is shown too
     from itcp.report.html import proofs_html
-    explicit = next(x for x in verdicts(explore(game)) if x.id == "SCORE_DEFINED")
+    (explicit,) = Check(load_with("clarified", dict(TINY, options=())), ("SCORE_DEFINED",),
+                        game=game).run().results
     both = proofs_html(game, [explicit], also=[v])
     assert 'id="proof-SCORE_DEFINED"' in both and 'id="z3-proof-SCORE_DEFINED"' in both
     assert both.count('data-rule="') == len(ev["rules"])
@@ -241,13 +232,14 @@ def test_sweep_matrix_cells_link_to_their_traces(tiny):
     the tiny one again with its traces linked elsewhere, and the tiny one stopped
     by a state limit (every verdict UNKNOWN, naming the limit)."""
     from itcp.report.sweep import SweepColumn, cell_anchor, sweep_page
-    cols = [SweepColumn("tiny", tiny["game"], tiny["vs"], note=f"{tiny['ex'].states} states")]
-    plain = Game.from_variant(load_with("official", dict(TINY, options=())))
-    cols.append(SweepColumn("no option cards", plain, verdicts(explore(plain))))
+    cols = [SweepColumn("tiny", tiny["game"], tiny["vs"], note=f"{tiny['states']} states")]
+    plain = Check(load_with("official", dict(TINY, options=()))).run()
+    cols.append(SweepColumn("no option cards", plain.game, plain.results))
     cols.append(SweepColumn("tiny, linked", tiny["game"], tiny["vs"],
                             links={"FROZEN": "saved/official-FROZEN.itf.json"}))
     cols.append(SweepColumn("tiny, 50 states", tiny["game"],
-                            verdicts(explore(tiny["game"], Limits(max_states=50)))))
+                            Check(tiny["variant"], limits=Limits(max_states=50),
+                                  game=tiny["game"]).run().results))
     page = sweep_page(cols, "sweep of official", tiny["variant"])
     dom = Dom(page)
     cells = {(a["data-property"], int(a["data-column"])): a.get("data-verdict")

@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from itcp.checks.explicit.explore import Limits, explore
-from itcp.checks.explicit.graph import ExploredGraph
-from itcp.checks.explicit.verdicts import verdicts
-from itcp.checks.results import Engine, Report, SearchStats
+from itcp.checks.run import Check
 from itcp.cli.check_cmd import start_table
 from itcp.cli.common import load_with
-from itcp.model.engine.engine import Game
 from itcp.report.html import check_page
 from tools.browser import missing, page
 
@@ -29,17 +25,10 @@ def frozen_report(tmp_path_factory):
     and the FROZEN verdict behind it."""
     if WHY:
         pytest.skip(f"browser test skipped: {WHY}")
-    v = load_with("official", start_table({}))
-    game = Game.from_variant(v)
-    ex = explore(game, Limits())
-    vs = verdicts(ex)
-    stats = SearchStats(ex.states, ex.transitions, ex.terminal, len(ex.deadlocks), ex.depth,
-                        ex.seconds, ex.initial, ex.symmetry, ex.permutations,
-                        ex.unreduced_states, ex.complete, ex.limit)
+    report = Check(load_with("official", start_table({}))).run()
     out = tmp_path_factory.mktemp("browser") / "report.html"
-    out.write_text(check_page(Report(v, Engine.EXPLICIT, tuple(vs), game, stats,
-                                     graph=ExploredGraph(ex))), encoding="utf-8")
-    return out, game, next(x for x in vs if x.id == "FROZEN")
+    out.write_text(check_page(report), encoding="utf-8")
+    return out, report.game, next(x for x in report.results if x.id == "FROZEN")
 
 
 def visible_step(pg):

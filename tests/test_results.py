@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from itcp.checks.explicit.explore import Limits, explore
-from itcp.checks.explicit.verdicts import verdicts
 from itcp.checks.results import (
     PROOFS,
     Bounded,
@@ -30,7 +28,7 @@ from itcp.checks.results import (
     exit_code,
     explicit_result,
 )
-from itcp.model.engine.engine import Game
+from itcp.checks.run import Check, Limits
 from itcp.report.sweep import cell
 from itcp.scenarios.story import Trace
 from itcp.spec.variants import load_variant
@@ -41,8 +39,8 @@ TINY = {"players": 2, "suits": 1, "ranks": (2, 2), "hand": 1, "options": (("prid
 
 @pytest.fixture(scope="module")
 def tiny():
-    game = Game.from_variant(load_variant("official", TINY))
-    return game, {r.id: r for r in verdicts(explore(game))}
+    report = Check(load_variant("official", TINY)).run()
+    return report.game, {r.id: r for r in report.results}
 
 
 def test_each_evidence_says_itself_in_a_line():
@@ -101,8 +99,9 @@ def test_a_violation_carries_its_trace(tiny):
 def test_an_explicit_result_reads_back_from_its_json(tiny):
     """A sweep keeps its jobs' results as JSON: each reads back to the same result."""
     _, rs = tiny
-    stopped = verdicts(explore(tiny[0], Limits(max_states=50)))
-    for r in list(rs.values()) + stopped:
+    stopped = Check(load_variant("official", TINY), limits=Limits(max_states=50),
+                    game=tiny[0]).run().results
+    for r in [*rs.values(), *stopped]:
         d = json.loads(json.dumps(r.as_json()))
         t = r.trace
         trace = None if t is None else Trace.from_json(d["trace"], t.states, t.actions)

@@ -135,14 +135,14 @@ def test_determined_is_proved_per_action_and_fresh_z3_agrees(tmp_path, dir_sink)
 def test_hand_bounds_bracket_contains_the_exhausted_range():
     # the symbolic HAND_BOUNDS is a proved bracket: sound, so it holds the exact
     # range the explicit search finds, and at this table tighter than the card count
-    from itcp.checks.explicit.explore import explore
-    from itcp.checks.explicit.verdicts import verdicts
+    from itcp.checks.run import Check
     g = game("clarified")
     v = SymbolicChecker(g, depth=0).check("HAND_BOUNDS")
     ev = v.evidence
     assert v.verdict is Verdict.HOLDS and isinstance(ev, Bracket) and ev.kind == "inductive", ev
     lo, hi = ev.lo, ev.hi
-    (exact,) = verdicts(explore(g), ["HAND_BOUNDS"])
+    (exact,) = Check(load_with("clarified", dict(DEFAULT_TABLE)), ("HAND_BOUNDS",),
+                     game=g).run().results
     assert isinstance(exact.evidence, Exhaustive) and exact.evidence.reported is not None
     assert lo <= exact.evidence.reported[0] <= exact.evidence.reported[1] <= hi
     assert hi < g.config.n_cards

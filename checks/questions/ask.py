@@ -140,9 +140,8 @@ def ask_many(questions, variant: Variant, opts: Options | None = None,
         sym = opts.symmetry and not any(
             mentions_cards(p) for i in rest for p in (qs[i].pred, qs[i].event) if p is not None)
         # every chance node a state of its own: the liveness graph's edges are moves
-        ex = explore(game, opts.limits, symmetry=sym, track_rules=False, fold=False)
-        if ex.interrupted and opts.stopped is not None:
-            ex.limit = opts.stopped() or ex.limit  # name the signal or limit, not Ctrl-C
+        ex = explore(game, opts.limits, symmetry=sym, track_rules=False, fold=False,
+                     stopped=opts.stopped)  # a stop named as what caused it, not Ctrl-C
         for i in rest:
             if qs[i].form == "after":
                 out[i] = _liveness(qs[i], variant, game, ex, opts, pids[i],
