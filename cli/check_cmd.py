@@ -34,6 +34,7 @@ from .common import (
     VARIANT_HELP,
     WORKERS,
     Command,
+    collected,
     config_options,
     emit_json,
     force_option,
@@ -99,6 +100,59 @@ def _write_graph(graph, out: FileOut):
         nx.write_graphml(g, str(out.staging_path()))
 
 
+@dataclass(frozen=True)
+class CheckFlags:
+    """The check command's flags, besides the variant and its table (one field per
+    option, named as the option's parameter)."""
+    engine: str
+    properties: tuple
+    max_states: int | None
+    depth: int | None
+    timeout: float | None
+    max_memory: int | None
+    emit_smt2: str | None
+    no_symmetry: bool
+    workers: int | None
+    ray_address: str | None
+    checkpoint_dir: str | None
+    checkpoint_every: float
+    resume_dir: str | None
+    as_json: bool
+    itf_dir: str | None
+    graph_file: str | None
+    scenario_dir: str | None
+    html_file: str | None
+    force: bool
+
+    def checked(self) -> CheckFlags:
+        """The flags, checked together (exit 2 naming the flag); with ``--graph`` the
+        search stops at ``GRAPH_LIMIT`` states."""
+        known = property_ids()
+        for p in self.properties:
+            if p not in known:
+                best = nearest(p, known)
+                raise InputError(f"--property: unknown property {p!r}; {valid_names(known)}",
+                                 hint=f"did you mean {best!r}?" if best else None)
+        if self.graph_file is not None and self.engine == "symbolic":
+            raise InputError("--graph exports the explicit search's graph",
+                             hint="use --engine explicit or all with --graph")
+        flags = self
+        if self.graph_file is not None:
+            if self.max_states is not None and self.max_states > GRAPH_LIMIT:
+                raise InputError(f"--graph exports at most {GRAPH_LIMIT:,} states, and "
+                                 f"--max-states {self.max_states:,} is more",
+                                 hint=f"use --max-states {GRAPH_LIMIT} or less with --graph")
+            flags = replace(self, max_states=self.max_states or GRAPH_LIMIT)
+        explicit_only = [o for o, given in (("--workers", self.workers),
+                                            ("--ray", self.ray_address),
+                                            ("--checkpoint", self.checkpoint_dir),
+                                            ("--resume", self.resume_dir)) if given]
+        if self.engine == "symbolic" and explicit_only:
+            raise InputError(f"{', '.join(explicit_only)}: options of the explicit search",
+                             hint="use --engine explicit or all with them")
+        return flags
+
+
 @click.command("check", cls=Command, help=(
     "Check every property of a variant and report a verdict for each.\n\n" + VARIANT_HELP
     + " Without table flags the default small table is used ("
@@ -154,68 +208,58 @@ def _write_graph(graph, out: FileOut):
                    "each violation as a stepper, what each proof rests on, rule coverage "
                    "(and the state graph of a small run).")
 @force_option
-def check(variant, config_flags, engine, properties, max_states, depth, timeout, max_memory,
-          emit_smt2, no_symmetry, workers, ray_address, checkpoint_dir, checkpoint_every, resume_dir,
-          as_json, itf_dir, graph_file, scenario_dir, html_file, force):
-    known = property_ids()
-    for p in properties:
-        if p not in known:
-            best = nearest(p, known)
-            raise InputError(f"--property: unknown property {p!r}; {valid_names(known)}",
-                             hint=f"did you mean {best!r}?" if best else None)
-    if graph_file is not None and engine == "symbolic":
-        raise InputError("--graph exports the explicit search's graph",
-                         hint="use --engine explicit or all with --graph")
-    if graph_file is not None:
-        if max_states is not None and max_states > GRAPH_LIMIT:
-            raise InputError(f"--graph exports at most {GRAPH_LIMIT:,} states, and "
-                             f"--max-states {max_states:,} is more",
-                             hint=f"use --max-states {GRAPH_LIMIT} or less with --graph")
-        max_states = max_states or GRAPH_LIMIT
-    explicit_only = [o for o, given in (("--workers", workers), ("--ray", ray_address),
-                                        ("--checkpoint", checkpoint_dir),
-                                        ("--resume", resume_dir)) if given]
-    if engine == "symbolic" and explicit_only:
-        raise InputError(f"{', '.join(explicit_only)}: options of the explicit search",
-                         hint="use --engine explicit or all with them")
+@collected("flags", CheckFlags)
+def check(variant, config_flags, flags: CheckFlags):
+    flags = flags.checked()
     v = _load(variant, config_flags)
     # the cluster is joined once every input is known good
-    transport = ray_cluster(ray_address).transport() if ray_address is not None else None
-    if transport is not None and workers is None:
-        workers = transport.cpus
-    workers = workers or 1
-    identity = search_identity(v, not no_symmetry)
-    resume = read_checkpoint(resume_dir, identity) if resume_dir is not None else None
-    ckpt = None
-    if checkpoint_dir is not None or resume_dir is not None:
-        target = checkpoint_dir if checkpoint_dir is not None else resume_dir
-        same = resume_dir is not None and (checkpoint_dir is None or
-                                           os.path.realpath(checkpoint_dir)
-                                           == os.path.realpath(resume_dir))
-        ckpt = Checkpoints(target, identity, checkpoint_every, force=force and not same,
-                           resuming=same, option="--checkpoint" if checkpoint_dir else "--resume")
-    budget = Budget(timeout, memory_option_value(max_memory))
-    wanted = list(properties) or list(known)
-    with Outputs(force) as out:
-        # every output path is checked before the work starts
-        itf_out = out.folder(itf_dir, "--itf", names=[
-            verdict_file_name(v.name, p, ".itf.json") for p in wanted]) \
-            if itf_dir is not None else None
-        graph = out.file(graph_file, "--graph") if graph_file is not None else None
-        saves = out.folder(scenario_dir, "--save-scenarios",
-                           names=[verdict_file_name(v.name, p) for p in wanted]) \
-            if scenario_dir is not None else None
-        smt = out.folder(emit_smt2, "--emit-smt2", patterns=["*.smt2"]) \
-            if emit_smt2 is not None else None
-        html = out.file(html_file, "--html") if html_file is not None else None
-        files = Files(out, itf_out, graph, saves, smt, html)
+    transport = (ray_cluster(flags.ray_address).transport() if flags.ray_address is not None
+                 else None)
+    workers = flags.workers or (transport.cpus if transport is not None else 1)
+    ckpt, resume = _checkpoints(flags, v)
+    budget = Budget(flags.timeout, memory_option_value(flags.max_memory))
+    with Outputs(flags.force) as out:
+        files = _files(out, flags, v)   # every output path is checked before the work starts
         with budget:
             report = _run(Check(
-                v, tuple(properties), Engine(engine),
-                Limits(max_states, depth, budget.search_timeout(), budget.timeout_name()),
-                not no_symmetry, workers, transport, ckpt, resume, emit=smt, stops=budget),
-                as_json)
-            return _finish(report, budget, files, as_json)
+                v, flags.properties, Engine(flags.engine),
+                Limits(flags.max_states, flags.depth, budget.search_timeout(),
+                       budget.timeout_name()),
+                not flags.no_symmetry, workers, transport, ckpt, resume, emit=files.smt,
+                stops=budget), flags.as_json)
+            return _finish(report, budget, files, flags.as_json)
+
+
+def _checkpoints(flags: CheckFlags, v):
+    """(where checkpoints go, the search to go on from): each None unless asked for."""
+    identity = search_identity(v, not flags.no_symmetry)
+    resume = read_checkpoint(flags.resume_dir, identity) if flags.resume_dir is not None else None
+    if flags.checkpoint_dir is None and flags.resume_dir is None:
+        return None, resume
+    target = flags.checkpoint_dir if flags.checkpoint_dir is not None else flags.resume_dir
+    same = flags.resume_dir is not None and (
+        flags.checkpoint_dir is None
+        or os.path.realpath(flags.checkpoint_dir) == os.path.realpath(flags.resume_dir))
+    return Checkpoints(target, identity, flags.checkpoint_every, force=flags.force and not same,
+                       resuming=same,
+                       option="--checkpoint" if flags.checkpoint_dir else "--resume"), resume
+
+
+def _files(out: Outputs, flags: CheckFlags, v) -> Files:
+    """The files asked for, each path checked now."""
+    wanted = list(flags.properties) or list(property_ids())
+    return Files(
+        out,
+        out.folder(flags.itf_dir, "--itf", names=[verdict_file_name(v.name, p, ".itf.json")
+                                                  for p in wanted])
+        if flags.itf_dir is not None else None,
+        out.file(flags.graph_file, "--graph") if flags.graph_file is not None else None,
+        out.folder(flags.scenario_dir, "--save-scenarios",
+                   names=[verdict_file_name(v.name, p) for p in wanted])
+        if flags.scenario_dir is not None else None,
+        out.folder(flags.emit_smt2, "--emit-smt2", patterns=["*.smt2"])
+        if flags.emit_smt2 is not None else None,
+        out.file(flags.html_file, "--html") if flags.html_file is not None else None)
 
 
 def _run(check: Check, as_json: bool) -> Report:

@@ -8,10 +8,11 @@ command raises (a bad variant file, flag or name) is printed as
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import math
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import click
 
@@ -244,6 +245,22 @@ def config_options(f):
     for decls, kw in reversed(_CONFIG_OPTIONS):
         wrapper = click.option(*decls, **kw)(wrapper)
     return wrapper
+
+
+def collected(name: str, make: Callable[..., object]):
+    """Gather a command's option parameters into one value passed as ``name``:
+    ``make(**options)`` (an options dataclass, whose fields name the options it
+    takes), so the command takes one value, not a parameter per flag.  Put it
+    right above the command's function (below its options)."""
+    def decorate(f):
+        params = [p for p in inspect.signature(make).parameters]
+
+        @functools.wraps(f)
+        def wrapper(*args, **kwargs):
+            taken = {k: kwargs.pop(k) for k in params if k in kwargs}
+            return f(*args, **{name: make(**taken)}, **kwargs)
+        return wrapper
+    return decorate
 
 
 def load(variant: str, flags: Mapping | None = None) -> Variant:

@@ -20,6 +20,7 @@ import os
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -32,13 +33,14 @@ from itcp.scenarios.save import variant_ref
 from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import ConfigError, InputError, nearest, valid_names
 from itcp.spec.properties import property_ids
-from itcp.spec.variants import load_variant, parse_options, parse_ranks
+from itcp.spec.variants import Variant, load_variant, parse_options, parse_ranks
 
 from .common import (
     COUNT,
     SECONDS,
     VARIANT_HELP,
     Command,
+    collected,
     force_option,
     load_with,
     memory_option,
@@ -176,7 +178,7 @@ class TableJob:
     def __init__(self, table: dict):
         self.table = table
         self.label = table_label(table)
-        self.variant = None
+        self.variant: Variant | None = None
         self.key: str | None = None
         self.skipped: str | None = None
         self.result: dict | None = None
@@ -386,6 +388,40 @@ def run_jobs_on_ray(todo: list[tuple[TableJob, dict]], address: str, cache: Cach
 
 # -- the command ----------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class SweepFlags:
+    """The sweep command's flags, besides the variant (one field per option,
+    named as the option's parameter)."""
+    players: str
+    suits: str
+    ranks: str
+    hand: str
+    subsets: str
+    copies: tuple
+    properties: tuple
+    max_states: int | None
+    timeout: float | None
+    max_memory: int | None
+    jobs: int | None
+    ray_address: str | None
+    cache_dir: str
+    json_file: str | None
+    csv_file: str | None
+    html_file: str | None
+    scenario_dir: str | None
+    force: bool
+
+    def tables(self) -> list[dict]:
+        """Every combination of the ranges given: one table each (exit 2 on a
+        range that cannot be read)."""
+        return [dict(players=p, suits=s, ranks=r, hand=h, options=o)
+                for p in int_range(self.players, "--players", 2, 8, "2..4")
+                for s in int_range(self.suits, "--suits", 1, 6, "1..2")
+                for r in rank_list(self.ranks)
+                for h in int_range(self.hand, "--hand", 1, 20, "1..2")
+                for o in option_subsets(self.subsets, copies_of(self.copies))]
+
+
 @click.command("sweep", cls=Command, help=(
     "Check a variant at many tables: every combination of the player counts, suits, "
     "ranks, hand sizes and option-card subsets given is one job (the check 'itcp-check "
@@ -436,24 +472,17 @@ def run_jobs_on_ray(todo: list[tuple[TableJob, dict]], address: str, cache: Cach
               help="Save each violation's trace as a scenario file "
                    "(<variant>-<table>-<PROPERTY>.toml) in this folder.")
 @force_option
-def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max_states,
-          timeout, max_memory, jobs, ray_address, cache_dir, json_file, csv_file, html_file,
-          scenario_dir, force):
-    wanted = check_properties(properties)
-    tables = [dict(players=p, suits=s, ranks=r, hand=h, options=o)
-              for p in int_range(players, "--players", 2, 8, "2..4")
-              for s in int_range(suits, "--suits", 1, 6, "1..2")
-              for r in rank_list(ranks)
-              for h in int_range(hand, "--hand", 1, 20, "1..2")
-              for o in option_subsets(subsets, copies_of(copies))]
+@collected("flags", SweepFlags)
+def sweep(variant, flags: SweepFlags):
+    wanted = check_properties(flags.properties)
+    columns = [TableJob(t) for t in flags.tables()]
     base = load_with(variant, {})  # the variant file itself: its errors exit 2
-    memory_given = max_memory is not None
-    memory_option_value(max_memory)
-    jobs = jobs or os.cpu_count() or 1
+    memory_option_value(flags.max_memory)
+    jobs = flags.jobs or os.cpu_count() or 1
+    max_memory = flags.max_memory
     if max_memory is None:
         free = available_memory()
-        max_memory = int(MEMORY_SHARE * free / min(jobs, len(tables))) if free else None
-    columns = [TableJob(t) for t in tables]
+        max_memory = int(MEMORY_SHARE * free / min(jobs, len(columns))) if free else None
     for c in columns:
         try:
             c.variant = load_variant(variant, c.table)
@@ -463,43 +492,25 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
     if not checkable:
         raise InputError(f"no table of this sweep can be dealt: {columns[0].skipped}",
                          hint="use more suits or ranks, fewer players, or smaller hands")
-    limits = {"max_states": max_states, "timeout": timeout,
-              "max_memory": max_memory if memory_given else None}
-    limits_text = _limits_shown(max_states, timeout, max_memory if memory_given else None)
-    with Outputs(force) as out:
+    limits = {"max_states": flags.max_states, "timeout": flags.timeout,
+              "max_memory": flags.max_memory}
+    limits_text = _limits_shown(flags.max_states, flags.timeout, flags.max_memory)
+    with Outputs(flags.force) as out:
         # every output path is checked before the work starts
-        Outputs().folder(cache_dir, "--cache")
+        Outputs().folder(flags.cache_dir, "--cache")
         names = [scenario_name(base.name, c.table, p) for c in checkable
                  for p in (wanted or property_ids())]
-        saves = (out.folder(scenario_dir, "--save-scenarios", names=names)
-                 if scenario_dir is not None else None)
-        jf = out.file(json_file, "--json") if json_file is not None else None
-        cf = out.file(csv_file, "--csv") if csv_file is not None else None
-        hf = out.file(html_file, "--html") if html_file is not None else None
-        cache = Cache(cache_dir)
-        scen_for = None
-        if saves is not None:
-            shipped = variant_ref(base, saves.folder) == base.name
-            scen_for = "*" if shipped else str(Path(saves.folder).resolve())
-        todo = []
-        for c in checkable:
-            c.key = job_key(c.variant, wanted, limits)
-            entry = cache.get(c.key)
-            if entry is not None and (scen_for is None or (
-                    "scenarios" in entry and entry["scenarios"]["for"] in ("*", scen_for))):
-                c.result, c.cached = entry, True
-                continue
-            todo.append((c, {"key": c.key, "variant": variant, "table": c.table,
-                             "properties": wanted or None, "max_states": max_states,
-                             "timeout": timeout, "memory": max_memory,
-                             "memory_given": memory_given,
-                             "scenarios": str(saves.folder) if saves is not None else None,
-                             "scenarios_for": scen_for}))
-        stopped = (run_jobs_on_ray(todo, ray_address, cache) if ray_address is not None
-                   else run_jobs(todo, jobs, cache))
+        saves = (out.folder(flags.scenario_dir, "--save-scenarios", names=names)
+                 if flags.scenario_dir is not None else None)
+        jf = out.file(flags.json_file, "--json") if flags.json_file is not None else None
+        cf = out.file(flags.csv_file, "--csv") if flags.csv_file is not None else None
+        hf = out.file(flags.html_file, "--html") if flags.html_file is not None else None
+        cache = Cache(flags.cache_dir)
+        todo = _todo(variant, base, checkable, wanted, limits, max_memory, saves, cache)
+        stopped = (run_jobs_on_ray(todo, flags.ray_address, cache)
+                   if flags.ray_address is not None else run_jobs(todo, jobs, cache))
         props = [p for p in property_ids() if not wanted or p in wanted]
         summary = _summary(columns, props, limits, limits_text)
-        counts = summary["cells"]
         saved, notes = _save_scenarios(saves, columns) if saves is not None else (None, [])
         if jf is not None:
             jf.write(_json_text(json_report(base, columns, props, summary, saved)))
@@ -508,20 +519,52 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
         if hf is not None:
             hf.write(html_report(base, columns, saves, hf))
         out.commit()
-    text = text_matrix(base, columns, props, summary)
+    click.echo(text_matrix(base, columns, props, summary)
+               + _outcome_text(flags, saves, saved, notes, stopped, summary))
+    counts = summary["cells"]
+    sys.exit(1 if counts[Verdict.VIOLATED] else 3 if counts[Verdict.UNKNOWN] else 0)
+
+
+def _todo(variant, base, checkable, wanted, limits, max_memory, saves, cache) -> list:
+    """The jobs to run: each table not found in the cache (with its scenarios,
+    when they are asked for), as (column, job)."""
+    scen_for = None
+    if saves is not None:
+        shipped = variant_ref(base, saves.folder) == base.name
+        scen_for = "*" if shipped else str(Path(saves.folder).resolve())
+    todo = []
+    for c in checkable:
+        c.key = job_key(c.variant, wanted, limits)
+        entry = cache.get(c.key)
+        if entry is not None and (scen_for is None or (
+                "scenarios" in entry and entry["scenarios"]["for"] in ("*", scen_for))):
+            c.result, c.cached = entry, True
+            continue
+        todo.append((c, {"key": c.key, "variant": variant, "table": c.table,
+                         "properties": wanted or None, "max_states": limits["max_states"],
+                         "timeout": limits["timeout"], "memory": max_memory,
+                         "memory_given": limits["max_memory"] is not None,
+                         "scenarios": str(saves.folder) if saves is not None else None,
+                         "scenarios_for": scen_for}))
+    return todo
+
+
+def _outcome_text(flags: SweepFlags, saves, saved, notes, stopped, summary) -> str:
+    """What the sweep says after its matrix: the scenarios saved, the files
+    written, and whether a stop left jobs to run again."""
+    text = ""
     if saved is not None:
         text += (f"\n\n{len(saved)} scenario file(s) saved in {saves.path}" if saved
                  else "\n\nno violation saved: no scenario file written")
         if notes:
             text += "\n" + "\n".join(f"  {n}" for n in notes)
-    written = [f for f in (json_file, csv_file, html_file) if f is not None]
+    written = [f for f in (flags.json_file, flags.csv_file, flags.html_file) if f is not None]
     if written:
         text += "\n\nwritten: " + ", ".join(written)
     if stopped is not None:
         text += (f"\n\nSTOPPED ({stopped}): {summary['not_run']} job(s) not finished; "
                  "run the same command again to finish them (finished jobs are cached)")
-    click.echo(text)
-    sys.exit(1 if counts[Verdict.VIOLATED] else 3 if counts[Verdict.UNKNOWN] else 0)
+    return text
 
 
 def _limits_shown(max_states, timeout, max_memory) -> str:
