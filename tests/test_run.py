@@ -138,3 +138,14 @@ def test_both_engines_merge_and_say_what_the_other_said(official):
     assert by_id["ZERO_STOPS"].verdict is Verdict.HOLDS
     assert by_id["ZERO_STOPS"].other.engine == "symbolic"
     assert r.stats_json()["symbolic"]["queries"] > 0
+
+
+@pytest.mark.slow
+def test_a_symbolic_proof_beside_a_stopped_search_is_told_as_itself(cli):
+    """With both engines, where the explicit search stopped and Z3 proved the
+    property, the text names the proof (the report once failed on it)."""
+    r = cli("check", "--engine", "all", "--max-states", "100", "--property", "ZERO_STOPS",
+            "--suits", "1")
+    assert r.exit_code == 0, r.output
+    assert "STOPPED by --max-states 100" in r.stdout
+    assert "ZERO_STOPS  HOLDS     1-inductive; rules: " in r.stdout
