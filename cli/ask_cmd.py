@@ -9,15 +9,18 @@ full deck), or UNKNOWN naming the limit.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 import click
 
-from itcp.checks.explicit.explore import Limits
-from itcp.checks.questions.answer import UNKNOWN, Answer, slug
+from itcp.checks.questions.answer import Answer, slug
 from itcp.checks.questions.ask import Options, ask
 from itcp.checks.questions.language import parse
+from itcp.checks.results import Verdict
+from itcp.checks.run import Limits
 from itcp.model.engine.engine import Game
 from itcp.report.html import answer_page
+from itcp.report.text import html_text
 from itcp.spec.errors import InputError
 
 from .check_cmd import start_table
@@ -29,6 +32,7 @@ from .common import (
     SECONDS,
     VARIANT_HELP,
     Command,
+    collected,
     config_options,
     emit_json,
     force_option,
@@ -65,6 +69,24 @@ def parse_players(text: str, option: str = "--proof-players") -> tuple[int, ...]
     return out
 
 
+@dataclass(frozen=True)
+class AskFlags:
+    """The ask command's flags, besides the question, the variant and its table
+    (one field per option, named as the option's parameter)."""
+    as_json: bool
+    save_dir: str
+    max_states: int | None
+    depth: int | None
+    timeout: float | None
+    max_memory: int | None
+    no_symmetry: bool
+    proof_players: str
+    proof_timeout: float
+    proof_at: str
+    html_file: str | None
+    force: bool
+
+
 @click.command("ask", cls=Command, help=(
     "Answer a question about the rules: YES or NO with a witness scenario or a proof, "
     "or UNKNOWN naming the limit.\n\n"
@@ -97,25 +119,27 @@ def parse_players(text: str, option: str = "--proof-players") -> tuple[int, ...]
               help="Write the answer as one self-contained HTML page (the witness or "
                    "counterexample as a stepper, or what the proofs rest on).")
 @force_option
-def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, depth, timeout,
-            max_memory, no_symmetry, proof_players, proof_timeout, proof_at, html_file, force):
+@collected("flags", AskFlags)
+def ask_cmd(question, variant, config_flags, flags: AskFlags):
     q = parse(question)
-    sizes = parse_players(proof_players)
+    sizes = parse_players(flags.proof_players)
     table = start_table(config_flags)
     v = load_with(variant, table)
-    budget = Budget(None, memory_option_value(max_memory))
+    budget = Budget(None, memory_option_value(flags.max_memory))
     stem = f"{slug(q.text)}--{slug(v.name)}"
     progress = None
-    if sys.stderr.isatty() and not as_json:
+    if sys.stderr.isatty() and not flags.as_json:
         progress = lambda msg: click.echo(f"  ... {msg}", err=True)  # noqa: E731
-    with Outputs(force) as out:
-        save = out.folder(save_dir, "--save", patterns=[f"{stem}.toml", f"{stem}-*.toml"])
-        html = out.file(html_file, "--html") if html_file is not None else None
+    with Outputs(flags.force) as out:
+        save = out.folder(flags.save_dir, "--save",
+                          patterns=[f"{stem}.toml", f"{stem}-*.toml"])
+        html = out.file(flags.html_file, "--html") if flags.html_file is not None else None
         written: dict = {}
-        opts = Options(limits=Limits(max_states, depth, timeout), symmetry=not no_symmetry,
-                       proof_sizes=sizes, proof_timeout=proof_timeout, save=save,
-                       progress=progress, stopped=lambda: budget.reason)
-        if proof_at == "table":
+        opts = Options(limits=Limits(flags.max_states, flags.depth, flags.timeout),
+                       symmetry=not flags.no_symmetry, proof_sizes=sizes,
+                       proof_timeout=flags.proof_timeout, save=save, progress=progress,
+                       stopped=lambda: budget.reason)
+        if flags.proof_at == "table":
             opts.proof_table = {k: v for k, v in table.items() if k != "players"}
         with budget:
             try:
@@ -123,7 +147,8 @@ def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, dept
                     a = ask(q, v, opts)
             except KeyboardInterrupt:  # outside the search, which stops by itself
                 reason = budget.reason or "interrupted (Ctrl-C)"
-                a = Answer(q.text, v.name, UNKNOWN, f"no answer: stopped by {reason}",
+                a = Answer(q.text, v.name, Verdict.UNKNOWN, False,
+                           f"no answer: stopped by {reason}",
                            {"kind": "bounded", "limit": reason},
                            [f"UNKNOWN: {q.text}", f"  stopped by {reason}: no answer"], None,
                            v.config.describe())
@@ -133,12 +158,11 @@ def ask_cmd(question, variant, config_flags, as_json, save_dir, max_states, dept
                     html.write(answer_page(v, Game.from_variant(v), a))
                     written = {"html": str(html.path)}
                 out.commit()
-            if as_json:
+            if flags.as_json:
                 emit_json(a.as_json() | written)
             else:
-                click.echo("\n".join(a.lines)
-                           + (f"\n\nHTML report written to {written['html']}" if written else ""))
-    sys.exit(EXIT_UNKNOWN if a.answer == UNKNOWN else EXIT_OK)
+                click.echo("\n".join(a.lines) + html_text(written))
+    sys.exit(EXIT_UNKNOWN if a.verdict is Verdict.UNKNOWN else EXIT_OK)
 
 
 ask_cmd.uses_budget = True  # a signal while the program starts: UNKNOWN, no answer

@@ -10,26 +10,17 @@ from __future__ import annotations
 import json
 import os
 import sys
-import textwrap
-import time
+from dataclasses import dataclass, replace
 
 import click
 from tqdm import tqdm
 
-from itcp.checks.explicit.explore import Limits
-from itcp.checks.explicit.partitioned import search
-from itcp.checks.explicit.verdicts import (
-    HOLDS,
-    UNKNOWN,
-    VIOLATED,
-    Verdict,
-    exit_code,
-    search_verdicts,
-    verdicts,
-)
-from itcp.model.engine.engine import Game
+from itcp.checks.results import Engine, Report, exit_code
+from itcp.checks.run import Check, Limits
 from itcp.report.html import check_page
+from itcp.report.text import check_text, html_text, saved_text
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
+from itcp.scenarios.story import itf
 from itcp.spec.config import Config
 from itcp.spec.errors import InputError, nearest, valid_names
 from itcp.spec.properties import property_ids
@@ -43,6 +34,7 @@ from .common import (
     VARIANT_HELP,
     WORKERS,
     Command,
+    collected,
     config_options,
     emit_json,
     force_option,
@@ -52,7 +44,7 @@ from .common import (
     variant_argument,
 )
 from .limits import SEARCH_SHARE, Budget, in_use, memory_option_value, show_size
-from .output import FileOut, Outputs
+from .output import FileOut, FolderOut, Outputs
 
 
 def start_table(flags: dict) -> dict:
@@ -91,35 +83,74 @@ def _progress():
 GRAPH_LIMIT = 200_000
 
 
-def _itf_files(variant: str, vs) -> dict[str, str]:
-    """Each violation's trace as <variant>-<property>.itf.json."""
-    return {verdict_file_name(variant, x.id, ".itf.json"): json.dumps(x.trace["itf"], indent=1)
-            for x in vs if x.trace is not None}
-
-
-def _symbolic_verdicts(*args, **kwargs):
-    """``symbolic_verdicts``, imported when first asked for: Z3 costs a tenth of a
-    second to import, and an explicit check never needs it."""
-    from itcp.checks.symbolic.checker import symbolic_verdicts  # lazy (tests/test_layers.py LAZY)
-
-    return symbolic_verdicts(*args, **kwargs)
-
-
-def _write_graph(ex, out: FileOut):
+def _write_graph(graph, out: FileOut):
     import networkx as nx  # lazy: only --graph needs it (tests/test_layers.py LAZY)
 
     g = nx.DiGraph()
-    for i in range(ex.states):
-        g.add_node(i, depth=int(ex.depth_of[i]))
-        if ex.parent[i] >= 0:
-            g.add_edge(int(ex.parent[i]), i)
-    for u, v in ex.post_pass_edges:
+    for i in range(graph.states):
+        g.add_node(i, depth=graph.depth(i))
+        if graph.parent(i) >= 0:
+            g.add_edge(graph.parent(i), i)
+    for u, v in graph.post_pass_edges():
         g.add_edge(u, v, post_pass=True)
     if out.path.suffix in (".dot", ".gv"):
         lines = ["digraph itcp {"] + [f"  {u} -> {v};" for u, v in g.edges] + ["}"]
         out.write("\n".join(lines) + "\n")
     else:
         nx.write_graphml(g, str(out.staging_path()))
+
+
+@dataclass(frozen=True)
+class CheckFlags:
+    """The check command's flags, besides the variant and its table (one field per
+    option, named as the option's parameter)."""
+    engine: str
+    properties: tuple
+    max_states: int | None
+    depth: int | None
+    timeout: float | None
+    max_memory: int | None
+    emit_smt2: str | None
+    no_symmetry: bool
+    workers: int | None
+    ray_address: str | None
+    checkpoint_dir: str | None
+    checkpoint_every: float
+    resume_dir: str | None
+    as_json: bool
+    itf_dir: str | None
+    graph_file: str | None
+    scenario_dir: str | None
+    html_file: str | None
+    force: bool
+
+    def checked(self) -> CheckFlags:
+        """The flags, checked together (exit 2 naming the flag); with ``--graph`` the
+        search stops at ``GRAPH_LIMIT`` states."""
+        known = property_ids()
+        for p in self.properties:
+            if p not in known:
+                best = nearest(p, known)
+                raise InputError(f"--property: unknown property {p!r}; {valid_names(known)}",
+                                 hint=f"did you mean {best!r}?" if best else None)
+        if self.graph_file is not None and self.engine == "symbolic":
+            raise InputError("--graph exports the explicit search's graph",
+                             hint="use --engine explicit or all with --graph")
+        flags = self
+        if self.graph_file is not None:
+            if self.max_states is not None and self.max_states > GRAPH_LIMIT:
+                raise InputError(f"--graph exports at most {GRAPH_LIMIT:,} states, and "
+                                 f"--max-states {self.max_states:,} is more",
+                                 hint=f"use --max-states {GRAPH_LIMIT} or less with --graph")
+            flags = replace(self, max_states=self.max_states or GRAPH_LIMIT)
+        explicit_only = [o for o, given in (("--workers", self.workers),
+                                            ("--ray", self.ray_address),
+                                            ("--checkpoint", self.checkpoint_dir),
+                                            ("--resume", self.resume_dir)) if given]
+        if self.engine == "symbolic" and explicit_only:
+            raise InputError(f"{', '.join(explicit_only)}: options of the explicit search",
+                             hint="use --engine explicit or all with them")
+        return flags
 
 
 @click.command("check", cls=Command, help=(
@@ -177,237 +208,153 @@ def _write_graph(ex, out: FileOut):
                    "each violation as a stepper, what each proof rests on, rule coverage "
                    "(and the state graph of a small run).")
 @force_option
-def check(variant, config_flags, engine, properties, max_states, depth, timeout, max_memory,
-          emit_smt2, no_symmetry, workers, ray_address, checkpoint_dir, checkpoint_every, resume_dir,
-          as_json, itf_dir, graph_file, scenario_dir, html_file, force):
-    known = property_ids()
-    for p in properties:
-        if p not in known:
-            best = nearest(p, known)
-            raise InputError(f"--property: unknown property {p!r}; {valid_names(known)}",
-                             hint=f"did you mean {best!r}?" if best else None)
-    if graph_file is not None and engine == "symbolic":
-        raise InputError("--graph exports the explicit search's graph",
-                         hint="use --engine explicit or all with --graph")
-    if graph_file is not None:
-        if max_states is not None and max_states > GRAPH_LIMIT:
-            raise InputError(f"--graph exports at most {GRAPH_LIMIT:,} states, and "
-                             f"--max-states {max_states:,} is more",
-                             hint=f"use --max-states {GRAPH_LIMIT} or less with --graph")
-        max_states = max_states or GRAPH_LIMIT
-    explicit_only = [o for o, given in (("--workers", workers), ("--ray", ray_address),
-                                        ("--checkpoint", checkpoint_dir),
-                                        ("--resume", resume_dir)) if given]
-    if engine == "symbolic" and explicit_only:
-        raise InputError(f"{', '.join(explicit_only)}: options of the explicit search",
-                         hint="use --engine explicit or all with them")
+@collected("flags", CheckFlags)
+def check(variant, config_flags, flags: CheckFlags):
+    flags = flags.checked()
     v = _load(variant, config_flags)
     # the cluster is joined once every input is known good
-    transport = ray_cluster(ray_address).transport() if ray_address is not None else None
-    if transport is not None and workers is None:
-        workers = transport.cpus
-    workers = workers or 1
-    identity = search_identity(v, not no_symmetry)
-    resume = read_checkpoint(resume_dir, identity) if resume_dir is not None else None
-    ckpt = None
-    if checkpoint_dir is not None or resume_dir is not None:
-        target = checkpoint_dir if checkpoint_dir is not None else resume_dir
-        same = resume_dir is not None and (checkpoint_dir is None or
-                                           os.path.realpath(checkpoint_dir)
-                                           == os.path.realpath(resume_dir))
-        ckpt = Checkpoints(target, identity, checkpoint_every, force=force and not same,
-                           resuming=same, option="--checkpoint" if checkpoint_dir else "--resume")
-    budget = Budget(timeout, memory_option_value(max_memory))
-    wanted = list(properties) or list(known)
-    with Outputs(force) as out:
-        # every output path is checked before the work starts
-        itf = out.folder(itf_dir, "--itf", names=[verdict_file_name(v.name, p, ".itf.json")
-                                                  for p in wanted]) \
-            if itf_dir is not None else None
-        graph = out.file(graph_file, "--graph") if graph_file is not None else None
-        saves = out.folder(scenario_dir, "--save-scenarios",
-                           names=[verdict_file_name(v.name, p) for p in wanted]) \
-            if scenario_dir is not None else None
-        smt = out.folder(emit_smt2, "--emit-smt2", patterns=["*.smt2"]) \
-            if emit_smt2 is not None else None
-        html = out.file(html_file, "--html") if html_file is not None else None
+    transport = (ray_cluster(flags.ray_address).transport() if flags.ray_address is not None
+                 else None)
+    workers = flags.workers or (transport.cpus if transport is not None else 1)
+    ckpt, resume = _checkpoints(flags, v)
+    budget = Budget(flags.timeout, memory_option_value(flags.max_memory))
+    with Outputs(flags.force) as out:
+        files = _files(out, flags, v)   # every output path is checked before the work starts
         with budget:
-            if engine == "symbolic":
-                return _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves,
-                                       html, out)
-            return _check_explicit(v, engine, properties, max_states, depth, budget, smt,
-                                   no_symmetry, workers, as_json, itf, graph, saves, html, out,
-                                   ckpt, resume, transport)
+            report = _run(Check(
+                v, flags.properties, Engine(flags.engine),
+                Limits(flags.max_states, flags.depth, budget.search_timeout(),
+                       budget.timeout_name()),
+                not flags.no_symmetry, workers, transport, ckpt, resume, emit=files.smt,
+                stops=budget), flags.as_json)
+            return _finish(report, budget, files, flags.as_json)
 
 
-def _game(v, budget):
-    """The compiled game, or None when a stop came first (the compile may be cut
-    short: it can take seconds at a big table, and --timeout counts it)."""
-    return _interruptible(budget, Game.from_variant, v)
+def _checkpoints(flags: CheckFlags, v):
+    """(where checkpoints go, the search to go on from): each None unless asked for."""
+    identity = search_identity(v, not flags.no_symmetry)
+    resume = read_checkpoint(flags.resume_dir, identity) if flags.resume_dir is not None else None
+    if flags.checkpoint_dir is None and flags.resume_dir is None:
+        return None, resume
+    target = flags.checkpoint_dir if flags.checkpoint_dir is not None else flags.resume_dir
+    same = flags.resume_dir is not None and (
+        flags.checkpoint_dir is None
+        or os.path.realpath(flags.checkpoint_dir) == os.path.realpath(flags.resume_dir))
+    return Checkpoints(target, identity, flags.checkpoint_every, force=flags.force and not same,
+                       resuming=same,
+                       option="--checkpoint" if flags.checkpoint_dir else "--resume"), resume
 
 
-def _interruptible(budget, fn, *args, **kwargs):
-    """``fn(...)`` where a stop may cut it short: its value, or None when a stop
-    reached it (its own handling, if any, having been bypassed)."""
+def _files(out: Outputs, flags: CheckFlags, v) -> Files:
+    """The files asked for, each path checked now."""
+    wanted = list(flags.properties) or list(property_ids())
+    return Files(
+        out,
+        out.folder(flags.itf_dir, "--itf", names=[verdict_file_name(v.name, p, ".itf.json")
+                                                  for p in wanted])
+        if flags.itf_dir is not None else None,
+        out.file(flags.graph_file, "--graph") if flags.graph_file is not None else None,
+        out.folder(flags.scenario_dir, "--save-scenarios",
+                   names=[verdict_file_name(v.name, p) for p in wanted])
+        if flags.scenario_dir is not None else None,
+        out.folder(flags.emit_smt2, "--emit-smt2", patterns=["*.smt2"])
+        if flags.emit_smt2 is not None else None,
+        out.file(flags.html_file, "--html") if flags.html_file is not None else None)
+
+
+def _run(check: Check, as_json: bool) -> Report:
+    """The check, with its progress shown on a terminal."""
+    if check.engine is Engine.SYMBOLIC:
+        if not sys.stderr.isatty() or as_json:
+            return check.run()
+        report = replace(check, symbolic_progress=lambda msg: click.echo(
+            f"\r  {msg:<70}", err=True, nl=False)).run()
+        click.echo("\r" + " " * 74 + "\r", err=True, nl=False)
+        return report
+    update, bar, parts = _progress()
+    report = replace(check, progress=update, part_progress=parts,
+                     searched=bar.close if bar is not None else None).run()
+    if bar is not None and not report.started:
+        bar.close()
+    return report
+
+
+@dataclass(frozen=True)
+class Files:
+    """The files a check writes (each checked before the work starts), all
+    committed together by ``out``."""
+    out: Outputs
+    itf: FolderOut | None = None
+    graph: FileOut | None = None
+    saves: FolderOut | None = None
+    smt: FolderOut | None = None
+    html: FileOut | None = None
+
+
+def _finish(report: Report, budget: Budget, files: Files, as_json: bool):
+    """Write the files asked for, print the report, exit with its code."""
+    if report.started:
+        saved, not_saved = _scenario_texts(files.saves, report, budget)
+        # a stop while the scenarios were built stopped the command too
+        report = replace(report, stopped_by=budget.reason or report.stopped_by)
+        game = report.game
+        assert game is not None   # a search began: the game was compiled
+        if files.itf is not None:
+            for x in report.results:
+                if x.trace is not None:
+                    files.itf.write(verdict_file_name(report.variant.name, x.id, ".itf.json"),
+                                    json.dumps(itf(game, x.trace), indent=1))
+        if files.graph is not None:
+            _write_graph(report.graph, files.graph)
+        paths = ([files.saves.write(n, t) for n, t in saved.items()]
+                 if saved is not None and files.saves is not None else None)
+        written = _write_html(files.html, budget, report)
+        files.out.commit()
+    else:   # a stop before the search began: nothing is written
+        paths, not_saved, written = None, None, {}
+    if as_json:
+        extra = _saved_json(paths, not_saved) | written if report.started else {}
+        emit_json(report.as_json() | extra)
+    else:
+        smt = files.smt.path if files.smt is not None else None
+        click.echo(check_text(report, smt) + saved_text(paths, not_saved) + html_text(written))
+    sys.exit(exit_code(report.results))
+
+
+def _interruptible(budget: Budget, fn):
+    """``fn()``, or None when a stop cut it short."""
     try:
         with budget.interruptible():
-            return fn(*args, **kwargs)
+            return fn()
     except KeyboardInterrupt:
         budget.reason = budget.reason or "interrupted (Ctrl-C)"
         return None
 
 
-def _not_started(v, properties, budget, as_json, engine):
-    """The report when a stop came before the search began: every property UNKNOWN."""
-    reason = budget.reason
-    vs = [Verdict(p, UNKNOWN, engine, "", {"kind": "bounded", "limit": reason,
-                                             "note": f"stopped by {reason} before the search "
-                                                     "began"})
-          for p in (list(properties) or property_ids())]
-    if as_json:
-        emit_json({"variant": v.name, "config": v.config.as_dict(),
-                   "readings": dict(v.explicit), "engine": engine,
-                   "properties": [x.as_json() for x in vs],
-                   "stats": {"complete": False, "limit": reason, "stopped_by": reason}})
-    else:
-        click.echo(f"itcp-check: variant {v.name} at {v.config.describe()}\n"
-                   f"stopped by {reason} before the search began: every verdict UNKNOWN")
-    sys.exit(exit_code(vs))
-
-
-def _relabel(vs, budget):
-    """Limits in the verdicts as the user set them (``--timeout S``, the signal)."""
-    for x in vs:
-        if isinstance(x.evidence, dict) and "limit" in x.evidence:
-            was = x.evidence["limit"]
-            now = budget.limit_text(was)
-            if now != was:
-                x.evidence = dict(x.evidence, limit=now)
-                if "note" in x.evidence:
-                    x.evidence["note"] = x.evidence["note"].replace(str(was), str(now))
-    return vs
-
-
-def explicit_check(v, wanted, max_states, depth, budget, symmetry=True, progress=None,
-                   searched=None, workers=1, part_progress=None, checkpoints=None, resume=None,
-                   transport=None):
-    """The explicit-state check of variant ``v`` inside ``budget`` (``check``'s and
-    ``sweep``'s): the game compiled, every state searched within the limits, then a
-    verdict per property (those ``wanted``, else all), each limit named as the user
-    set it.  ``progress`` is the search's callback; ``searched()`` is called when the
-    search ends.  Returns (game, exploration, verdicts); the last two are None when
-    a stop came before the search began (and the game too, before it was compiled)."""
-    game = _game(v, budget)
-    if game is None:
-        return None, None, None
-    on_level = None
-    if checkpoints is not None:
-        def on_level(ex, level):
-            now = time.monotonic()
-            if checkpoints.due(now):
-                checkpoints.write(ex, level(), now)
-    spread = {} if transport is None else {"transport": transport, "warm": 0}
-    ex = _interruptible(budget, search, game, Limits(max_states, depth, budget.search_timeout()),
-                        workers=workers, symmetry=symmetry, progress=progress,
-                        part_progress=part_progress, resume=resume, on_level=on_level, **spread)
-    if searched is not None:
-        searched()
-    if ex is None:
-        return game, None, None
-    if checkpoints is not None and not ex.complete and ex.level is not None:
-        # stopped (a signal, a limit): the top of the level it was in, for --resume
-        checkpoints.write(ex, ex.level, time.monotonic())
-    ex.limit = budget.limit_text(ex.limit)
-    vs = _interruptible(budget, verdicts, ex, wanted, stopped=lambda: budget.reason)
-    if vs is None:  # stopped as the analysis began or ended
-        vs = search_verdicts(ex, wanted, budget.reason)
-    return game, ex, _relabel(vs, budget)
-
-
-def _check_explicit(v, engine, properties, max_states, depth, budget, smt, no_symmetry,
-                    workers, as_json, itf, graph, saves, html, out, checkpoints=None, resume=None,
-                    transport=None):
-    update, bar, parts = _progress()
-    wanted = list(properties) or None
-    game, ex, vs = explicit_check(v, wanted, max_states, depth, budget, not no_symmetry,
-                                  update, bar.close if bar is not None else None, workers,
-                                  parts if workers > 1 else None, checkpoints, resume,
-                                  transport)
-    if ex is None:
-        if bar is not None:
-            bar.close()
-        return _not_started(v, properties, budget, as_json, engine)
-    sym_stats, svs = None, []
-    if engine == "all":
-        got = _interruptible(budget, _symbolic_verdicts, game, wanted, depth,
-                             budget.search_timeout(), smt, stopped=lambda: budget.reason)
-        if got is not None:
-            svs, sym_stats = got
-            vs = merge(vs, svs)
-    _relabel(vs, budget)
-    saved, not_saved = _scenario_texts(saves, v, game, vs, budget)
-    if itf is not None:
-        for name, text in _itf_files(v.name, vs).items():
-            itf.write(name, text)
-    if graph is not None:
-        _write_graph(ex, graph)
-    paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
-    stats = {"states": ex.states, "transitions": ex.transitions, "terminal": ex.terminal,
-             "deadlocks": len(ex.deadlocks), "depth": ex.depth,
-             "seconds": round(ex.seconds, 3), "initial_states": ex.initial,
-             "symmetry": ex.symmetry, "symmetries": ex.permutations,
-             "states_without_symmetry": ex.unreduced_states,
-             "complete": ex.complete, "limit": ex.limit}
-    if budget.reason is not None:
-        stats["stopped_by"] = budget.reason
-    if sym_stats is not None:
-        stats["symbolic"] = sym_stats.as_json()
-    rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
-    coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
-                                                          if r not in ex.fired],
-                "sampled": ex.coverage_sampled}
-    written = _write_html(html, budget, lambda: check_page(v, game, vs, stats, coverage, ex,
-                                                           engine, svs))
-    out.commit()
-    if as_json:
-        emit_json({"variant": v.name, "config": v.config.as_dict(),
-                   "readings": dict(v.explicit), "engine": engine,
-                   "properties": [x.as_json() for x in vs], "stats": stats,
-                   "coverage": coverage, **_saved_json(paths, not_saved), **written})
-    else:
-        click.echo(text_report(v, vs, stats, coverage) + _saved_text(paths, not_saved)
-                   + _html_text(written))
-    sys.exit(exit_code(vs))
-
-
-def _write_html(html, budget, page) -> dict:
-    """The report page ``page()``, if asked for, into its staged file (a stop while
-    it is drawn leaves it out); what to say of it in JSON."""
+def _write_html(html, budget: Budget, report: Report) -> dict:
+    """The report page, if asked for, into its staged file (a stop while it is
+    drawn leaves it out); what to say of it in JSON."""
     if html is None:
         return {}
-    text = _interruptible(budget, page)
+    text = _interruptible(budget, lambda: check_page(report))
     if text is None:
         return {"html_note": f"not written: stopped by {budget.reason}"}
     html.write(text)
     return {"html": str(html.path)}
 
 
-def _html_text(written: dict) -> str:
-    if "html" in written:
-        return f"\n\nHTML report written to {written['html']}"
-    return f"\n\nHTML report {written['html_note']}" if written else ""
-
-
-def _scenario_texts(saves, v, game, vs, budget):
+def _scenario_texts(saves, report: Report, budget: Budget):
     """(file name -> text of each violation's scenario, or None; why none were
     saved, or None).  Built and replayed before anything is written; a stop
     while they are built saves none (and says so)."""
     if saves is None:
         return None, None
-    if budget.reason is not None:
-        return None, f"not saved: stopped by {budget.reason}"
+    reason = budget.reason or report.stopped_by
+    if reason is not None:
+        return None, f"not saved: stopped by {reason}"
     texts = _interruptible(budget, lambda: checked_texts(
-        saves.folder, verdict_scenarios(saves.folder, v, game, vs)))
+        saves.folder, verdict_scenarios(saves.folder, report.variant, report.game,
+                                        report.results)))
     if texts is None:
         return None, f"not saved: stopped by {budget.reason}"
     return texts, None
@@ -417,154 +364,6 @@ def _saved_json(saved, not_saved=None) -> dict:
     if not_saved is not None:
         return {"scenarios": [], "scenarios_note": not_saved}
     return {} if saved is None else {"scenarios": [str(p) for p in saved]}
-
-
-def _saved_text(saved, not_saved=None) -> str:
-    if not_saved is not None:
-        return f"\n\nscenario files {not_saved}"
-    if saved is None:
-        return ""
-    return "\n\n" + (f"{len(saved)} scenario file(s) saved: " + ", ".join(str(p) for p in saved)
-                      if saved else "no violation: no scenario saved")
-
-
-def merge(explicit: list, symbolic: list) -> list:
-    """One verdict per property: a violation from either engine wins, then a proof
-    from either (a replayed trace or an exhaustion/induction), else UNKNOWN."""
-    by_id = {x.id: x for x in symbolic}
-    out = []
-    for x in explicit:
-        y = by_id.get(x.id)
-        best = x
-        if y is not None:
-            for verdict in (VIOLATED, HOLDS):
-                hit = [z for z in (x, y) if z.verdict == verdict]
-                if hit:
-                    best = hit[0]
-                    break
-        best.evidence = dict(best.evidence)
-        if y is not None:
-            other = y if best is x else x
-            best.evidence["other_engine"] = {"engine": other.engine, "verdict": other.verdict,
-                                             "kind": other.evidence.get("kind")}
-        out.append(best)
-    return out
-
-
-def _check_symbolic(v, properties, depth, budget, smt, as_json, itf, saves, html, out):
-    game = _game(v, budget)
-    if game is None:
-        return _not_started(v, properties, budget, as_json, "symbolic")
-    progress = None
-    if sys.stderr.isatty() and not as_json:
-        progress = lambda msg: click.echo(f"\r  {msg:<70}", err=True, nl=False)
-    got = _interruptible(budget, _symbolic_verdicts, game, list(properties) or None, depth,
-                         budget.search_timeout(), smt, progress, stopped=lambda: budget.reason)
-    if progress is not None:
-        click.echo("\r" + " " * 74 + "\r", err=True, nl=False)
-    if got is None:
-        return _not_started(v, properties, budget, as_json, "symbolic")
-    vs, st = got
-    _relabel(vs, budget)
-    saved, not_saved = _scenario_texts(saves, v, game, vs, budget)
-    if itf is not None:
-        for name, text in _itf_files(v.name, vs).items():
-            itf.write(name, text)
-    paths = [saves.write(n, t) for n, t in saved.items()] if saved is not None else None
-    stats = st.as_json()
-    if budget.reason is not None:
-        stats["stopped_by"] = budget.reason
-    written = _write_html(html, budget, lambda: check_page(v, game, vs, stats, None, None,
-                                                           "symbolic"))
-    out.commit()
-    if as_json:
-        emit_json({"variant": v.name, "config": v.config.as_dict(),
-                   "readings": dict(v.explicit), "engine": "symbolic",
-                   "properties": [x.as_json() for x in vs], "stats": stats,
-                   **_saved_json(paths, not_saved), **written})
-    else:
-        lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
-                 f"symbolic (Z3): {stats['queries']} queries, {stats['seconds']:.1f} s"
-                 + (f", BMC to depth {stats['bmc_depth']}" if stats["bmc_depth"] else "")
-                 + (f"; STOPPED by {budget.reason}" if budget.reason else ""), ""]
-        width = max(len(x.id) for x in vs)
-        for x in vs:
-            ev = x.evidence
-            if x.verdict == HOLDS and ev.get("kind") == "proof":
-                note = f"proved for every state; rules: {', '.join(ev['rules'])}"
-            elif x.verdict == HOLDS and ev.get("kind") == "ranking":
-                note = (f"ranking function ({', '.join(ev['ranking'])}) decreases on every "
-                        f"step after a Pass; rules: {', '.join(ev['rules'])}"
-                        + (f"; invariants: {', '.join(ev['invariants'])}"
-                           if ev["invariants"] else ""))
-            elif x.verdict == HOLDS and "bracket" in ev:
-                lo, hi = ev["bracket"]
-                note = (f"hands hold {lo} to {hi} cards (a proved bracket: "
-                        + (f"1-inductive; rules: {', '.join(ev['rules'])}"
-                           if ev["kind"] == "inductive" else "by the card count alone") + ")")
-            elif x.verdict == HOLDS:
-                note = (f"{ev['k']}-inductive; rules: {', '.join(ev['rules'])}"
-                        + (f"; invariants: {', '.join(ev['invariants'])}"
-                           if ev["invariants"] else ""))
-            elif x.verdict == VIOLATED:
-                note = (f"BMC trace: {ev['length']} move{'s' if ev['length'] != 1 else ''}"
-                        + (" (a lasso)" if ev.get("lasso") else "") + ", replayed by the engine")
-            else:
-                note = ev.get("note", "")
-            lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
-        lines += violation_stories(vs)
-        if stats["smt2_files"]:
-            lines += ["", f"{stats['smt2_files']} SMT-LIB2 file(s) written to {smt.path}"]
-        click.echo("\n".join(lines) + _saved_text(paths, not_saved) + _html_text(written))
-    sys.exit(exit_code(vs))
-
-
-def violation_stories(vs) -> list[str]:
-    """Each violated property's statement and its trace told as a story."""
-    lines = []
-    for x in vs:
-        if x.verdict == VIOLATED and x.trace is not None:
-            lines += ["", f"{x.id}: {x.statement}"] + ["  " + s for s in x.trace["story"]]
-    return lines
-
-
-def text_report(v, vs, stats, coverage) -> str:
-    lines = [f"itcp-check: variant {v.name} at {v.config.describe()}",
-             f"explicit-state search: {stats['states']:,} states, {stats['transitions']:,} "
-             f"transitions, depth {stats['depth']}, {stats['seconds']:.1f} s"
-             + (f", symmetry reduction on ({stats['symmetries']} symmetries; "
-                f"{stats['states_without_symmetry']:,} states without)"
-                if stats["symmetry"] and stats["symmetries"] > 1 else ", no symmetry reduction")
-             + ("" if stats["complete"] else f"; STOPPED by {stats['limit']}")
-             + (f"; the analysis after it was stopped by {stats['stopped_by']}"
-                if stats["complete"] and stats.get("stopped_by") else ""), ""]
-    width = max(len(x.id) for x in vs)
-    for x in vs:
-        ev = x.evidence
-        if x.verdict == HOLDS:
-            extra = ""
-            if x.id == "HAND_BOUNDS":
-                extra = f": hands hold {ev['min_hand']} to {ev['max_hand']} cards"
-            note = f"exhaustive over {ev['states']:,} states{extra}"
-        elif x.verdict == VIOLATED and "length" not in ev:
-            note = ev.get("note", "")
-        elif x.verdict == VIOLATED:
-            note = (f"shortest trace: {ev['length']} move{'s' * (ev['length'] != 1)}"
-                    + (" (a lasso)" if ev.get("lasso") else ""))
-        else:
-            note = ev.get("note", "")
-        lines.append(f"  {x.id:<{width}}  {x.verdict:<8}  {note}")
-    lines += violation_stories(vs)
-    never = coverage["never_fired"]
-    sampled = (" (rule firings were sampled once no new rule appeared for a while)"
-               if coverage["sampled"] else "")
-    lines += ["", f"coverage: {len(coverage['fired'])} rules fired; {len(never)} never fired at "
-                  f"this table{sampled} (checks may be vacuous for them)"
-              + (":" if never else ".")]
-    if never:
-        lines += textwrap.wrap(", ".join(never), 100, initial_indent="  ",
-                               subsequent_indent="  ")
-    return "\n".join(lines)
 
 
 check.uses_budget = True  # a signal while the program starts: a report, all UNKNOWN

@@ -1,7 +1,8 @@
 """A search's checkpoint: a folder it writes as it goes, and goes on from.
 
 ``check --checkpoint DIR`` writes the explicit search's state at the top of a
-level (``checks.explore.Level`` and the arrays up to it) every
+level (``checks.explicit.explore.Resume``: the ``Level`` and the arrays up to
+it, which the check hands over) every
 ``--checkpoint-every`` seconds and when a stop (Ctrl-C, a signal, a limit) ends
 the search; ``check --resume DIR`` goes on from the last one written, to the
 same states, verdicts and traces as a search that never stopped, in one
@@ -26,7 +27,7 @@ The folder, and why it is safe to kill a run at any moment:
 Nothing of the user's is replaced: a folder that holds anything but a
 checkpoint is refused, and so is a checkpoint the command was not asked to go
 on from (``--force`` starts it afresh).  Checkers never write files: this
-module writes what ``checks/explicit/explore.py`` hands it.
+module writes what the check (``checks/run.py``) hands it.
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from itcp.checks.explicit.explore import Exploration, Level, Resume, resume_point
+from itcp.checks.explicit.explore import Level, Resume
 from itcp.spec.errors import InputError
 
 from .codehash import code_version
@@ -165,11 +166,12 @@ class Checkpoints:
     def due(self, now: float) -> bool:
         return self.last is None or now - self.last >= self.every
 
-    def write(self, ex: Exploration, level: Level, now: float) -> None:
-        """A checkpoint at ``level``: what is new in the arrays, the waiting rows,
-        then the manifest (the only rename that makes it the checkpoint)."""
+    def write(self, r: Resume, now: float) -> None:
+        """A checkpoint of the search at ``r``'s level: what is new in the arrays,
+        the waiting rows, then the manifest (the only rename that makes it the
+        checkpoint)."""
         make_folder(self.folder)
-        r = resume_point(ex, level)
+        level = r.level
         lengths = {}
         for name, (field, dtype) in ARRAYS.items():
             a = np.ascontiguousarray(getattr(r, field), dtype=dtype)

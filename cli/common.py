@@ -8,15 +8,15 @@ command raises (a bad variant file, flag or name) is printed as
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import math
-import re
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import click
 
-from itcp.spec.errors import ConfigError, InputError, clip
+from itcp.spec.errors import ConfigError, InputError, Setting, clip
 from itcp.spec.variants import Variant, list_variants, load_variant, overrides
 
 from .early import PENDING
@@ -247,6 +247,22 @@ def config_options(f):
     return wrapper
 
 
+def collected(name: str, make: Callable[..., object]):
+    """Gather a command's option parameters into one value passed as ``name``:
+    ``make(**options)`` (an options dataclass, whose fields name the options it
+    takes), so the command takes one value, not a parameter per flag.  Put it
+    right above the command's function (below its options)."""
+    def decorate(f):
+        params = [p for p in inspect.signature(make).parameters]
+
+        @functools.wraps(f)
+        def wrapper(*args, **kwargs):
+            taken = {k: kwargs.pop(k) for k in params if k in kwargs}
+            return f(*args, **{name: make(**taken)}, **kwargs)
+        return wrapper
+    return decorate
+
+
 def load(variant: str, flags: Mapping | None = None) -> Variant:
     """The variant named or at a path, with the command line's config flags on top."""
     return load_with(variant, overrides(flags))
@@ -257,11 +273,13 @@ def load_with(variant: str, table: Mapping) -> Variant:
     try:
         return load_variant(variant, table)
     except ConfigError as e:
-        hint = e.hint
-        m = re.match(r"(.*?)\b(players|suits|hand|ranks|options) = (\S+)(.*)", hint or "")
-        if m:
-            hint = f"{m.group(1)}--{m.group(2)} {m.group(3).strip(chr(34))}{m.group(4)}"
-        raise InputError(e.message, e.where, hint) from None
+        raise InputError(e.message, e.where, e.hint_saying(said_as_flag)) from None
+
+
+def said_as_flag(s: Setting) -> str:
+    """A setting a hint suggests, as the command line sets it (``--hand 3``), if a
+    flag sets it (else as a variant file does)."""
+    return s.flag() if s.key in CONFIG_FLAGS else s.toml()
 
 
 # -- output -----------------------------------------------------------------------

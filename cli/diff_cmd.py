@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from itcp.checks.questions.diff import DIFF_MAX_STATES, describe, diff_variants
+from itcp.checks.results import Verdict
 
 from .common import (
     COUNT,
@@ -58,7 +59,7 @@ def diff_cmd(variant_a, variant_b, as_json, save_dir, max_states, force):
         for c in comps:
             for line in describe(c):
                 click.echo("  " + line)
-    sys.exit(EXIT_UNKNOWN if any(c.result == "unknown" for c in comps) else EXIT_OK)
+    sys.exit(EXIT_UNKNOWN if any(c.verdict is Verdict.UNKNOWN for c in comps) else EXIT_OK)
 
 
 __all__ = ["diff_cmd"]

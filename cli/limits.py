@@ -275,17 +275,10 @@ class Budget:
         how = "--max-memory" if self.limit_given else "the default memory limit"
         return f"memory limit ({how}: {show_size(self.memory)})"
 
-    def limit_text(self, limit: str | None) -> str | None:
-        """A limit a checker reported, as the user set it: the search's own
-        share of the timeout is reported as ``--timeout S``; an interrupt as
-        what caused it."""
-        if limit is None:
-            return None
-        if limit.startswith("--timeout") and self.timeout is not None:
-            return f"--timeout {self.timeout:g}"
-        if limit.startswith("interrupted") and self.reason is not None:
-            return self.reason
-        return limit
+    def timeout_name(self) -> str | None:
+        """The time limit as the user set it (``--timeout S``): what a check names
+        when its share of it runs out."""
+        return None if self.timeout is None else f"--timeout {self.timeout:g}"
 
     # -- the machinery --------------------------------------------------------------
     def __enter__(self) -> Budget:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 
-from itcp.checks.explicit.explore import Limits
 from itcp.checks.questions.ask import Options, ask
 from itcp.checks.questions.language import parse
+from itcp.checks.run import Limits
 from itcp.model.engine.engine import Game
 from itcp.report.play import BOTS, Replay, Session, Style, use_colour
 from itcp.scenarios.format import load_scenario

@@ -20,25 +20,27 @@ import os
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 from tqdm import tqdm
 
-from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED
+from itcp.checks.results import Verdict
 from itcp.model.engine.engine import Game
-from itcp.report.sweep import SweepColumn, sweep_page
+from itcp.report.sweep import SKIPPED, Cell, SweepColumn, cell, drawable, sweep_page
 from itcp.scenarios.save import variant_ref
 from itcp.spec.config import OPTION_VALUES
 from itcp.spec.errors import ConfigError, InputError, nearest, valid_names
 from itcp.spec.properties import property_ids
-from itcp.spec.variants import load_variant, parse_options, parse_ranks
+from itcp.spec.variants import Variant, load_variant, parse_options, parse_ranks
 
 from .common import (
     COUNT,
     SECONDS,
     VARIANT_HELP,
     Command,
+    collected,
     force_option,
     load_with,
     memory_option,
@@ -61,8 +63,6 @@ from .sweep_jobs import (
 
 #: the share of the memory available at the start that the jobs running at once share
 MEMORY_SHARE = 0.8
-#: cells of the text matrix
-CELL = {HOLDS: "HOLDS", VIOLATED: "VIOLATED", UNKNOWN: "UNKNOWN"}
 
 
 # -- reading the flags ------------------------------------------------------------------
@@ -178,46 +178,25 @@ class TableJob:
     def __init__(self, table: dict):
         self.table = table
         self.label = table_label(table)
-        self.variant = None
+        self.variant: Variant | None = None
         self.key: str | None = None
         self.skipped: str | None = None
         self.result: dict | None = None
         self.cached = False
         self.not_run: str | None = None  # why it has no result (a stop)
 
-    def cells(self, properties) -> dict[str, dict]:
-        """property -> {"verdict", and "length" | "limit" | "reason"}."""
+    def results(self) -> list:
+        """The table's results (``PropertyResult``), read back from its job's result."""
+        return [verdict_of(d) for d in (self.result or {}).get("verdicts", [])]
+
+    def cells(self, properties) -> dict[str, Cell]:
+        """property -> its cell of the matrix."""
         if self.skipped is not None:
-            return {p: {"verdict": "skipped", "reason": self.skipped} for p in properties}
+            return {p: Cell(SKIPPED, reason=self.skipped) for p in properties}
         if self.result is None or not self.result["verdicts"]:
             why = self.not_run or (self.result or {}).get("stats", {}).get("limit")
-            return {p: {"verdict": UNKNOWN, "limit": why} for p in properties}
-        out = {}
-        for d in self.result["verdicts"]:
-            ev = d["evidence"]
-            if d["verdict"] == VIOLATED:
-                cell = {"verdict": VIOLATED, "length": ev.get("length")}
-                if ev.get("lasso"):
-                    cell["lasso"] = True
-            elif d["verdict"] == HOLDS:
-                cell = {"verdict": HOLDS, "kind": ev.get("kind")}
-            else:
-                cell = {"verdict": UNKNOWN, "limit": ev.get("limit")}
-            out[d["id"]] = cell
-        return out
-
-
-def _cell_text(cell: dict, limits: dict) -> str:
-    v = cell["verdict"]
-    if v == VIOLATED:
-        n = cell.get("length")
-        return "VIOLATED" + (f" {n}" if n is not None else "")
-    if v == UNKNOWN:
-        limit = cell.get("limit") or "no verdict"
-        mark = limits.setdefault(limit, chr(ord("a") + len(limits)) if len(limits) < 26
-                                 else str(len(limits)))
-        return f"UNKNOWN[{mark}]"
-    return CELL.get(v, v)
+            return {p: Cell(Verdict.UNKNOWN, limit=why) for p in properties}
+        return {r.id: cell(r) for r in self.results()}
 
 
 def text_matrix(variant, columns, properties, summary) -> str:
@@ -226,7 +205,7 @@ def text_matrix(variant, columns, properties, summary) -> str:
     for c in columns:
         cells = c.cells(properties)
         label = c.label + (f"  (skipped: {c.skipped})" if c.skipped else "")
-        rows.append([_cell_text(cells[p], limits) if p in cells else "" for p in properties]
+        rows.append([cells[p].text(limits) if p in cells else "" for p in properties]
                     + [label])
     headers = list(properties) + ["table"]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers[:-1])]
@@ -260,10 +239,10 @@ def csv_text(columns, properties) -> str:
         for p in properties:
             if p not in cells:
                 continue
-            cell = cells[p]
+            x = cells[p]
             w.writerow([c.label, t["players"], t["suits"], t["ranks"], t["hand"], opts or "none",
-                        p, cell["verdict"], cell.get("length", ""), cell.get("limit") or "",
-                        cell.get("reason", "")])
+                        p, x.verdict, "" if x.length is None else x.length, x.limit or "",
+                        x.reason or ""])
     return buf.getvalue()
 
 
@@ -277,7 +256,7 @@ def json_report(variant, columns, properties, summary, scenarios) -> dict:
             d.update(status="not run", reason=c.not_run)
         else:
             d.update(status="checked", cached=c.cached, stats=c.result["stats"])
-        d["cells"] = c.cells(properties)
+        d["cells"] = {p: x.as_json() for p, x in c.cells(properties).items()}
         tables.append(d)
     out = {"variant": variant.name, "readings": dict(variant.explicit),
            "properties": list(properties), "limits": summary["limits"],
@@ -409,6 +388,40 @@ def run_jobs_on_ray(todo: list[tuple[TableJob, dict]], address: str, cache: Cach
 
 # -- the command ----------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class SweepFlags:
+    """The sweep command's flags, besides the variant (one field per option,
+    named as the option's parameter)."""
+    players: str
+    suits: str
+    ranks: str
+    hand: str
+    subsets: str
+    copies: tuple
+    properties: tuple
+    max_states: int | None
+    timeout: float | None
+    max_memory: int | None
+    jobs: int | None
+    ray_address: str | None
+    cache_dir: str
+    json_file: str | None
+    csv_file: str | None
+    html_file: str | None
+    scenario_dir: str | None
+    force: bool
+
+    def tables(self) -> list[dict]:
+        """Every combination of the ranges given: one table each (exit 2 on a
+        range that cannot be read)."""
+        return [dict(players=p, suits=s, ranks=r, hand=h, options=o)
+                for p in int_range(self.players, "--players", 2, 8, "2..4")
+                for s in int_range(self.suits, "--suits", 1, 6, "1..2")
+                for r in rank_list(self.ranks)
+                for h in int_range(self.hand, "--hand", 1, 20, "1..2")
+                for o in option_subsets(self.subsets, copies_of(self.copies))]
+
+
 @click.command("sweep", cls=Command, help=(
     "Check a variant at many tables: every combination of the player counts, suits, "
     "ranks, hand sizes and option-card subsets given is one job (the check 'itcp-check "
@@ -459,70 +472,45 @@ def run_jobs_on_ray(todo: list[tuple[TableJob, dict]], address: str, cache: Cach
               help="Save each violation's trace as a scenario file "
                    "(<variant>-<table>-<PROPERTY>.toml) in this folder.")
 @force_option
-def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max_states,
-          timeout, max_memory, jobs, ray_address, cache_dir, json_file, csv_file, html_file,
-          scenario_dir, force):
-    wanted = check_properties(properties)
-    tables = [dict(players=p, suits=s, ranks=r, hand=h, options=o)
-              for p in int_range(players, "--players", 2, 8, "2..4")
-              for s in int_range(suits, "--suits", 1, 6, "1..2")
-              for r in rank_list(ranks)
-              for h in int_range(hand, "--hand", 1, 20, "1..2")
-              for o in option_subsets(subsets, copies_of(copies))]
+@collected("flags", SweepFlags)
+def sweep(variant, flags: SweepFlags):
+    wanted = check_properties(flags.properties)
+    columns = [TableJob(t) for t in flags.tables()]
     base = load_with(variant, {})  # the variant file itself: its errors exit 2
-    memory_given = max_memory is not None
-    memory_option_value(max_memory)
-    jobs = jobs or os.cpu_count() or 1
+    memory_option_value(flags.max_memory)
+    jobs = flags.jobs or os.cpu_count() or 1
+    max_memory = flags.max_memory
     if max_memory is None:
         free = available_memory()
-        max_memory = int(MEMORY_SHARE * free / min(jobs, len(tables))) if free else None
-    columns = [TableJob(t) for t in tables]
+        max_memory = int(MEMORY_SHARE * free / min(jobs, len(columns))) if free else None
     for c in columns:
         try:
             c.variant = load_variant(variant, c.table)
         except ConfigError as e:
-            c.skipped = e.message.split(" (variant ")[0]
+            c.skipped = e.problem
     checkable = [c for c in columns if c.skipped is None]
     if not checkable:
         raise InputError(f"no table of this sweep can be dealt: {columns[0].skipped}",
                          hint="use more suits or ranks, fewer players, or smaller hands")
-    limits = {"max_states": max_states, "timeout": timeout,
-              "max_memory": max_memory if memory_given else None}
-    limits_text = _limits_shown(max_states, timeout, max_memory if memory_given else None)
-    with Outputs(force) as out:
+    limits = {"max_states": flags.max_states, "timeout": flags.timeout,
+              "max_memory": flags.max_memory}
+    limits_text = _limits_shown(flags.max_states, flags.timeout, flags.max_memory)
+    with Outputs(flags.force) as out:
         # every output path is checked before the work starts
-        Outputs().folder(cache_dir, "--cache")
+        Outputs().folder(flags.cache_dir, "--cache")
         names = [scenario_name(base.name, c.table, p) for c in checkable
                  for p in (wanted or property_ids())]
-        saves = (out.folder(scenario_dir, "--save-scenarios", names=names)
-                 if scenario_dir is not None else None)
-        jf = out.file(json_file, "--json") if json_file is not None else None
-        cf = out.file(csv_file, "--csv") if csv_file is not None else None
-        hf = out.file(html_file, "--html") if html_file is not None else None
-        cache = Cache(cache_dir)
-        scen_for = None
-        if saves is not None:
-            shipped = variant_ref(base, saves.folder) == base.name
-            scen_for = "*" if shipped else str(Path(saves.folder).resolve())
-        todo = []
-        for c in checkable:
-            c.key = job_key(c.variant, wanted, limits)
-            entry = cache.get(c.key)
-            if entry is not None and (scen_for is None or (
-                    "scenarios" in entry and entry["scenarios"]["for"] in ("*", scen_for))):
-                c.result, c.cached = entry, True
-                continue
-            todo.append((c, {"key": c.key, "variant": variant, "table": c.table,
-                             "properties": wanted or None, "max_states": max_states,
-                             "timeout": timeout, "memory": max_memory,
-                             "memory_given": memory_given,
-                             "scenarios": str(saves.folder) if saves is not None else None,
-                             "scenarios_for": scen_for}))
-        stopped = (run_jobs_on_ray(todo, ray_address, cache) if ray_address is not None
-                   else run_jobs(todo, jobs, cache))
+        saves = (out.folder(flags.scenario_dir, "--save-scenarios", names=names)
+                 if flags.scenario_dir is not None else None)
+        jf = out.file(flags.json_file, "--json") if flags.json_file is not None else None
+        cf = out.file(flags.csv_file, "--csv") if flags.csv_file is not None else None
+        hf = out.file(flags.html_file, "--html") if flags.html_file is not None else None
+        cache = Cache(flags.cache_dir)
+        todo = _todo(variant, base, checkable, wanted, limits, max_memory, saves, cache)
+        stopped = (run_jobs_on_ray(todo, flags.ray_address, cache)
+                   if flags.ray_address is not None else run_jobs(todo, jobs, cache))
         props = [p for p in property_ids() if not wanted or p in wanted]
         summary = _summary(columns, props, limits, limits_text)
-        counts = summary["cells"]
         saved, notes = _save_scenarios(saves, columns) if saves is not None else (None, [])
         if jf is not None:
             jf.write(_json_text(json_report(base, columns, props, summary, saved)))
@@ -531,20 +519,52 @@ def sweep(variant, players, suits, ranks, hand, subsets, copies, properties, max
         if hf is not None:
             hf.write(html_report(base, columns, saves, hf))
         out.commit()
-    text = text_matrix(base, columns, props, summary)
+    click.echo(text_matrix(base, columns, props, summary)
+               + _outcome_text(flags, saves, saved, notes, stopped, summary))
+    counts = summary["cells"]
+    sys.exit(1 if counts[Verdict.VIOLATED] else 3 if counts[Verdict.UNKNOWN] else 0)
+
+
+def _todo(variant, base, checkable, wanted, limits, max_memory, saves, cache) -> list:
+    """The jobs to run: each table not found in the cache (with its scenarios,
+    when they are asked for), as (column, job)."""
+    scen_for = None
+    if saves is not None:
+        shipped = variant_ref(base, saves.folder) == base.name
+        scen_for = "*" if shipped else str(Path(saves.folder).resolve())
+    todo = []
+    for c in checkable:
+        c.key = job_key(c.variant, wanted, limits)
+        entry = cache.get(c.key)
+        if entry is not None and (scen_for is None or (
+                "scenarios" in entry and entry["scenarios"]["for"] in ("*", scen_for))):
+            c.result, c.cached = entry, True
+            continue
+        todo.append((c, {"key": c.key, "variant": variant, "table": c.table,
+                         "properties": wanted or None, "max_states": limits["max_states"],
+                         "timeout": limits["timeout"], "memory": max_memory,
+                         "memory_given": limits["max_memory"] is not None,
+                         "scenarios": str(saves.folder) if saves is not None else None,
+                         "scenarios_for": scen_for}))
+    return todo
+
+
+def _outcome_text(flags: SweepFlags, saves, saved, notes, stopped, summary) -> str:
+    """What the sweep says after its matrix: the scenarios saved, the files
+    written, and whether a stop left jobs to run again."""
+    text = ""
     if saved is not None:
         text += (f"\n\n{len(saved)} scenario file(s) saved in {saves.path}" if saved
                  else "\n\nno violation saved: no scenario file written")
         if notes:
             text += "\n" + "\n".join(f"  {n}" for n in notes)
-    written = [f for f in (json_file, csv_file, html_file) if f is not None]
+    written = [f for f in (flags.json_file, flags.csv_file, flags.html_file) if f is not None]
     if written:
         text += "\n\nwritten: " + ", ".join(written)
     if stopped is not None:
         text += (f"\n\nSTOPPED ({stopped}): {summary['not_run']} job(s) not finished; "
                  "run the same command again to finish them (finished jobs are cached)")
-    click.echo(text)
-    sys.exit(1 if counts[VIOLATED] else 3 if counts[UNKNOWN] else 0)
+    return text
 
 
 def _limits_shown(max_states, timeout, max_memory) -> str:
@@ -563,10 +583,10 @@ def _limits_shown(max_states, timeout, max_memory) -> str:
 def _summary(columns, props, limits, limits_text) -> dict:
     """How many tables were checked, run, cached, skipped or not run, and the cells
     per verdict."""
-    counts = {k: 0 for k in (HOLDS, VIOLATED, UNKNOWN, "skipped")}
+    counts: dict[str, int] = {k: 0 for k in (*Verdict, SKIPPED)}
     for c in columns:
-        for cell in c.cells(props).values():
-            counts[cell["verdict"]] += 1
+        for x in c.cells(props).values():
+            counts[x.verdict] += 1
     return {"tables": len(columns), "checked": sum(c.result is not None for c in columns),
             "run": sum(c.result is not None and not c.cached for c in columns),
             "cached": sum(c.cached for c in columns),
@@ -605,7 +625,7 @@ def html_report(base, columns, saves, hf) -> str:
             cols.append(SweepColumn(c.label, None, [], why,
                                     config=c.variant.config if c.variant is not None else None))
             continue
-        vs = [verdict_of(d) for d in c.result["verdicts"]]
+        vs = c.results()
         links = {}
         if saves is not None:
             files = (c.result.get("scenarios") or {}).get("files", {})
@@ -613,11 +633,9 @@ def html_report(base, columns, saves, hf) -> str:
                 name = scenario_name(base.name, c.table, x.id)
                 if name in files:
                     links[x.id] = os.path.relpath(saves.final(name), Path(hf.path).parent)
-        drawn = [x for x in vs if x.verdict == VIOLATED and x.id not in links
-                 and x.trace is not None and "raw" in x.trace]
-        for x in vs:  # a trace that cannot be drawn is shown as its cell alone
-            if x.verdict == VIOLATED and x.id not in links and x not in drawn:
-                x.trace = None
+        # a trace whose engine states were not kept is shown as its cell alone
+        drawn = [x for x in vs if x.verdict is Verdict.VIOLATED and x.id not in links
+                 and drawable(x)]
         game = Game.from_variant(c.variant) if drawn else None
         st = c.result["stats"]
         note = (f"{st['states']:,} states, {st['seconds']:.1f} s" if "states" in st else "")

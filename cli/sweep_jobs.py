@@ -3,9 +3,9 @@ worker processes, each result cached by job.
 
 A job is one table (players, suits, ranks, hand, option cards) of one variant
 with its own limits.  ``run_job`` runs it in a worker process: the variant is
-loaded at that table and checked by ``explicit_check``, the function ``check``
-uses, inside a ``Budget`` of the job's own (``--timeout`` per job, a share of
-the memory).  Its result is plain JSON: the verdicts as ``check --json`` shows
+loaded at that table and checked through the front door ``check`` uses
+(``checks/run.py``), inside a ``Budget`` of the job's own (``--timeout`` per
+job, a share of the memory).  Its result is plain JSON: the verdicts as ``check --json`` shows
 them, each violation's raw trace (engine states and moves, to draw it again)
 and, when asked, its scenario file's text (made and replayed by the code
 ``check --save-scenarios`` uses).
@@ -27,12 +27,13 @@ import signal
 import time
 from pathlib import Path
 
-from itcp.checks.explicit.verdicts import VIOLATED, Verdict
+from itcp.checks.results import PropertyResult, Verdict, explicit_result
+from itcp.checks.run import Check, Limits
 from itcp.scenarios.save import checked_texts, verdict_file_name, verdict_scenarios
+from itcp.scenarios.story import Trace
 from itcp.spec.config import OPTION_TITLES
 from itcp.spec.variants import load_variant
 
-from .check_cmd import explicit_check
 from .codehash import code_version
 from .limits import SIGNALS, Budget
 from .output import Outputs
@@ -117,23 +118,26 @@ def run_job(job: dict) -> dict:
     if job["memory"] is not None and not job["memory_given"]:
         budget.limit_given = False  # the sweep's share of the memory, not --max-memory
     with budget:
-        game, ex, vs = explicit_check(v, job["properties"], job["max_states"], None, budget)
-    reason = budget.reason
+        report = Check(v, tuple(job["properties"] or ()), limits=Limits(
+            job["max_states"], None, budget.search_timeout(), budget.timeout_name()),
+            stops=budget).run()
+    reason = budget.reason or report.stopped_by
     result = {"format": ENTRY_FORMAT, "key": job["key"], "table": table_json(job["table"]),
               "status": "checked", "pid": os.getpid()}
-    if ex is None:
+    st = report.search
+    if st is None:
         result["stats"] = {"complete": False, "limit": reason, "stopped_by": reason}
         result["verdicts"] = []
     else:
-        result["stats"] = {"states": ex.states, "transitions": ex.transitions,
-                           "depth": ex.depth, "seconds": round(ex.seconds, 3),
-                           "symmetries": ex.permutations, "complete": ex.complete,
-                           "limit": ex.limit}
+        result["stats"] = {"states": st.states, "transitions": st.transitions,
+                           "depth": st.depth, "seconds": round(st.seconds, 3),
+                           "symmetries": st.symmetries, "complete": st.complete,
+                           "limit": st.limit}
         if reason is not None:
             result["stats"]["stopped_by"] = reason
-        result["verdicts"] = [_verdict_json(x) for x in vs]
+        result["verdicts"] = [_verdict_json(x) for x in report.results]
         if job["scenarios"] is not None:
-            result["scenarios"] = _scenarios(job, v, game, vs, reason)
+            result["scenarios"] = _scenarios(job, v, report.game, report.results, reason)
     result["interrupted"] = reason in SIGNAL_REASONS
     result["seconds"] = round(time.monotonic() - start, 3)
     return result
@@ -151,33 +155,31 @@ def _scenarios(job, v, game, vs, reason) -> dict:
     texts = checked_texts(folder, verdict_scenarios(folder, v, game, vs))
     for x in vs:
         name = verdict_file_name(v.name, x.id)
-        if x.verdict == VIOLATED and name in texts:
+        if x.verdict is Verdict.VIOLATED and name in texts:
             out["files"][scenario_name(v.name, job["table"], x.id)] = texts[name]
     return out
 
 
-def _verdict_json(x: Verdict) -> dict:
+def _verdict_json(x: PropertyResult) -> dict:
     out = x.as_json()
-    if x.trace is not None and "raw" in x.trace:
-        raw = {"states": _plain(list(x.trace["raw"]["states"])),
-               "actions": _plain(list(x.trace["raw"]["actions"]))}
+    t = x.trace
+    if t is not None and t.states is not None and t.actions is not None:
+        raw = {"states": _plain(list(t.states)), "actions": _plain(list(t.actions))}
         # kept only when it reads back as the engine's own values
-        if (_tuples(raw["states"]) == tuple(x.trace["raw"]["states"])
-                and _tuples(raw["actions"]) == tuple(x.trace["raw"]["actions"])):
+        if _tuples(raw["states"]) == t.states and _tuples(raw["actions"]) == t.actions:
             out["raw"] = raw
     return out
 
 
-def verdict_of(d: dict) -> Verdict:
-    """A verdict as ``run_job`` returned it, back as a ``Verdict`` (a violation's
-    trace with its engine states, when they were kept)."""
+def verdict_of(d: dict) -> PropertyResult:
+    """A result as ``run_job`` returned it, back as a ``PropertyResult`` (a
+    violation's trace with its engine states, when they were kept)."""
     trace = None
     if "trace" in d:
-        trace = dict(d["trace"])
-        if "raw" in d:
-            trace["raw"] = {"states": list(_tuples(d["raw"]["states"])),
-                            "actions": list(_tuples(d["raw"]["actions"]))}
-    return Verdict(d["id"], d["verdict"], d["engine"], d["statement"], d["evidence"], trace)
+        raw = d.get("raw")
+        trace = Trace.from_json(d["trace"], _tuples(raw["states"]) if raw else None,
+                                _tuples(raw["actions"]) if raw else None)
+    return explicit_result(d, trace)
 
 
 # -- the cache ------------------------------------------------------------------------

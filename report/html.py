@@ -10,8 +10,16 @@ sentences, invariants); the state graph (small runs); rule coverage.
 """
 from __future__ import annotations
 
-from itcp.checks.explicit.explore import edges, number_of, state
-from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED
+from itcp.checks.results import (
+    Exhaustive,
+    Inductive,
+    Ranking,
+    Report,
+    SearchStats,
+    StateGraph,
+    SymbolicStats,
+    Verdict,
+)
 from itcp.model.engine.engine import Game
 from itcp.spec.rulebook import rule_core
 
@@ -35,52 +43,25 @@ def trace_anchor(pid: str, suffix: str = "") -> str:
 
 def verdict_anchor(v) -> str:
     """Where the page shows a verdict's evidence."""
-    return {VIOLATED: trace_anchor(v.id), HOLDS: f"proof-{v.id}"}.get(v.verdict,
-                                                                    f"unknown-{v.id}")
+    return {Verdict.VIOLATED: trace_anchor(v.id), Verdict.HOLDS: f"proof-{v.id}"}.get(
+        v.verdict, f"unknown-{v.id}")
 
 
 # -- verdicts ---------------------------------------------------------------------------
-
-def verdict_note(v) -> str:
-    """One line of evidence, as the text report gives it."""
-    ev = v.evidence
-    kind = ev.get("kind")
-    if v.verdict == VIOLATED:
-        n = ev.get("length", 0)
-        how = {"bmc": "BMC trace, replayed by the engine"}.get(kind, "shortest trace")
-        return (f"{how}: {n} move{'s' * (n != 1)}" + (" (a lasso)" if ev.get("lasso") else ""))
-    if v.verdict == HOLDS:
-        if kind == "exhaustive":
-            extra = (f": hands hold {ev['min_hand']} to {ev['max_hand']} cards"
-                     if "min_hand" in ev else "")
-            return f"exhaustive over {ev['states']:,} states{extra}"
-        if kind == "inductive":
-            inv = ev.get("invariants") or []
-            return (f"{ev.get('k', 1)}-inductive (Z3), {len(ev.get('rules', []))} rules"
-                    + (f", {len(inv)} invariant{'s' * (len(inv) != 1)}" if inv else ""))
-        if kind == "proof":
-            return f"proved for every state (Z3), {len(ev.get('rules', []))} rules"
-        if kind == "ranking":
-            return (f"ranking function of {len(ev.get('ranking', []))} components (Z3), "
-                    f"{len(ev.get('rules', []))} rules")
-        return kind or ""
-    return ev.get("note") or (f"stopped by {ev['limit']}" if ev.get("limit") else "no verdict")
-
 
 def verdict_table(vs) -> str:
     rows = ['<table class="grid verdicts"><tr><th>property</th><th>verdict</th><th>engine</th>'
             '<th>evidence</th><th>what it says</th></tr>']
     for v in vs:
-        if v.verdict == VIOLATED:
-            ev = f'<a href="#{trace_anchor(v.id)}">{e(verdict_note(v))}</a>'
-        elif v.verdict == HOLDS:
-            ev = f'<a href="#proof-{e(v.id)}">{e(verdict_note(v))}</a>'
+        note = e(v.evidence.brief())
+        if v.verdict is Verdict.VIOLATED:
+            ev = f'<a href="#{trace_anchor(v.id)}">{note}</a>'
+        elif v.verdict is Verdict.HOLDS:
+            ev = f'<a href="#proof-{e(v.id)}">{note}</a>'
         else:
-            ev = e(verdict_note(v))
-        other = v.evidence.get("other_engine")
-        if other:
-            ev += (f'<div class="sub">{e(other["engine"])} engine: {e(other["verdict"])}'
-                   + (f' ({e(other["kind"])})' if other.get("kind") else "") + "</div>")
+            ev = note
+        if v.other is not None:
+            ev += f'<div class="sub">{e(v.other.engine)} engine: {e(v.other.text())}</div>'
         rows.append(f'<tr data-property="{e(v.id)}" data-verdict="{e(v.verdict)}">'
                     f'<td><code>{e(v.id)}</code></td><td>{verdict_badge(v.verdict)}</td>'
                     f"<td>{e(v.engine)}</td><td>{ev}</td><td>{e(v.statement)}</td></tr>")
@@ -89,7 +70,7 @@ def verdict_table(vs) -> str:
 
 
 def violations_html(game: Game, vs) -> str:
-    bad = [v for v in vs if v.verdict == VIOLATED and v.trace is not None]
+    bad = [v for v in vs if v.verdict is Verdict.VIOLATED and v.trace is not None]
     if not bad:
         return ""
     out = ["<h2>Violations, step by step</h2>"]
@@ -107,58 +88,60 @@ def _sentences_of(notes) -> str:
     return "".join(sentence_html(s, t) for s, t in sorted(seen.items()))
 
 
-def proof_html(game: Game, v) -> str:
+#: what each kind of symbolic proof shows, in a sentence
+PROOF_WHAT = {"inductive": "<b>Induction (Z3).</b> Every state satisfying the invariants "
+                           "below satisfies the property, and every action keeps it so",
+              "proof": "<b>A per-action proof (Z3).</b> For every action, the same state "
+                       "and choice give one successor",
+              "ranking": "<b>A ranking function (Z3).</b> Every step between two states "
+                         "after a Pass lowers the tuple ({}), compared first "
+                         "component first, and no component is negative: no cycle"}
+
+
+def proof_html(game: Game, v, anchor: str | None = None) -> str:
     """What a HOLDS verdict rests on: the exhausted search's scope, or the rules
     of a symbolic proof's minimised cores with their rulebook sentences and
-    readings, and the invariants it assumed (each proved)."""
+    readings, and the invariants it assumed (each proved).  ``anchor``: the
+    section's id (by default ``proof-<ID>``)."""
     ev = v.evidence
-    kind = ev.get("kind")
-    head = (f'<div class="proof" id="proof-{e(v.id)}" data-property="{e(v.id)}" '
+    kind = ev.kind
+    head = (f'<div class="proof" id="{e(anchor or f"proof-{v.id}")}" data-property="{e(v.id)}" '
             f'data-kind="{e(kind)}"><h3><code>{e(v.id)}</code> {verdict_badge(v.verdict)}</h3>'
             f"<p>{e(v.statement)}</p>")
     body = []
-    if kind == "exhaustive":
-        body.append(f"<p><b>Exhaustive search.</b> {e(ev.get('scope', ''))}"
-                    f"{' (symmetry reduction on)' if ev.get('symmetry') else ''}. "
+    support = ev.rests_on()
+    if isinstance(ev, Exhaustive):
+        body.append(f"<p><b>Exhaustive search.</b> {e(ev.scope)}"
+                    f"{' (symmetry reduction on)' if ev.symmetry else ''}. "
                     "A proof for this table only: every rule of the variant took part in the "
                     "search, none is singled out.</p>")
-        if ev.get("method"):
-            body.append(f'<p class="note">{e(ev["method"])}</p>')
-    elif kind in ("inductive", "proof", "ranking"):
-        notes = [rule_note(game.spec, r) for r in ev.get("rules", [])
-                 if _has_rule(game, r)]
-        what = {"inductive": "<b>Induction (Z3).</b> Every state satisfying the invariants "
-                             "below satisfies the property, and every action keeps it so",
-                "proof": "<b>A per-action proof (Z3).</b> For every action, the same state "
-                         "and choice give one successor",
-                "ranking": "<b>A ranking function (Z3).</b> Every step between two states "
-                           "after a Pass lowers the tuple ("
-                           + e(", ".join(ev.get("ranking", []))) + "), compared first "
-                           "component first, and no component is negative: no cycle"}[kind]
-        body.append(f"<p>{what}; scope: {e(ev.get('scope', ''))}.</p>")
-        if ev.get("note"):
-            body.append(f'<p class="note">{e(ev["note"])}</p>')
-        if ev.get("core_note"):
-            body.append(f'<p class="note">{e(ev["core_note"])}</p>')
+        if ev.method:
+            body.append(f'<p class="note">{e(ev.method)}</p>')
+    elif support is not None:
+        notes = [rule_note(game.spec, r) for r in support.rules if _has_rule(game, r)]
+        what = PROOF_WHAT[kind].format(
+            e(", ".join(ev.components)) if isinstance(ev, Ranking) else "")
+        body.append(f"<p>{what}; scope: {e(support.scope)}.</p>")
+        if support.note:
+            body.append(f'<p class="note">{e(support.note)}</p>')
+        if support.core_note:
+            body.append(f'<p class="note">{e(support.core_note)}</p>')
         body.append(f"<h4>The rules it rests on ({len(notes)})</h4>" + rules_list(notes, False))
         sents = _sentences_of(notes)
         if sents:
             body.append("<h4>The rulebook sentences behind them</h4>" + sents)
-        stmts = ev.get("invariant_statements") or {}
-        invs = ev.get("invariants") or []
+        invs, stmts = support.invariants, support.statements
         if invs:
             body.append("<h4>The invariants it assumes (each proved with it)</h4><ul>"
                         + "".join(f'<li data-invariant="{e(i)}"><code>{e(i)}</code>: '
                                   f'{e(stmts.get(i, ""))}</li>' for i in invs) + "</ul>")
-        if ev.get("by_frame"):
+        if isinstance(ev, Inductive) and ev.by_frame:
             body.append('<p class="note">Preserved by their frame (they write nothing the '
-                        f'property reads): {e(", ".join(ev["by_frame"]))}</p>')
+                        f'property reads): {e(", ".join(ev.by_frame))}</p>')
     else:
         body.append(f"<p>{e(kind)}</p>")
-    other = ev.get("other_engine")
-    if other:
-        body.append(f'<p class="note">The {e(other["engine"])} engine: {e(other["verdict"])}'
-                    + (f' ({e(other["kind"])})' if other.get("kind") else "") + ".</p>")
+    if v.other is not None:
+        body.append(f'<p class="note">The {e(v.other.engine)} engine: {e(v.other.text())}.</p>')
     return head + "".join(body) + "</div>"
 
 
@@ -169,19 +152,17 @@ def exhaustive_html(vs) -> str:
     rows = []
     for v in vs:
         x = v.evidence
-        extra = x.get("method", "")
-        if "min_hand" in x:
-            extra = f"hands hold {x['min_hand']} to {x['max_hand']} cards"
-        other = x.get("other_engine")
-        if other:
-            extra += (f" (the {other['engine']} engine: {other['verdict']}"
-                      + (f", {other['kind']}" if other.get("kind") else "") + ")")
+        extra = x.range_text() or x.method or ""
+        if v.other is not None:
+            o = v.other
+            extra += (f" (the {o.engine} engine: {o.verdict}"
+                      + (f", {o.kind}" if o.kind else "") + ")")
         rows.append(f'<tr id="proof-{e(v.id)}" class="proof" data-property="{e(v.id)}" '
                     f'data-kind="exhaustive"><td><code>{e(v.id)}</code></td>'
                     f"<td>{e(v.statement)}</td><td class=\"sub\">{e(extra)}</td></tr>")
     return (f"<p><b>Exhaustive search</b> for {len(vs)} "
-            f"propert{'ies' if len(vs) != 1 else 'y'}: {e(ev.get('scope', ''))}"
-            f"{' (symmetry reduction on)' if ev.get('symmetry') else ''}. Every state "
+            f"propert{'ies' if len(vs) != 1 else 'y'}: {e(ev.scope)}"
+            f"{' (symmetry reduction on)' if ev.symmetry else ''}. Every state "
             "reachable from every deal was visited and the property checked there: a proof "
             "for this table only, resting on every rule of the variant (none singled "
             "out).</p>"
@@ -196,37 +177,35 @@ def _has_rule(game: Game, rid: str) -> bool:
 def proofs_html(game: Game, vs, also=()) -> str:
     """Every HOLDS verdict's evidence; ``also`` are the other engine's verdicts
     (``--engine all``), whose symbolic proofs are shown beside an exhaustion."""
-    held = [v for v in vs if v.verdict == HOLDS]
-    unknown = [v for v in vs if v.verdict == UNKNOWN]
+    held = [v for v in vs if v.verdict is Verdict.HOLDS]
+    unknown = [v for v in vs if v.verdict is Verdict.UNKNOWN]
     out = []
     if held:
         out.append("<h2>What each proof rests on</h2>")
-        exhausted = [v for v in held if v.evidence.get("kind") == "exhaustive"]
+        exhausted = [v for v in held if isinstance(v.evidence, Exhaustive)]
         if exhausted:
             out.append(exhaustive_html(exhausted))
         out += [proof_html(game, v) for v in held if v not in exhausted]
         shown = {v.id for v in held if v not in exhausted}
-        extra = [v for v in also if v.verdict == HOLDS and v.id not in shown
-                 and v.evidence.get("kind") in ("inductive", "proof", "ranking")]
+        extra = [v for v in also if v.verdict is Verdict.HOLDS and v.id not in shown
+                 and v.evidence.rests_on() is not None]
         if extra:
             out.append("<h3>The symbolic engine's proofs of the same properties</h3>")
-            out += [proof_html(game, v).replace(f'id="proof-{v.id}"', f'id="z3-proof-{v.id}"')
-                    for v in extra]
+            out += [proof_html(game, v, f"z3-proof-{v.id}") for v in extra]
     if unknown:
         out.append("<h2>No verdict</h2><ul>")
         out += [f'<li id="unknown-{e(v.id)}" data-property="{e(v.id)}"><code>{e(v.id)}</code>: '
-                f'{e(verdict_note(v))}</li>' for v in unknown]
+                f'{e(v.evidence.brief())}</li>' for v in unknown]
         out.append("</ul>")
     return "".join(out)
 
 
-def coverage_html(game: Game, coverage: dict) -> str:
+def coverage_html(game: Game, coverage) -> str:
     """Which rules took part in some step at this table, and which never did (a
     check of a rule that never fired may be vacuous)."""
-    never = coverage.get("never_fired", [])
-    fired = coverage.get("fired", [])
+    never, fired = coverage.never_fired, coverage.fired
     sampled = (" Rule firings were sampled once no new rule appeared for a while."
-               if coverage.get("sampled") else "")
+               if coverage.sampled else "")
     out = [f"<h2>Rule coverage</h2><p>{len(fired)} rules fired; <b>{len(never)}</b> never "
            f"fired at this table (checks may be vacuous for them).{sampled}</p>"]
     if never:
@@ -241,42 +220,43 @@ def coverage_html(game: Game, coverage: dict) -> str:
 
 # -- the state graph -------------------------------------------------------------------------
 
-def graph_section(ex, vs) -> str:
+def graph_section(graph: StateGraph | None, game: Game, vs) -> str:
     """The explored state graph with each violation's path, for small runs."""
-    if ex is None:
+    if graph is None:
         return ""
     head = "<h2>The explored state graph</h2>"
-    if ex.states > GRAPH_MAX_STATES:
-        return (head + f'<p class="note" data-graph="omitted">{ex.states:,} states: too many to '
-                f"draw (the picture is drawn up to {GRAPH_MAX_STATES:,} states; a smaller "
+    if graph.states > GRAPH_MAX_STATES:
+        return (head + f'<p class="note" data-graph="omitted">{graph.states:,} states: too many '
+                f"to draw (the picture is drawn up to {GRAPH_MAX_STATES:,} states; a smaller "
                 "table, e.g. <code>--suits 1 --options pride_cycle</code>, or "
                 "<code>--max-states</code> gives one). <code>--graph FILE</code> exports the "
                 "graph as GraphML or DOT.</p>")
-    game = ex.game
-    es = edges(ex)
-    dead = set(ex.deadlocks)
+    es = graph.edges()
+    dead = graph.deadlocks
     nodes = {}
-    for i in range(ex.states):
-        s = state(ex, i)
+    for i in range(graph.states):
+        s = graph.state(i)
         d = game.describe(s)
+        depth = graph.depth(i)
         kind = ("deadlock" if i in dead else "terminal" if game.is_terminal(s)
-                else "deal" if ex.depth_of[i] == 0 else "state")
+                else "deal" if depth == 0 else "state")
         who = game.current_player(s)
-        title = (f"state {i}, {ex.depth_of[i]} move(s) after the deal: phase {d['phase']}"
+        title = (f"state {i}, {depth} move(s) after the deal: phase {d['phase']}"
                  + (f", P{who} to move" if who >= 0 else "")
                  + (f", round over ({d['ended']})" if game.is_terminal(s) else "")
                  + "; hands " + " | ".join(d["hands"]))
-        nodes[i] = GraphNode(ex.depth_of[i], kind, title)
+        nodes[i] = GraphNode(depth, kind, title)
     paths: dict[str, list[int]] = {}
     for v in vs:
-        if v.verdict == VIOLATED and v.trace is not None and "raw" in v.trace:
-            found = [number_of(ex, s) for s in v.trace["raw"]["states"]]
+        t = v.trace
+        if v.verdict is Verdict.VIOLATED and t is not None and t.states is not None:
+            found = [graph.number_of(s) for s in t.states]
             nums = [x for x in found if x is not None]
             if len(nums) == len(found):
                 paths[f"{v.id} ({len(nums) - 1} moves)"] = nums
-    cap = (f"{ex.states:,} states and {len(es):,} transitions, one layer per move after the "
+    cap = (f"{graph.states:,} states and {len(es):,} transitions, one layer per move after the "
            "deal" + (" (symmetry reduction on: a state stands for its suit and copy "
-                     "permutations)" if ex.symmetry else ""))
+                     "permutations)" if graph.symmetry else ""))
     return (head + f"<p>{e(cap)}. Hover a state for its description; violations are drawn "
             f"in colour.</p><div class=\"graph-wrap\" data-graph=\"drawn\">"
             + graph_svg(nodes, es, paths, cap) + "</div>")
@@ -284,28 +264,36 @@ def graph_section(ex, vs) -> str:
 
 # -- the check page -----------------------------------------------------------------------
 
-def stats_line(stats: dict) -> str:
-    if "states" in stats:
-        return (f"explicit-state search: {stats['states']:,} states, "
-                f"{stats['transitions']:,} transitions, depth {stats['depth']}, "
-                f"{stats['seconds']:.1f} s"
-                + (f", symmetry reduction on ({stats['symmetries']} symmetries)"
-                   if stats.get("symmetry") and stats.get("symmetries", 1) > 1 else "")
-                + ("" if stats.get("complete", True) else f"; stopped by {stats['limit']}"))
-    return (f"symbolic (Z3): {stats.get('queries', 0)} queries, "
-            f"{stats.get('seconds', 0):.1f} s")
+def search_stats_line(st: SearchStats) -> str:
+    return (f"explicit-state search: {st.states:,} states, "
+            f"{st.transitions:,} transitions, depth {st.depth}, "
+            f"{st.seconds:.1f} s"
+            + (f", symmetry reduction on ({st.symmetries} symmetries)"
+               if st.symmetry and st.symmetries > 1 else "")
+            + ("" if st.complete else f"; stopped by {st.limit}"))
 
 
-def check_page(variant, game: Game, vs, stats: dict, coverage: dict | None = None,
-               ex=None, engine: str = "explicit", also=()) -> str:
-    """The report of ``itcp-check check``: one self-contained HTML page.  ``also``:
-    with ``--engine all``, the symbolic engine's own verdicts (their proofs are shown
-    too, not only the merged verdict's)."""
-    counts = {k: sum(v.verdict == k for v in vs) for k in (HOLDS, VIOLATED, UNKNOWN)}
+def symbolic_stats_line(st: SymbolicStats) -> str:
+    return f"symbolic (Z3): {st.queries} queries, {st.seconds:.1f} s"
+
+
+def check_page(report: Report) -> str:
+    """The report of ``itcp-check check``: one self-contained HTML page.  With
+    ``--engine all``, the symbolic engine's own results (``report.also``) have
+    their proofs shown too, not only the merged verdict's."""
+    variant, game, vs = report.variant, report.game, report.results
+    assert game is not None   # a page is drawn only for a check that compiled its game
+    counts = {k: sum(v.verdict is k for v in vs) for k in Verdict}
     summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
-    extra = ""
-    if "symbolic" in stats:
-        extra = f"<br>{e(stats_line(stats['symbolic']))}"
+    if report.search is not None:
+        line = search_stats_line(report.search)
+        if report.symbolic is not None:
+            line = f"{e(line)}<br>{e(symbolic_stats_line(report.symbolic))}"
+        else:
+            line = e(line)
+    else:
+        assert report.symbolic is not None
+        line = e(symbolic_stats_line(report.symbolic))
     chips = " ".join(
         f'<a href="#{verdict_anchor(v)}">'
         f'<span class="v v-{e(v.verdict)}" title="{e(v.statement)}">{e(v.id)}</span></a>'
@@ -314,13 +302,13 @@ def check_page(variant, game: Game, vs, stats: dict, coverage: dict | None = Non
             f'<p class="chips">{chips}</p>',
             "<h2>Readings</h2>", readings_html(variant),
             "<h2>Verdicts</h2>",
-            f'<p class="sub">engine {e(engine)}; {e(stats_line(stats))}{extra}</p>',
+            f'<p class="sub">engine {e(report.engine)}; {line}</p>',
             f"<p><b>{e(summary)}</b>. HOLDS only with an exhausted search or a proof; "
             "UNKNOWN names the limit that stopped it.</p>",
-            verdict_table(vs), violations_html(game, vs), proofs_html(game, vs, also),
-            graph_section(ex, vs)]
-    if coverage is not None:
-        body.append(coverage_html(game, coverage))
+            verdict_table(vs), violations_html(game, vs), proofs_html(game, vs, report.also),
+            graph_section(report.graph, game, vs)]
+    if report.coverage is not None:
+        body.append(coverage_html(game, report.coverage))
     return document(f"itcp-check {variant.name}: {summary}", "".join(body), game.config.cards)
 
 
@@ -336,8 +324,8 @@ def answer_page(variant, game: Game, answer) -> str:
             f'<span class="v v-{e(answer.answer)}">{e(answer.answer.upper())}</span> '
             f"<b>{e(answer.question)}</b></p>",
             f"<p><b>Scope:</b> {e(answer.scope)}</p>"]
-    trace = getattr(answer, "trace", None)
-    if trace is not None and "raw" in trace:
+    trace = answer.trace
+    if trace is not None and trace.states is not None:
         shape = ev.get("shape") or ("witness" if ev.get("kind") == "witness" else "trace")
         title = {"witness": "The witness", "lasso": "The counterexample (a lasso)",
                  "dead end": "The counterexample (a dead end)"}.get(shape, "The trace")
@@ -380,5 +368,5 @@ def answer_page(variant, game: Game, answer) -> str:
 
 
 __all__ = ["check_page", "answer_page", "verdict_table", "proof_html", "exhaustive_html",
-           "coverage_html",
-           "graph_section", "violations_html", "trace_anchor", "verdict_note"]
+           "coverage_html", "graph_section", "violations_html", "trace_anchor",
+           "search_stats_line", "symbolic_stats_line"]

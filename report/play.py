@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from itcp.model.engine.engine import CHANCE, Game
-from itcp.scenarios.replay import changes, say
+from itcp.scenarios.story import changes, say
 
 from .view import RuleNote, SeatView, TableView, rule_note, table_view
 

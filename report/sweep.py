@@ -7,9 +7,9 @@ Input (what a sweep computes, table by table):
 * ``label``: the column's heading, e.g. "3 players, 2 suits, ranks 2-3, hand 1";
 * ``game``: the ``Game`` checked at that table (``Game.from_variant``); it draws
   the column's traces;
-* ``verdicts``: that table's ``Verdict`` list, as ``checks.verdicts.verdicts``
-  (explicit) or ``checks.symbolic.symbolic_verdicts`` return it (a VIOLATED
-  verdict carries its trace, a story with its engine states);
+* ``verdicts``: that table's ``PropertyResult`` list (``checks/results.py``), as
+  a check returns it (a VIOLATED result carries its trace, told, with its engine
+  states where they are known: only those are drawn);
 * ``note`` (optional): a line about the run, e.g. "149,072 states, 3.5 s";
 * ``links`` (optional): property id -> URL of the trace elsewhere (an ITF or
   scenario file the sweep wrote); without one, the trace is drawn on the page
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED
+from itcp.checks.results import Verdict
 from itcp.model.engine.engine import Game
 from itcp.spec.config import Config
 
@@ -45,22 +45,80 @@ class SweepColumn:
     config: Config | None = None
 
 
+@dataclass(frozen=True)
+class Cell:
+    """One property at one table, as the matrix shows it: the verdict (or
+    "skipped": a table the deck cannot deal, ``reason``), a violation's trace
+    length (and whether it is a lasso), a proof's kind, or the limit that
+    stopped the check."""
+    verdict: str
+    length: int | None = None
+    lasso: bool = False
+    kind: str | None = None
+    limit: str | None = None
+    reason: str | None = None
+
+    def as_json(self) -> dict:
+        if self.verdict == SKIPPED:
+            return {"verdict": SKIPPED, "reason": self.reason}
+        if self.verdict == Verdict.VIOLATED:
+            return {"verdict": self.verdict, "length": self.length,
+                    **({"lasso": True} if self.lasso else {})}
+        if self.verdict == Verdict.HOLDS:
+            return {"verdict": self.verdict, "kind": self.kind}
+        return {"verdict": self.verdict, "limit": self.limit}
+
+    def text(self, marks: dict[str, str]) -> str:
+        """The cell in the text matrix: "VIOLATED 4", "HOLDS", "UNKNOWN[a]" (the
+        limit's mark in ``marks``, a new one added for a limit not seen before)."""
+        if self.verdict == Verdict.VIOLATED:
+            return "VIOLATED" + (f" {self.length}" if self.length is not None else "")
+        if self.verdict == Verdict.UNKNOWN:
+            limit = self.limit or "no verdict"
+            mark = marks.setdefault(limit, chr(ord("a") + len(marks)) if len(marks) < 26
+                                    else str(len(marks)))
+            return f"UNKNOWN[{mark}]"
+        return str(self.verdict)
+
+
+#: the verdict of a table the deck cannot deal
+SKIPPED = "skipped"
+
+
+def cell(v) -> Cell:
+    """A property's result as a cell of the matrix."""
+    if v.verdict is Verdict.VIOLATED:
+        t = v.trace
+        return Cell(v.verdict, t.length if t is not None else None,
+                    t is not None and t.loop_from is not None)
+    if v.verdict is Verdict.HOLDS:
+        return Cell(v.verdict, kind=v.evidence.kind)
+    return Cell(v.verdict, limit=v.evidence.limit)
+
+
 def cell_anchor(pid: str, col: int) -> str:
     return f"trace-{pid}-{col}"
 
 
+def drawable(v) -> bool:
+    """A violation whose trace can be drawn (its engine states are known)."""
+    return v.trace is not None and v.trace.states is not None
+
+
 def _cell(v, col: int, links: dict) -> str:
     ev = v.evidence
-    if v.verdict == VIOLATED:
-        n = ev.get("length", len(v.trace["steps"]) if v.trace else 0)
-        href = links.get(v.id) or (f"#{cell_anchor(v.id, col)}" if v.trace is not None else None)
-        text = f"{n} move{'s' * (n != 1)}" + (" (lasso)" if ev.get("lasso") else "")
+    if v.verdict is Verdict.VIOLATED:
+        t = v.trace
+        n = t.length if t is not None else 0
+        href = links.get(v.id) or (f"#{cell_anchor(v.id, col)}" if drawable(v) else None)
+        text = (f"{n} move{'s' * (n != 1)}"
+                + (" (lasso)" if t is not None and t.loop_from is not None else ""))
         inner = (f'VIOLATED<br><a href="{e(href)}">{e(text)}</a>' if href is not None
                  else f"VIOLATED<br>{e(text)}")
-    elif v.verdict == HOLDS:
-        inner = f"HOLDS<br><span class=\"sub\">{e(ev.get('kind', ''))}</span>"
+    elif v.verdict is Verdict.HOLDS:
+        inner = f"HOLDS<br><span class=\"sub\">{e(ev.kind)}</span>"
     else:
-        limit = ev.get("limit") or ev.get("note") or "no verdict"
+        limit = ev.limit or ev.summary() or "no verdict"
         inner = f"UNKNOWN<br><span class=\"sub\">{e(limit)}</span>"
     return (f'<td class="cell-{e(v.verdict)}" data-property="{e(v.id)}" data-column="{col}" '
             f'data-verdict="{e(v.verdict)}">{inner}</td>')
@@ -95,8 +153,7 @@ def sweep_page(columns: list[SweepColumn], heading: str = "itcp-check sweep",
                variant=None) -> str:
     """The whole page: the matrix, a count per verdict, and each violation's trace
     (those without a link elsewhere) as a stepper under its cell's anchor."""
-    counts = {k: sum(v.verdict == k for c in columns for v in c.verdicts)
-              for k in (HOLDS, VIOLATED, UNKNOWN)}
+    counts = {k: sum(v.verdict is k for c in columns for v in c.verdicts) for k in Verdict}
     body = [variant_header(variant, heading) if variant is not None
             else f"<h1>{e(heading)}</h1>",
             f"<p>{len(columns)} table{'s' * (len(columns) != 1)}; "
@@ -109,7 +166,7 @@ def sweep_page(columns: list[SweepColumn], heading: str = "itcp-check sweep",
         for card in (config.cards if config is not None else ()):
             deck.setdefault(card.name, card)
         for v in c.verdicts:
-            if (v.verdict == VIOLATED and v.trace is not None and v.id not in c.links
+            if (v.verdict is Verdict.VIOLATED and drawable(v) and v.id not in c.links
                     and c.game is not None):
                 traces.append(stepper_html(told_view(c.game, v.trace), cell_anchor(v.id, k),
                                            f"{v.id} at {c.label}"))
@@ -118,4 +175,5 @@ def sweep_page(columns: list[SweepColumn], heading: str = "itcp-check sweep",
     return document(heading, "".join(body), list(deck.values()))
 
 
-__all__ = ["SweepColumn", "sweep_page", "sweep_matrix", "cell_anchor"]
+__all__ = ["SweepColumn", "sweep_page", "sweep_matrix", "cell_anchor", "drawable", "Cell",
+           "cell", "SKIPPED"]

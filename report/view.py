@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from itcp.model.engine import runtime
-from itcp.model.engine.engine import CHANCE, TERMINAL, Game
-from itcp.scenarios.replay import changes, say
+from itcp.model.engine.engine import Game
+from itcp.scenarios.story import Trace, changes, say, who
 from itcp.spec.choices import CHOICE_POINTS
 from itcp.spec.config import Card
 from itcp.spec.rulebook import SENTENCES
@@ -80,8 +80,7 @@ def table_view(game: Game, s) -> TableView:
             aside=bool(aside >> p & 1), plays=g("hand_of")[p],
             to_play=g("turn") == p and not game.is_terminal(s),
             to_act=current == p))
-    chooser = {CHANCE: "chance", TERMINAL: "nobody (the round is over)"}.get(current,
-                                                                           f"P{current}")
+    chooser = who(game, s)
     terminal = game.is_terminal(s)
     return TableView(PHASE_NAMES[g("phase")], END_NAMES[g("ended")], g("dir"),
                      len(runtime.bits(g("deck"))),
@@ -188,19 +187,18 @@ def trace_view(game: Game, states, actions, ending: str, loop_from: int | None =
     for i, a in enumerate(actions):
         s, s2 = states[i], states[i + 1]
         rids = rules[i] if rules is not None else game.decided(s, a, s2)
-        p = game.current_player(s)
-        steps.append(StepView(i + 1, "chance" if p == CHANCE else f"P{p}", game.action_str(a),
+        steps.append(StepView(i + 1, who(game, s), game.action_str(a),
                               say(game, s, a), [rule_note(game.spec, r) for r in rids],
                               changes(game, s, s2), views[i], views[i + 1]))
     return TraceView(views[0], steps, ending, loop_from)
 
 
-def told_view(game: Game, told: dict) -> TraceView:
-    """The trace of a story (``scenarios/story.py``: a verdict's or an answer's trace)."""
-    raw = told["raw"]
-    return trace_view(game, raw["states"], raw["actions"], told["ending"],
-                      told.get("loop_starts_at_step"),
-                      [st["rules"] for st in told["steps"]])
+def told_view(game: Game, trace: Trace) -> TraceView:
+    """A checker's trace (``scenarios/story.py``: a verdict's or an answer's), with
+    its engine states."""
+    assert trace.states is not None and trace.actions is not None
+    return trace_view(game, trace.states, trace.actions, trace.ending, trace.loop_from,
+                      [st.rules for st in trace.steps])
 
 
 __all__ = ["SeatView", "TableView", "table_view", "RuleNote", "rule_note", "ReadingView",

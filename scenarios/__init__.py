@@ -11,7 +11,7 @@ Modules:
   ``option_topics``, ``search``, ``generate``, ``coverage_markdown``, ....
 - ``replay``: Replaying a scenario on the engine, and telling it as a story. Public:
   ``replay``, ``narrate``, ``Result``, ``Refusal``, ``explain_refusal``, ``facts``,
-  ``property_verdict``, ``say``.
+  ``say``.
 - ``save``: Saving traces as scenario files: their text, checked before anything is
   written. Public: ``verdict_scenario``, ``checked_texts``, ``verdict_scenarios``,
   ``verdict_file_name``, ``close_lasso``, ``variant_ref``, ``Collected``,
@@ -19,4 +19,7 @@ Modules:
 - ``stateful``: A Hypothesis state machine derived from the spec: random deep rounds
   that shrink. Public: ``machine_for``, ``hunt``, ``to_scenario``, ``Failure``.
 - ``story``: Traces told as a story of the game, and written as ITF.
+- ``watch``: Properties watched along one trace, one watcher per kind a trace
+  decides. Public: ``Watch``, ``WATCHES``, ``on_a_trace``, ``watch``,
+  ``property_verdict``.
 """

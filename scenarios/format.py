@@ -68,6 +68,8 @@ from itcp.spec.rules.vocabulary import END_NAMES, PHASE_NAMES
 from itcp.spec.tomlpos import index_lines, load_toml, read_input
 from itcp.spec.variants import CONFIG_KEYS, FrozenMap, Variant, load_variant
 
+from .watch import on_a_trace
+
 TOP_KEYS = ("title", "question", "variant", "scope", "readings", "contrast", "config", "deal", "move",
             "expect")
 DEAL_KEYS = ("hands", "up")
@@ -81,8 +83,6 @@ GAME_FACT_KEYS = ("round", "totals")
 SCOPES = ("round", "game")
 EXPECT_KEYS = ("property", "verdict", "illegal_at", "rule") + FACT_KEYS + GAME_FACT_KEYS
 VERDICTS = ("violated", "holds")
-#: graph properties a single trace can decide
-TRACE_GRAPH_PROPERTIES = ("NO_DEADLOCK", "ROUND_ENDS")
 
 
 @dataclass
@@ -512,7 +512,7 @@ def _check_expect_outcome(sc: Scenario) -> None:
                        hint='property = "FROZEN"')
     if "property" in e:
         pid = e["property"]
-        ok = [p for p, x in props.items() if x.kind != "graph" or p in TRACE_GRAPH_PROPERTIES]
+        ok = [p for p, x in props.items() if on_a_trace(x)]
         if pid not in ok:
             raise sc.error(f"a trace cannot decide property {_show(pid)}; " + valid_names(ok),
                            "expect", "property", hint=_hint(pid, ok))

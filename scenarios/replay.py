@@ -1,4 +1,5 @@
-"""Replaying a scenario on the engine, and telling it as a story.
+"""Replaying a scenario on the engine, and telling it as a story (in the words of
+the one narrator, ``story.py``).
 
 ``replay`` deals the scenario's hands, applies each move with validation, and
 checks the expectation.  A move the game refuses is explained by the rules
@@ -15,7 +16,6 @@ from dataclasses import dataclass, field
 from itcp.model.engine import runtime
 from itcp.model.engine.engine import CHANCE, TERMINAL
 from itcp.model.engine.reference import Evaluator
-from itcp.scenarios import story as S
 from itcp.spec import ast as A
 from itcp.spec.ast import Call
 from itcp.spec.errors import IllegalAction, ScenarioError
@@ -23,6 +23,8 @@ from itcp.spec.lang import Guard
 from itcp.spec.rules.vocabulary import END_NAMES, PHASE_NAMES
 
 from .format import Scenario, load_scenario
+from .story import changes, describe_deal, rule_lines, say, who
+from .watch import property_verdict
 
 
 @dataclass
@@ -60,11 +62,6 @@ class Result:
                 "refused_by": self.refusal.rules if self.refusal else None,
                 "checks": [{"what": w, "expected": e, "actual": a, "ok": o}
                            for w, e, a, o in self.checks]}
-
-
-def who(game, s) -> str:
-    p = game.current_player(s)
-    return {CHANCE: "chance", TERMINAL: "nobody (the round is over)"}.get(p, f"P{p}")
 
 
 def explain_refusal(game, s, action, mover) -> Refusal:
@@ -219,7 +216,7 @@ def _check(sc: Scenario, states, refusal) -> Result:
             checks.append(("rule", want, refusal.rules, ok))
     if "property" in e:
         pid, verdict = e["property"], e["verdict"]
-        actual = property_verdict(game, pid, states, verdict)
+        actual = property_verdict(game, pid, states)
         checks.append((f"property {pid}", verdict, actual, actual == verdict))
     last = states[-1]
     have = facts(game, last)
@@ -250,101 +247,6 @@ def _fmt(v) -> str:
     return str(v)
 
 
-def property_verdict(game, pid: str, states, verdict: str) -> str:
-    """"violated" if the property fails at the trace's end (last step or state),
-    "holds" if it holds all along, "neither" otherwise (it failed earlier)."""
-    kind = next(p.kind for p in game.spec.properties if p.id == pid)
-    if pid == "NO_DEADLOCK":
-        stuck = [not game.is_terminal(s) and not game.legal_actions(s) for s in states]
-        at_end = stuck[-1]
-        anywhere = any(stuck)
-    elif pid == "ROUND_ENDS":
-        loops = [any(states[j] == s and game.get(s, "passers") for j in range(i))
-                 for i, s in enumerate(states)]
-        at_end, anywhere = loops[-1], any(loops)
-    elif kind == "step":
-        bad = [not game.check_property(pid, a, b) for a, b in zip(states, states[1:])]
-        at_end, anywhere = bool(bad) and bad[-1], any(bad)
-    else:
-        bad = [not game.check_property(pid, s) for s in states]
-        at_end, anywhere = bad[-1], any(bad)
-    if at_end:
-        return "violated"
-    return "holds" if not anywhere else "violated earlier"
-
-
-# -- narration -----------------------------------------------------------------
-
-_VERBS = {
-    "reveal": "turns the face-up card into play",
-    "draw_pile": "takes the top card of the discard pile",
-    "draw_deck": "draws from the deck",
-    "pass": "says Pass",
-    "skip_discard": "ends the turn without a discard",
-    "give_nothing": "has nothing to give",
-    "next_round": "totals the scores",
-}
-
-
-def say(game, s, action) -> str:
-    """A move in table talk: "P1 discards blue Desolation"."""
-    name, args = action
-    actor = who(game, s)
-    if name in _VERBS:
-        return f"{actor} {_VERBS[name]}"
-    if name == "deal":
-        hands = "; ".join(f"P{p} {game.cards_str(m)}" for p, m in enumerate(args[:-1]))
-        return f"a new round is dealt: {hands}; face up {game.card_name(args[-1])}"
-    if name == "deck_card":
-        return f"the card drawn is {game.card_name(args[0])}"
-    if name == "race":
-        if game.get(s, "racers"):  # a later racer (every racer discards)
-            return f"P{args[0]} is next to discard in Mercy's race"
-        return f"P{args[0]} wins Mercy's race"
-    if name == "discard":
-        return f"{actor} discards {game.card_name(args[0])}"
-    if name == "answer":
-        return f"{actor} meets the Justice duty with {game.card_name(args[0])}"
-    if name == "give":
-        return f"{actor} chooses {game.card_name(args[0])} to give (Pride Cycle)"
-    if name == "keep":
-        return f"{actor} keeps P{args[0]}'s hand for the team"
-    return f"{actor} {game.action_str(action)}"
-
-
-def changes(game, s, s2) -> list[str]:
-    """What a step changed, in a player's words."""
-    d, d2 = game.describe(s), game.describe(s2)
-    out = []
-    team = S.team_change(game, s, s2)
-    played = set(game.get(s2, "hand_of"))  # the seats whose hand someone plays
-    for p, (h, h2) in enumerate(zip(d["hands"], d2["hands"])):
-        if h != h2 and p in played:
-            out.append(f"P{p}'s hand is now {h2 or 'empty'}")
-    if team:
-        out.append(team)
-    if d["pile"] != d2["pile"]:
-        out.append(f"top of the pile: {d2['pile'][-1]}" if d2["pile"] else "the pile is empty")
-    if d["deck"] != d2["deck"]:
-        out.append(f"{d2['deck']} card(s) left in the deck")
-    new_passers = set(d2["passers"]) - set(d["passers"])
-    if new_passers:
-        out.append(", ".join(f"P{p}" for p in sorted(new_passers)) + " has passed: that hand "
-                   "is frozen")
-    if d["dir"] != d2["dir"]:
-        out.append("play now goes " + ("to the left" if d2["dir"] == 1 else "to the right"))
-    if game.spec.scope == "game" and game.get(s2, "round_no") != game.get(s, "round_no"):
-        out.append("totals now " + ", ".join(f"P{p} {x}" for p, x in
-                                             enumerate(game.get(s2, "totals"))))
-        if game.is_terminal(s2):
-            out.append("the game is over")
-    if d2["ended"] != "live" and d["ended"] == "live":
-        out.append(f"the round is over: {d2['ended']}")
-    elif not game.is_terminal(s2):
-        out.append(f"next: {who(game, s2)}")
-    return out
-
-
 def narrate(scenario) -> list[str]:
     """The scenario told as a story: the deal, each move with the rule that
     allowed it and what changed, the ending and the scores."""
@@ -362,14 +264,10 @@ def narrate(scenario) -> list[str]:
     readings = ", ".join(f"{k} = {r}" for k, r in v.explicit.items())
     lines.append(f"Table: {game.config.describe()}; variant {sc.variant}"
                  + (f" (readings: {readings})" if readings else " (the literal text)"))
-    lines += S.describe_deal(game, res.states[0])
+    lines += describe_deal(game, res.states[0])
     for n, (s, a, s2) in enumerate(res.steps, 1):
-        rules = game.decided(s, a, s2)
         lines.append(f"{n:>3}. {say(game, s, a)}.")
-        for rid in rules:
-            r = game.spec.rule(rid)
-            reading = f" (reading {r.choice} = {r.reading})" if r.choice else ""
-            lines.append(f"       rule {rid}{reading}: {r.doc}")
+        lines += ["       " + x for x in rule_lines(game, game.decided(s, a, s2))]
         ch = changes(game, s, s2)
         if ch:
             lines.append("       -> " + "; ".join(ch))
@@ -392,11 +290,10 @@ def narrate(scenario) -> list[str]:
     if "property" in sc.expect:
         pid = sc.expect["property"]
         stmt = next(p.statement for p in game.spec.properties if p.id == pid)
-        got = property_verdict(game, pid, res.states, sc.expect["verdict"])
+        got = property_verdict(game, pid, res.states)
         lines.append(f"{pid} ({stmt}): {got}.")
     lines.append(("PASS: " if res.ok else "FAIL: ") + res.message.split(": ", 1)[-1])
     return lines
 
 
-__all__ = ["replay", "narrate", "Result", "Refusal", "explain_refusal", "facts",
-           "property_verdict", "say"]
+__all__ = ["replay", "narrate", "Result", "Refusal", "explain_refusal", "facts"]

@@ -121,13 +121,14 @@ def refusal_expectation(game, s, action, step: int) -> dict:
 
 
 def verdict_scenario(variant, game, verdict, out_dir=".") -> Scenario | None:
-    """The scenario of a VIOLATED verdict's trace, or None if it has no trace."""
+    """The scenario of a VIOLATED result's trace, or None if it has no trace with
+    its engine states."""
     trace = verdict.trace
-    if trace is None or "raw" not in trace:
+    if trace is None or trace.states is None or trace.actions is None:
         return None
-    states, actions = list(trace["raw"]["states"]), list(trace["raw"]["actions"])
-    if "loop_starts_at_step" in trace:
-        states, actions = close_lasso(game, states, actions, trace["loop_starts_at_step"] - 1)
+    states, actions = list(trace.states), list(trace.actions)
+    if trace.loop_from is not None:
+        states, actions = close_lasso(game, states, actions, trace.loop_from - 1)
     engine = verdict.engine
     title = f"{variant.name}: {verdict.id} violated ({engine} search, {len(actions)} moves)"
     return trace_scenario(variant, game, states, actions,

@@ -9,9 +9,11 @@ from the elaborated spec, none written per rule:
   ``deck_card``...), its precondition being that the engine's
   ``legal_actions`` offers that action (the action's guards), and its
   arguments drawn by Hypothesis among the legal ones (chance outcomes too);
-* the checks are the spec's properties: every state property after each step,
-  every step property on each step, NO_DEADLOCK (a live state has a legal
-  move) and ROUND_ENDS (no post-Pass state recurs).
+* the checks are the spec's properties that one trace decides, each by the
+  watcher of its kind (``watch.py``): every state property after each step,
+  every step property on each step, no deadlock (a live state has a legal
+  move) and the round ending after an observed event (no state after a Pass
+  recurs).
 
 A failure is recorded as the trace of the run that failed (``Machine.found``);
 Hypothesis replays the shrunk example last, so after ``hunt`` the record is
@@ -27,16 +29,15 @@ from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
-    invariant,
     precondition,
     rule,
     run_state_machine_as_test,
 )
 
-from itcp.model.analysis.liveness import compile_observations
 from itcp.model.engine.engine import Game
 
 from .format import from_trace
+from .watch import on_a_trace, watch
 
 
 @dataclass
@@ -55,11 +56,8 @@ def machine_for(game: Game, properties=None):
     """The state machine class for ``game`` (checking ``properties``, default all)."""
     spec = game.spec
     wanted = set(properties or [p.id for p in spec.properties])
-    state_props = [p.id for p in spec.properties
-                   if p.kind == "state" and p.formula is not None and p.id in wanted]
-    step_props = [p.id for p in spec.properties
-                  if p.kind == "step" and p.formula is not None and p.id in wanted]
-    post_pass = compile_observations(spec)[0]  # ROUND_ENDS: the states after a Pass
+    watched = [p for p in spec.properties if p.id in wanted and on_a_trace(p)
+               and (p.formula is not None or not p.kind.has_formula)]
     cfg = game.config
     n_cards, n, hand = len(cfg.cards), cfg.players, cfg.hand
     deal_params = game.actions["deal"].decl.params
@@ -72,7 +70,7 @@ def machine_for(game: Game, properties=None):
             self.s0 = game.initial_state()
             self.states = [self.s0]
             self.actions = []
-            self.post_pass = set()
+            self.watches = [watch(game, p) for p in watched]
 
         @initialize(data=st.data())
         def deal(self, data):
@@ -90,35 +88,23 @@ def machine_for(game: Game, properties=None):
             raise AssertionError(f"{pid} violated: {note}")
 
         def _apply(self, a):
+            """Take the move ``a``; every watcher sees the state it reaches (the
+            deal's first, with nothing before it)."""
             s = self.states[-1]
             s2 = game.apply(s, a)
             self.states.append(s2)
             self.actions.append(a)
-            if len(self.states) > 2:
-                for pid in step_props:
-                    if not game.check_property(pid, s, s2):
-                        self._fail(pid, f"step {len(self.actions) - 1}: {game.action_str(a)}")
-
-        @invariant()
-        def properties_hold(self):
-            if len(self.states) < 2:
-                return
-            s = self.states[-1]
-            for pid in state_props:
-                if not game.check_property(pid, s):
-                    self._fail(pid, "after the last move")
-            if "NO_DEADLOCK" in wanted and not game.is_terminal(s) \
-                    and not game.legal_actions(s):
-                self._fail("NO_DEADLOCK", "no legal move in a live state")
-            if "ROUND_ENDS" in wanted and post_pass(s):
-                if s in self.post_pass:
-                    self._fail("ROUND_ENDS", "a post-Pass state recurs")
-                self.post_pass.add(s)
+            before = s if len(self.states) > 2 else None
+            for w in self.watches:
+                why = w.see(before, s2)
+                if why is not None:
+                    self._fail(w.prop.id, f"step {len(self.actions) - 1}: "
+                                          f"{game.action_str(a)}: {why}")
 
     @precondition(lambda self: len(self.states) > 1 and not game.legal_actions(self.states[-1]))
     @rule()
     def round_over(self):
-        """Nothing to do: the round has ended (or is stuck, if NO_DEADLOCK is not checked)."""
+        """Nothing to do: the round has ended (or is stuck, where deadlocks are not watched)."""
 
     Machine.round_over = round_over
     for act in spec.actions:

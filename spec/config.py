@@ -84,32 +84,33 @@ class Config:
 
     def __post_init__(self):
         if not 2 <= self.players <= 8:
-            raise ConfigError(f"players must be 2..8, got {self.players}")
+            raise ConfigError(f"players must be 2..8, got {self.players}", key="players")
         if not 1 <= self.suits <= len(SUIT_NAMES):
-            raise ConfigError(f"suits must be 1..6, got {self.suits}")
+            raise ConfigError(f"suits must be 1..6, got {self.suits}", key="suits")
         lo, hi = self.ranks
         if not (MIN_RANK <= lo <= hi <= MAX_RANK):
-            raise ConfigError(f"ranks must be LO..HI within 2..10, got {lo}..{hi}")
+            raise ConfigError(f"ranks must be LO..HI within 2..10, got {lo}..{hi}", key="ranks")
         if self.hand < 1:
-            raise ConfigError(f"hand must be at least 1, got {self.hand}")
+            raise ConfigError(f"hand must be at least 1, got {self.hand}", key="hand")
         seen = set()
         for name, copies in self.options:
             if name not in OPTION_VALUES:
-                raise ConfigError(f"unknown option card {name!r}")
+                raise ConfigError(f"unknown option card {name!r}", key="options")
             if name in seen:
-                raise ConfigError(f"option card {name!r} listed twice")
+                raise ConfigError(f"option card {name!r} listed twice", key="options")
             seen.add(name)
             if not 1 <= copies <= 8:
-                raise ConfigError(f"copies of {name} must be 1..8, got {copies}")
+                raise ConfigError(f"copies of {name} must be 1..8, got {copies}", key="options")
         object.__setattr__(self, "options", tuple(sorted(
             self.options, key=lambda kv: list(OPTION_VALUES).index(kv[0]))))
         needed = self.players * self.hand + 1
         if needed > self.n_cards:
             raise ConfigError(
                 f"{self.players} hands of {self.hand} plus a face-up card need "
-                f"{needed} cards, but the deck has {self.n_cards}")
+                f"{needed} cards, but the deck has {self.n_cards}", key="hand")
         if self.rounds < 0 or self.threshold < 1:
-            raise ConfigError("rounds must be >= 0 and threshold >= 1")
+            raise ConfigError("rounds must be >= 0 and threshold >= 1",
+                              key="rounds" if self.rounds < 0 else "threshold")
 
     # -- the deck ---------------------------------------------------------
     @cached_property

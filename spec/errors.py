@@ -8,6 +8,8 @@ elaboration, with the source line of the offending rule).
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
 
 #: the longest line of an error message (and its place, and its hint): input
 #: echoed back is cut in the middle beyond it, so a 60 KB name prints as a line
@@ -48,8 +50,51 @@ class InputError(ItcpError):
         return text
 
 
+@dataclass(frozen=True)
+class Setting:
+    """A configuration setting a hint suggests: ``key`` set to ``value``, said as
+    a variant file writes it (``toml``) or as a command-line flag (``flag``)."""
+    key: str
+    value: str | int | bool
+
+    def toml_value(self) -> str:
+        if isinstance(self.value, bool):
+            return "true" if self.value else "false"
+        return f'"{self.value}"' if isinstance(self.value, str) else str(self.value)
+
+    def toml(self) -> str:
+        """"hand = 3", "ranks = \"2..10\""."""
+        return f"{self.key} = {self.toml_value()}"
+
+    def flag(self) -> str:
+        """"--hand 3", "--ranks 2..10"."""
+        return f"--{self.key} {self.value}"
+
+
 class ConfigError(InputError):
-    """A configuration that cannot be a table (too many players for the deck...)."""
+    """A configuration that cannot be a table (too many players for the deck...).
+
+    ``key`` is the setting at fault (None: not one setting); ``problem`` what is
+    wrong, without where the table came from (the message may add it).  A hint
+    that suggests a setting keeps it (``suggested``) with the words around it
+    (``hint``: ``{}`` where the setting goes), so that each reader says it its
+    own way (``hint_saying``): a variant file as ``hand = 3``, a command line as
+    ``--hand 3``."""
+
+    def __init__(self, message: str, where: str | None = None, hint: str | None = None,
+                 key: str | None = None, problem: str | None = None,
+                 suggested: Setting | None = None):
+        self.key = key
+        self.problem = message if problem is None else problem
+        self.suggested = suggested
+        self._hint_words = hint
+        super().__init__(message, where, self.hint_saying(Setting.toml))
+
+    def hint_saying(self, say: Callable[[Setting], str]) -> str | None:
+        """The hint, its suggested setting said by ``say`` (e.g. ``Setting.flag``)."""
+        if self._hint_words is None or self.suggested is None:
+            return self._hint_words
+        return self._hint_words.format(say(self.suggested))
 
 
 class VariantError(InputError):

@@ -1,12 +1,15 @@
 """The properties a variant is checked against.
 
-State properties are predicates over one state; step properties over a state
-and its successor (``Primed`` variables).  Properties about the state graph
-(deadlock, cycles, determinism, the reachable hand sizes) have no formula to
-check state by state: the checkers decide them from the graph or the
-transition relation, but what they observe of a state to do so is stated here
-too, as formulas (``observes``): what "after a Pass" is for ROUND_ENDS, which
-hands are live and what they hold for HAND_BOUNDS.
+Each property says how it is decided (``Kind``), as stateright's properties
+say their ``Expectation``: a checker registers one decider per kind and never
+looks at a property's id.  State properties are predicates over one state;
+step properties over a state and its successor (``Primed`` variables).  The
+other kinds are about the state graph (no deadlock, the round ending after an
+observed event, determinism, a reported range): they have no formula to check
+state by state, and the checkers decide them from the graph or the transition
+relation, but what they observe of a state to do so is stated here too, as
+formulas (``observes``): what "after a Pass" is for ROUND_ENDS, which hands
+are live and what they hold for HAND_BOUNDS.
 
 Each property also says how a violation is told (``told``): the last line of
 a trace's story, from the states the checker found.  So a property added here
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Protocol
 
 from .ast import Node, op
@@ -62,10 +66,43 @@ class Violation:
     loop_entry: int | None = None
 
 
+class Kind(StrEnum):
+    """How a property is decided: what a checker looks at to give its verdict.
+
+    A checker registers one decider per kind; a property added here with a
+    kind the checkers know is checked by every backend without a change there.
+    (A ``StrEnum``: the kinds compare equal to their names, "state" and "step"
+    being what the compiled backends select their formulas by.)"""
+    #: a state invariant: the formula holds in every reachable state
+    STATE = "state"
+    #: a step invariant: the formula holds on every step (a state and its successor)
+    STEP = "step"
+    #: every live state has a legal move
+    NO_DEADLOCK = "no deadlock"
+    #: after an observed event the round ends on every path: no cycle among the
+    #: states the property observes (``observes``: one formula), and a ranking
+    #: function (``ranking``) for a prover
+    ENDS_AFTER = "ends after an observed event"
+    #: each choice and chance outcome leads to exactly one next state
+    DETERMINISM = "determinism"
+    #: a range of an observed value, reported rather than asserted (``observes``:
+    #: which hands are live, and what they hold), and a bracket (``bracket``) for
+    #: a prover
+    REPORTED_RANGE = "reported range"
+
+    @property
+    def has_formula(self) -> bool:
+        """Decided by a formula checked state by state (or step by step)."""
+        return self in (Kind.STATE, Kind.STEP)
+
+
 @dataclass(frozen=True)
 class Property:
+    """A property at one table: its id (how people name it), its ``kind`` (how
+    it is decided), what it says, and what each kind needs besides (a formula,
+    observations, a ranking function, a bracket), with how a violation is told."""
     id: str
-    kind: str  # "state", "step" or "graph"
+    kind: Kind
     statement: str
     formula: Node | None = None
     #: a graph property's observations of one state, as (name, formula or
@@ -81,10 +118,13 @@ class Property:
     #: value lies in lo..hi", for a prover to find the tightest it can prove
     bracket: Callable | None = field(default=None, compare=False)
 
+    def __post_init__(self):
+        object.__setattr__(self, "kind", Kind(self.kind))  # "state" given: Kind.STATE
+
     def tell(self, v: Violation) -> str:
         if self.told is not None:
             return self.told(v)
-        if self.kind == "state":
+        if self.kind is Kind.STATE:
             return f"{self.id} violated in state {v.game.describe(v.state)}"
         return f"{self.id} violated"
 
@@ -272,7 +312,7 @@ class Declared:
     """A property as declared, before a table binds it: its formula and its
     observations are functions of the ``Vocabulary``."""
     id: str
-    kind: str
+    kind: Kind
     statement: str
     formula: Callable | None = None
     observes: Callable | None = None
@@ -289,27 +329,27 @@ class Declared:
 
 
 PROPERTIES: tuple[Declared, ...] = (
-    Declared("FROZEN", "step", "The passer's hand never changes until the round ends.",
+    Declared("FROZEN", Kind.STEP, "The passer's hand never changes until the round ends.",
              _frozen, told=_frozen_told),
-    Declared("CONSERVATION", "state",
+    Declared("CONSERVATION", Kind.STATE,
              "Every card is in exactly one place: a hand, the deck or the pile.",
              exactly_one_place),
-    Declared("TURN_DEFINED", "state",
+    Declared("TURN_DEFINED", Kind.STATE,
              "The player to act is always a seated player who has not been set aside.",
              _turn_defined, told=_turn_told),
-    Declared("ZERO_STOPS", "state", "No round goes on while a player is at zero points.",
+    Declared("ZERO_STOPS", Kind.STATE, "No round goes on while a player is at zero points.",
              _zero_stops, told=_zero_told),
-    Declared("NO_DEADLOCK", "graph",
+    Declared("NO_DEADLOCK", Kind.NO_DEADLOCK,
              "Every state of a round that has not ended has a legal move, duties included.",
              told=_deadlock_told),
-    Declared("ROUND_ENDS", "graph",
+    Declared("ROUND_ENDS", Kind.ENDS_AFTER,
              "After a Pass the round ends on every path: no cycle among post-Pass states.",
              observes=_after_a_pass, told=_round_ends_told, ranking=_round_ends_rank),
-    Declared("DETERMINED", "graph",
+    Declared("DETERMINED", Kind.DETERMINISM,
              "Each player choice and chance outcome leads to exactly one next state."),
-    Declared("HAND_BOUNDS", "graph", "The reachable range of hand sizes (reported).",
+    Declared("HAND_BOUNDS", Kind.REPORTED_RANGE, "The reachable range of hand sizes (reported).",
              observes=_live_hands, bracket=_hand_size_bracket),
-    Declared("SCORE_DEFINED", "state",
+    Declared("SCORE_DEFINED", Kind.STATE,
              "At the end of a round every player has exactly one score.", _score_defined),
 )
 

@@ -43,7 +43,15 @@ from .config import (
     Config,
     full_deck_options,
 )
-from .errors import ConfigError, InputError, VariantError, did_you_mean, nearest, valid_names
+from .errors import (
+    ConfigError,
+    InputError,
+    Setting,
+    VariantError,
+    did_you_mean,
+    nearest,
+    valid_names,
+)
 from .tomlpos import index_lines as _index_lines
 from .tomlpos import load_toml, read_input
 
@@ -51,13 +59,15 @@ TOP_KEYS = ("description", "extends", "readings", "config")
 CONFIG_KEYS = tuple(f.name for f in dataclasses.fields(Config))
 #: Config keys that decide whether the hands fit in the deck.
 _FIT_KEYS = ("hand", "players", "suits", "ranks", "options", "charity", "desolation")
+#: a config key's example value, for the hints
+EXAMPLE_SETTINGS = {key: Setting(key, value) for key, value in (
+    ("players", 4), ("suits", 6), ("ranks", "2..10"), ("hand", 6), ("options", "all"),
+    ("charity", True), ("desolation", True), ("rounds", 0), ("threshold", 100))}
 _EXAMPLES = {
     "description": '"one line"', "extends": '"official"',
     "readings": '[readings] "justice.duty" = "stacking"',
     "config": "[config] players = 4",
-    "players": "4", "suits": "6", "ranks": '"2..10"', "hand": "6",
-    "options": '"all"', "charity": "true", "desolation": "true",
-    "rounds": "0", "threshold": "100",
+    **{key: s.toml_value() for key, s in EXAMPLE_SETTINGS.items()},
 }
 
 #: The whole deck of the real game; the rest of the table stays as the variant says.
@@ -413,8 +423,9 @@ def _load_chain(label: str, loc, identity: str, base, missing: VariantError,
 
 # -- the whole variant ------------------------------------------------------------
 
-def _fit_hint(settings: Mapping) -> str | None:
-    """How big a hand this deck can deal, if it is the hand that does not fit."""
+def _fit_hint(settings: Mapping) -> tuple[str, Setting | None] | None:
+    """How big a hand this deck can deal, if it is the hand that does not fit:
+    the hint's words (``{}`` where the setting suggested goes) and that setting."""
     get = lambda key: settings.get(key, getattr(Config, key))  # noqa: E731
     lo, hi = get("ranks")
     cards = (get("suits") * (hi - lo + 1 + get("charity") + get("desolation"))
@@ -424,21 +435,17 @@ def _fit_hint(settings: Mapping) -> str | None:
         return None
     if most < 1:
         return (f"this deck has {cards} cards: too few for {players} players; "
-                "use fewer players or a bigger deck (suits, ranks, options)")
-    return (f"this deck has {cards} cards: at most hand = {most} for "
-            f"{players} players (or use fewer players or a bigger deck)")
+                "use fewer players or a bigger deck (suits, ranks, options)"), None
+    return (f"this deck has {cards} cards: at most {{}} for "
+            f"{players} players (or use fewer players or a bigger deck)"), Setting("hand", most)
 
 
-def _blamed_key(message: str, settings: Mapping) -> str:
-    """Which config key a ConfigError is about."""
-    if " hands of " in message:
-        return "hand"
-    if message.startswith("rounds must be >= 0 and threshold"):
-        return "rounds" if settings.get("rounds", 0) < 0 else "threshold"
-    for key in CONFIG_KEYS:
-        if message.startswith(key) or f" {key} " in message:
-            return key
-    return "options"  # "unknown option card", "copies of ..."
+def _config_hint(e: ConfigError, settings: Mapping) -> tuple[str, Setting | None]:
+    """The hint for a table that cannot be dealt: how big a hand fits, or an
+    example of the setting at fault (``{}`` where the setting goes)."""
+    key = e.key or "options"
+    fit = _fit_hint(settings) if key == "hand" else None
+    return fit or ("e.g. {}", EXAMPLE_SETTINGS[key])
 
 
 def load_variant(name_or_path: str, overrides: Mapping[str, object] | None = None) -> Variant:
@@ -461,15 +468,16 @@ def load_variant(name_or_path: str, overrides: Mapping[str, object] | None = Non
     try:
         config = Config(**settings)
     except ConfigError as e:
-        key = _blamed_key(e.message, settings)
-        hint = _fit_hint(settings) if key == "hand" else None
+        key = e.key or "options"
+        words, setting = _config_hint(e, settings)
         if key == "hand":  # blame the last file to change the deck or the hands
             layer = next((lay for lay in reversed(layers)
                           if set(lay.config) & set(_FIT_KEYS)), leaf)
         else:
             layer = set_by.get(key, leaf)
         parts = ("config", key) if key in layer.config else ("config",)
-        raise layer.error(e.message, *parts, hint=hint or f"e.g. {key} = {_EXAMPLES[key]}") from None
+        hint = words.format(setting.toml()) if setting is not None else words
+        raise layer.error(e.message, *parts, hint=hint) from None
 
     overrides = dict(overrides or {})
     for key, value in overrides.items():
@@ -482,11 +490,10 @@ def load_variant(name_or_path: str, overrides: Mapping[str, object] | None = Non
         try:
             config = Config(**settings)
         except ConfigError as e:
-            key = _blamed_key(e.message, settings)
-            hint = _fit_hint(settings) if key == "hand" else None
+            words, setting = _config_hint(e, settings)
             given = ", ".join(f"{k}={_show(overrides[k])}" for k in overrides)
-            raise ConfigError(f"{e.message} (variant {label} with {given})",
-                              hint=hint or f"e.g. {key} = {_EXAMPLES[key]}") from None
+            raise ConfigError(f"{e.message} (variant {label} with {given})", hint=words,
+                              key=e.key, problem=e.message, suggested=setting) from None
 
     readings = default_readings()
     readings.update(explicit)

@@ -168,7 +168,7 @@ def _search_report(ex, coverage: bool = True):
         "edges": list(ex.post_pass_edges), "hands": (ex.hand_min, ex.hand_max),
         "complete": ex.complete, "limit": ex.limit, "depth_reached": ex.depth,
         "unreduced": ex.unreduced_states, "deals": list(ex.deal_action),
-        "verdicts": [(v.id, v.verdict, v.evidence.get("length")) for v in verdicts(ex)],
+        "verdicts": [(v.id, v.verdict, v.evidence.as_json().get("length")) for v in verdicts(ex)],
     }
     if coverage:   # each part samples its coverage on its own: compared when exhaustive
         out["fired"] = ex.fired

@@ -54,23 +54,23 @@ def test_a_sum_whose_value_matters_is_unsat_only_with_its_value():
     sym, hand, total, size = _setup()
     # an empty hand has no points: unsat, but nothing in the abstraction says so
     q = _query(("empty", hand == 0), ("points", total == 5))
-    assert _result(sym, q) == S.UNSAT
+    assert _result(sym, q) == S.SolverResult.unsat
     light = sym.abstracted(q)
-    assert light is not None and _result(sym, light) == S.SAT
+    assert light is not None and _result(sym, light) == S.SolverResult.sat
     assert [lab for lab, _ in light.parts] == ["empty", "points"]
     assert "free value" in light.title
     q = _query(("empty", hand == 0), ("cards", size == 1))
-    assert _result(sym, q) == S.UNSAT and _result(sym, sym.abstracted(q)) == S.SAT
+    assert _result(sym, q) == S.SolverResult.unsat and _result(sym, sym.abstracted(q)) == S.SolverResult.sat
 
 
 def test_unsat_without_the_values_stays_unsat_and_one_sum_is_one_value():
     sym, hand, total, size = _setup()
     q = _query(("a", hand == 1), ("b", hand == 2), ("points", total == 5))
-    assert _result(sym, sym.abstracted(q)) == S.UNSAT
+    assert _result(sym, sym.abstracted(q)) == S.SolverResult.unsat
     # the same sum in two parts is the same free value
     q = _query(("x", total == 3), ("y", total == 4), ("z", size + total == 9))
     light = sym.abstracted(q)
-    assert _result(sym, light) == S.UNSAT
+    assert _result(sym, light) == S.SolverResult.unsat
     assert len({str(c) for _, e in light.parts for c in _free(e)}) == 2
 
 
@@ -81,14 +81,14 @@ def test_as_functions_of_their_sets_equal_sets_have_equal_sums():
     total2 = sym.smt.encode_op("tsum", [other, sym.smt.const(table, "cardmap")],
                                ["cards", "cardmap"], "int")
     q = _query(("same", hand == other), ("differ", total != total2))
-    assert _result(sym, q) == S.UNSAT
-    assert _result(sym, sym.abstracted(q)) == S.SAT            # two free values
+    assert _result(sym, q) == S.SolverResult.unsat
+    assert _result(sym, sym.abstracted(q)) == S.SolverResult.sat            # two free values
     congruent = sym.abstracted(q, congruent=True)
-    assert _result(sym, congruent) == S.UNSAT                   # one function of equal sets
+    assert _result(sym, congruent) == S.SolverResult.unsat                   # one function of equal sets
     assert "function of its set" in congruent.title
     # but still nothing about what a sum is worth
     q = _query(("empty", hand == 0), ("points", total == 5))
-    assert _result(sym, sym.abstracted(q, congruent=True)) == S.SAT
+    assert _result(sym, sym.abstracted(q, congruent=True)) == S.SolverResult.sat
 
 
 def _free(e):
@@ -111,6 +111,6 @@ def test_every_model_of_the_query_is_one_of_the_abstraction(h, points, cards):
     with functions of the sets (so unsat with either is unsat with the true sums)."""
     sym, hand, total, size = _setup()
     q = _query(("hand", hand == h), ("points", total == points), ("cards", size == cards))
-    if _result(sym, q) == S.SAT:
-        assert _result(sym, sym.abstracted(q)) == S.SAT
-        assert _result(sym, sym.abstracted(q, congruent=True)) == S.SAT
+    if _result(sym, q) == S.SolverResult.sat:
+        assert _result(sym, sym.abstracted(q)) == S.SolverResult.sat
+        assert _result(sym, sym.abstracted(q, congruent=True)) == S.SolverResult.sat

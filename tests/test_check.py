@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from itcp.checks.explicit.explore import concrete_trace, explore, path_to
-from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED, verdicts
+from itcp.checks.explicit.verdicts import verdicts
+from itcp.checks.results import Verdict
+from itcp.checks.run import Check
 from itcp.cli.main import main
 from itcp.model.analysis.symmetry import canonicalizer, card_permutations
 from itcp.model.engine.engine import Game
@@ -18,7 +20,8 @@ from itcp.model.search.packing import compile_packer
 from itcp.spec.config import Config, full_deck_options
 from itcp.spec.variants import load_variant
 
-SMALL = Config(players=2, suits=2, ranks=(2, 2), hand=1, options=(("pride_cycle", 1),))
+SMALL_TABLE = dict(players=2, suits=2, ranks=(2, 2), hand=1, options=(("pride_cycle", 1),))
+SMALL = Config(**SMALL_TABLE)
 
 
 @pytest.fixture(scope="module")
@@ -35,10 +38,10 @@ def test_bare_itcp_check_reports_the_official_contradictions():
     assert r.exit_code == 1, r.output
     out = json.loads(r.output)
     by_id = {p["id"]: p for p in out["properties"]}
-    assert by_id["FROZEN"]["verdict"] == VIOLATED
-    assert by_id["NO_DEADLOCK"]["verdict"] == VIOLATED
-    assert by_id["ROUND_ENDS"]["verdict"] == VIOLATED
-    assert by_id["CONSERVATION"]["verdict"] == HOLDS
+    assert by_id["FROZEN"]["verdict"] == Verdict.VIOLATED
+    assert by_id["NO_DEADLOCK"]["verdict"] == Verdict.VIOLATED
+    assert by_id["ROUND_ENDS"]["verdict"] == Verdict.VIOLATED
+    assert by_id["CONSERVATION"]["verdict"] == Verdict.HOLDS
     assert by_id["CONSERVATION"]["evidence"]["kind"] == "exhaustive"
     assert by_id["FROZEN"]["evidence"]["kind"] == "trace"
     for key in ("states", "transitions", "terminal", "deadlocks", "depth", "seconds"):
@@ -49,8 +52,8 @@ def test_bare_itcp_check_reports_the_official_contradictions():
 def test_clarified_holds_everywhere_at_the_default_table():
     r = run("check", "clarified", "--json")
     out = json.loads(r.output)
-    assert r.exit_code == 0, [p for p in out["properties"] if p["verdict"] != HOLDS]
-    assert all(p["verdict"] == HOLDS and p["evidence"]["kind"] == "exhaustive"
+    assert r.exit_code == 0, [p for p in out["properties"] if p["verdict"] != Verdict.HOLDS]
+    assert all(p["verdict"] == Verdict.HOLDS and p["evidence"]["kind"] == "exhaustive"
                for p in out["properties"])
 
 
@@ -69,7 +72,7 @@ def test_shortest_traces_replay_to_the_same_violation(official_small):
     ex = explore(official_small)
     vs = {v.id: v for v in verdicts(ex)}
     frozen = vs["FROZEN"]
-    assert frozen.verdict == VIOLATED
+    assert frozen.verdict == Verdict.VIOLATED
     # replay the trace's actions through the validating API from its first state
     i = ex.violations["FROZEN"][1]
     steps, last = concrete_trace(ex, path_to(ex, i))
@@ -105,7 +108,7 @@ def test_limits_give_unknown_never_holds():
     r = run("check", "clarified", "--max-states", "500", "--json")
     assert r.exit_code == 3
     out = json.loads(r.output)
-    assert all(p["verdict"] in (UNKNOWN, VIOLATED) for p in out["properties"])
+    assert all(p["verdict"] in (Verdict.UNKNOWN, Verdict.VIOLATED) for p in out["properties"])
     assert any("--max-states" in str(p["evidence"].get("limit")) for p in out["properties"])
     r = run("check", "clarified", "--depth", "2", "--json")
     assert r.exit_code == 3
@@ -177,7 +180,9 @@ def test_ctrl_c_gives_the_partial_report(official_small):
     def interrupt(states, depth, seconds):
         if depth >= 3:
             raise KeyboardInterrupt
-    ex = explore(official_small, progress=interrupt)
-    assert ex.interrupted and not ex.complete and ex.states > 0
-    vs = {v.id: v.verdict for v in verdicts(ex)}
-    assert vs["CONSERVATION"] == UNKNOWN and vs["NO_DEADLOCK"] == VIOLATED
+    report = Check(load_variant("official", SMALL_TABLE), progress=interrupt,
+                   game=official_small).run()
+    st = report.search
+    assert st.limit == "interrupted (Ctrl-C)" and not st.complete and st.states > 0
+    vs = {v.id: v.verdict for v in report.results}
+    assert vs["CONSERVATION"] == Verdict.UNKNOWN and vs["NO_DEADLOCK"] == Verdict.VIOLATED

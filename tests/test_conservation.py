@@ -18,7 +18,7 @@ import pytest
 import z3
 
 from itcp.checks.explicit.explore import packed_successors
-from itcp.checks.explicit.verdicts import HOLDS
+from itcp.checks.results import Verdict
 from itcp.checks.symbolic.checker import SymbolicChecker
 from itcp.cli.common import load_with
 from itcp.model.engine.engine import Game
@@ -138,8 +138,8 @@ def _proved(pid: str, g=None):
     g = g or default_game()
     ch = SymbolicChecker(g, depth=1, candidate_names=set(DEFAULT_INVARIANTS))
     v = ch.check(pid)
-    assert v.verdict == HOLDS, v.evidence
-    ev = v.evidence
+    assert v.verdict is Verdict.HOLDS, v.evidence
+    ev = v.evidence.as_json()
     assert ev["kind"] == "inductive"
     rule_ids = {r.id for r in g.spec.rules}
     assert ev["rules"] and set(ev["rules"]) <= rule_ids
@@ -170,8 +170,8 @@ def test_no_deadlock_holds_inductively_at_the_default_table():
     g = default_game()
     v = SymbolicChecker(g, depth=1, candidate_names=set(DEFAULT_INVARIANTS) | {
         "CONSERVATION", "ZERO_STOPS", "TURN_DEFINED", "NO_ZERO_MID_ROUND"}).check("NO_DEADLOCK")
-    assert v.verdict == HOLDS, v.evidence
-    ev = v.evidence
+    assert v.verdict is Verdict.HOLDS, v.evidence
+    ev = v.evidence.as_json()
     assert ev["kind"] == "inductive" and ev["rules"]
     # the candidate stuck state (drawing, deck and pile empty) is excluded by the pile
     # holding a card at the start of a turn

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from itcp.model.engine.engine import Game, build_spec
-from itcp.model.smt.queries import SAT, Query
+from itcp.model.smt.queries import Query, SolverResult
 from itcp.spec.invariants import candidates
 from itcp.spec.rules import build_ruleset
 from itcp.spec.variants import load_variant
@@ -70,7 +70,7 @@ def test_a_difference_in_a_dead_variable_only_is_the_same_game(table):
     q.add("wf", sym.wf(sym.A0))
     q.add("reached", prover.reached)
     q.add("differ", results)
-    assert sym.ask(q, "full", 60, prover.solver).result == SAT
+    assert sym.ask(q, "full", 60, prover.solver).result == SolverResult.sat
     assert isinstance(first_difference(Game(base), Game(ms)), Same)
 
 

@@ -98,13 +98,13 @@ def test_the_memory_limit_stops_the_search(cli, monkeypatch):
     """The watchdog sees the process grow past --max-memory (here, a resident
     size that jumps past it once the search has finished its first level) and
     stops the search."""
-    from itcp.cli import check_cmd
+    from itcp.checks import run as front_door
     levels = []
-    real_search = check_cmd.search
+    real_search = front_door.search
 
     def search(*args, progress=None, **kwargs):
         return real_search(*args, progress=lambda *a: levels.append(a), **kwargs)
-    monkeypatch.setattr(check_cmd, "search", search)
+    monkeypatch.setattr(front_door, "search", search)
     monkeypatch.setattr(limits, "resident", lambda: 3 << 30 if levels else 0)
     r = cli("check", *BIG, "--max-memory", "2G", "--json")
     assert r.exit_code in (1, 3), r.output
@@ -186,11 +186,18 @@ def test_a_signal_outside_the_interruptible_parts_is_held():
 
 
 def test_the_search_gets_its_share_of_the_timeout():
+    from itcp.checks.explicit.explore import SearchPlan
+    from itcp.checks.run import Limits
     b = limits.Budget(timeout=100, start=time.monotonic())
     assert 89 < b.search_timeout() <= 90
-    assert b.limit_text("--timeout 87.3") == "--timeout 100"
+    # the search's share is named as the user set the whole
+    assert Limits(timeout=87.3, timeout_name=b.timeout_name()).timeout_text() == "--timeout 100"
+    assert Limits(timeout=87.3).timeout_text() == "--timeout 87.3"
+    # an interrupt is named as what caused it
+    stopped = SearchPlan(stopped=lambda: b.reason)
+    assert stopped.interrupted() == "interrupted (Ctrl-C)"
     b.reason = "SIGTERM"
-    assert b.limit_text("interrupted (Ctrl-C)") == "SIGTERM"
+    assert stopped.interrupted() == "SIGTERM"
 
 
 def test_sizes():

@@ -60,7 +60,7 @@ LAZY = {
     ("itcp.report.plots", "matplotlib.patches"): "matplotlib is the optional 'plot' extra",
     ("itcp.cli.check_cmd", "networkx"):
         "start-up: networkx takes about 0.2 s to import and only --graph needs it",
-    ("itcp.cli.check_cmd", "itcp.checks.symbolic.checker"):
+    ("itcp.checks.run", "itcp.checks.symbolic.checker"):
         "start-up: Z3 takes about 0.1 s to import and an explicit check never needs it",
     ("itcp.cli.common", "itcp.checks.explicit.raycluster"):
         "Ray is the optional 'cluster' extra: imported only when --ray is given",

@@ -130,8 +130,8 @@ def test_forgetting_and_folding_change_no_verdict(variant, cfg):
     small = explore(game, symmetry=False, track_rules=False)
     full = explore(game, symmetry=False, track_rules=False, fold=False, reduce=False)
     assert small.complete and full.complete and small.states < full.states
-    a = {v.id: (v.verdict, (v.trace or {}).get("length")) for v in verdicts(small)}
-    b = {v.id: (v.verdict, (v.trace or {}).get("length")) for v in verdicts(full)}
+    a = {v.id: (v.verdict, v.trace and v.trace.length) for v in verdicts(small)}
+    b = {v.id: (v.verdict, v.trace and v.trace.length) for v in verdicts(full)}
     lasso = [p for p, (verdict, _) in a.items() if p == "ROUND_ENDS" and verdict == "VIOLATED"]
     for p in lasso:  # a lasso's loop closes on a position: it may be shorter
         assert a.pop(p)[0] == b.pop(p)[0]

@@ -50,9 +50,9 @@ def test_quick_answers_never_start_a_race(tmp_path):
     sym = _sym(tmp_path)
     x = z3.Bool("x")
     ans, won = sym.first_unsat([_query("q", ("a", x), ("b", z3.Not(x)))], "quick")
-    assert ans.result == S.UNSAT and won == 0
+    assert ans.result == S.SolverResult.unsat and won == 0
     ans, won = sym.first_unsat([_query("q", ("a", x)), _query("r")], "sat")
-    assert ans.result == S.SAT and won is None
+    assert ans.result == S.SolverResult.sat and won is None
     assert len(sym.emitted) == 2
 
 
@@ -63,11 +63,11 @@ def test_the_race_takes_the_first_unsat_and_emits_that_query(tmp_path, monkeypat
     slow = _query("slow", *_hard_pigeonhole())
     quick = _query("quick", ("a", x), ("b", z3.Not(x)))
     ans, won = sym.first_unsat([slow, quick], "race")
-    assert ans.result == S.UNSAT and won == 1
+    assert ans.result == S.SolverResult.unsat and won == 1
     assert len(sym.emitted) == 1 and "quick" in open(sym.emitted[0]).read().splitlines()[0]
     # nothing unsat among the raced queries: no proof, whatever the first said
     ans, won = sym.first_unsat([_query("s", ("a", x)), _query("t")], "none")
-    assert ans.result != S.UNSAT and won is None
+    assert ans.result != S.SolverResult.unsat and won is None
 
 
 def test_solve_all_answers_in_order_and_emits_only_the_unsat_queries(tmp_path):
@@ -88,7 +88,8 @@ def test_solve_all_answers_in_order_and_emits_only_the_unsat_queries(tmp_path):
             yield q
     answers = sym.solve_all(lazily(), lambda: None, workers=2)
     assert asked == ["first", "second", "third", "fourth"]
-    assert [a.result for a in answers] == [S.UNSAT, S.SAT, S.UNSAT, S.SAT]
+    R = S.SolverResult
+    assert [a.result for a in answers] == [R.unsat, R.sat, R.unsat, R.sat]
     assert z3.is_true(answers[1].model.eval(z3.And(x, y)))   # usable here
     assert [open(p).readline().split(": ", 1)[1].strip() for p in sym.emitted] == \
         ["first", "third"]
@@ -99,7 +100,7 @@ def test_solve_all_cap_gives_unknown_and_a_raising_budget_stops_everything(tmp_p
     sym = _sym(tmp_path)
     slow = _query("slow", *_hard_pigeonhole(11))
     [ans] = sym.solve_all([(slow, "slow")], lambda: None, cap=0.2, workers=1)
-    assert ans.result == S.UNKNOWN and not sym.emitted
+    assert ans.result == S.SolverResult.unknown and not sym.emitted
 
     class Stop(Exception):
         pass

@@ -11,7 +11,9 @@ from functools import cache
 import pytest
 
 from itcp.checks.explicit.explore import explore
-from itcp.checks.explicit.verdicts import HOLDS, UNKNOWN, VIOLATED, verdicts
+from itcp.checks.explicit.verdicts import verdicts
+from itcp.checks.results import Ranking, RankingCounterexample, Replayed, Shortest, Verdict
+from itcp.checks.run import Check
 from itcp.checks.symbolic.checker import SymbolicChecker
 from itcp.cli.common import load_with
 from itcp.model.engine.engine import Game
@@ -24,6 +26,13 @@ def game(variant: str, **table) -> Game:
     return Game.from_variant(load_with(variant, dict(DEFAULT_TABLE, **table)))
 
 
+def explicit_round_ends(variant: str, **table):
+    """ROUND_ENDS's result from the explicit search (``checks/run.py``)."""
+    v = load_with(variant, dict(DEFAULT_TABLE, **table))
+    (r,) = Check(v, ("ROUND_ENDS",), game=game(variant, **table)).run().results
+    return r
+
+
 def test_round_ends_states_its_ranking_in_the_spec():
     (decl,) = [d for d in PROPERTIES if d.id == "ROUND_ENDS"]
     assert decl.ranking is not None
@@ -34,28 +43,27 @@ def test_round_ends_states_its_ranking_in_the_spec():
 
 def test_clarified_round_ends_proved_by_its_ranking():
     v = SymbolicChecker(game("clarified"), depth=2).check("ROUND_ENDS")
-    assert v.verdict == HOLDS, v.evidence
+    assert v.verdict is Verdict.HOLDS, v.evidence
     ev = v.evidence
-    assert ev["kind"] == "ranking"
-    assert ev["ranking"] == [n for n, _ in {p.id: p for p in game("clarified").spec.properties}[
+    assert isinstance(ev, Ranking) and ev.kind == "ranking"
+    assert ev.components == [n for n, _ in {p.id: p for p in game("clarified").spec.properties}[
         "ROUND_ENDS"].ranking]
     # the proof rests on the rules that move play round to the passer
-    assert "turn.advance" in ev["rules"] and ev["invariants"]
+    assert "turn.advance" in ev.support.rules and ev.support.invariants
 
 
 def test_official_round_ends_lasso_is_replayed_by_the_engine():
     g = game("official")
     v = SymbolicChecker(g, depth=6).check("ROUND_ENDS")
-    assert v.verdict == VIOLATED, v.evidence
+    assert v.verdict is Verdict.VIOLATED, v.evidence
     ev = v.evidence
-    assert ev["kind"] == "bmc" and ev["lasso"]
-    assert "the state after the last move is the one after move" in ev["replayed"]
-    entry = ev["loop_starts_at_step"] - 1
-    assert 1 <= entry < v.trace["length"] <= 6
-    assert "recurs" in v.trace["ending"]
+    assert isinstance(ev, Replayed) and ev.as_json()["lasso"]
+    assert "the state after the last move is the one after move" in ev.reproduced
+    entry = ev.as_json()["loop_starts_at_step"] - 1
+    assert 1 <= entry < v.trace.length <= 6
+    assert "recurs" in v.trace.ending
     # the explicit search agrees that the official text loops after a Pass
-    (explicit,) = verdicts(explore(g), ["ROUND_ENDS"])
-    assert explicit.verdict == VIOLATED
+    assert explicit_round_ends("official").verdict is Verdict.VIOLATED
 
 
 def test_the_lasso_search_goes_deeper_than_bmc_unless_a_depth_is_given():
@@ -71,7 +79,7 @@ def test_the_lasso_search_goes_deeper_than_bmc_unless_a_depth_is_given():
     assert (ch.depth, ch.lasso_depth) == (3, 3)
     # a depth of 1: no lasso of official's is that short, and the note names the depth
     v = SymbolicChecker(game("official"), depth=1).check("ROUND_ENDS")
-    assert v.verdict == UNKNOWN and "within 1 moves" in v.evidence["note"], v.evidence
+    assert v.verdict is Verdict.UNKNOWN and "within 1 moves" in v.evidence.summary(), v.evidence
 
 
 def test_the_default_lasso_search_finds_the_repentance_loop_of_nine_moves():
@@ -82,10 +90,10 @@ def test_the_default_lasso_search_finds_the_repentance_loop_of_nine_moves():
     search without --depth looks that far."""
     v = SymbolicChecker(game("official", players=3, suits=1, ranks=(2, 3), hand=1,
                              options="repentance")).check("ROUND_ENDS")
-    assert v.verdict == VIOLATED and v.evidence.get("lasso"), v.evidence
-    assert v.trace["length"] == 9 and v.trace["replayed"]
-    loop = v.trace["steps"][v.trace["loop_starts_at_step"] - 1:]
-    assert {s["action"] for s in loop} == {"draw_pile", "discard(Repentance)"}
+    assert v.verdict is Verdict.VIOLATED and v.evidence.as_json().get("lasso"), v.evidence
+    assert v.trace.length == 9 and v.trace.replayed
+    loop = v.trace.steps[v.trace.loop_from - 1:]
+    assert {s.action for s in loop} == {"draw_pile", "discard(Repentance)"}
 
 
 def _three_repentances() -> Game:
@@ -101,10 +109,11 @@ def test_a_variant_with_a_cycle_is_never_proved():
     g = _three_repentances()
     ex = explore(g)
     (explicit,) = verdicts(ex, ["ROUND_ENDS"])
-    assert explicit.verdict == VIOLATED
+    assert explicit.verdict is Verdict.VIOLATED
     v = SymbolicChecker(g, depth=3).check("ROUND_ENDS")
-    assert v.verdict == UNKNOWN, v.evidence
-    assert v.evidence["counterexample"]["ranking_before"]
+    assert v.verdict is Verdict.UNKNOWN, v.evidence
+    assert isinstance(v.evidence, RankingCounterexample)
+    assert v.evidence.counterexample["ranking_before"]
 
 
 @pytest.mark.slow
@@ -118,9 +127,10 @@ def test_the_lasso_at_three_players_agrees_with_the_explicit_search():
     v = load_with("official", dict(players=3, suits=1, ranks="2..2", hand=1,
                                    options="unbelief,pride_cycle"))
     g = Game.from_variant(v)
-    (explicit,) = verdicts(explore(g), ["ROUND_ENDS"])
-    assert explicit.verdict == VIOLATED and explicit.evidence["lasso"]
-    n = explicit.evidence["length"]
+    (explicit,) = Check(v, ("ROUND_ENDS",), game=g).run().results
+    assert explicit.verdict is Verdict.VIOLATED and isinstance(explicit.evidence, Shortest)
+    assert explicit.evidence.as_json()["lasso"]
+    n = explicit.trace.length
     z = SymbolicChecker(g, depth=n + 3).check("ROUND_ENDS")
-    assert z.verdict == VIOLATED, z.evidence
-    assert z.evidence["lasso"] and n <= z.trace["length"] <= n + 3
+    assert z.verdict is Verdict.VIOLATED, z.evidence
+    assert z.evidence.as_json()["lasso"] and n <= z.trace.length <= n + 3

@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from itcp.checks.explicit.explore import Limits, explore, number_of
-from itcp.checks.explicit.verdicts import HOLDS, VIOLATED, verdicts
+from itcp.checks.results import Verdict
+from itcp.checks.run import Check, Limits
 from itcp.cli.common import load_with
 from itcp.model.engine.engine import Game
 from itcp.report.graph import GRAPH_MAX_STATES, GraphNode, graph_svg, layout
@@ -45,19 +45,11 @@ class Dom(HTMLParser):
 @pytest.fixture(scope="module")
 def tiny():
     v = load_with("official", TINY)
-    game = Game.from_variant(v)
-    ex = explore(game, Limits())
-    vs = verdicts(ex)
-    stats = {"states": ex.states, "transitions": ex.transitions, "depth": ex.depth,
-             "seconds": ex.seconds, "symmetry": ex.symmetry, "symmetries": ex.permutations,
-             "complete": ex.complete, "limit": ex.limit}
-    rules_all = sorted({r.id for r in game.spec.rules if r.fragments})
-    coverage = {"fired": sorted(ex.fired), "never_fired": [r for r in rules_all
-                                                          if r not in ex.fired],
-                "sampled": ex.coverage_sampled}
-    page = check_page(v, game, vs, stats, coverage, ex)
-    return {"variant": v, "game": game, "ex": ex, "vs": vs, "page": page, "dom": Dom(page),
-            "coverage": coverage}
+    report = Check(v).run()
+    page = check_page(report)
+    return {"variant": v, "game": report.game, "graph": report.graph, "vs": report.results,
+            "page": page, "dom": Dom(page), "coverage": report.coverage,
+            "states": report.search.states}
 
 
 def test_page_is_self_contained(tiny):
@@ -83,7 +75,7 @@ def test_header_verdicts_and_readings(tiny):
     assert v.config.describe() in text and v.description in text
     rows = {a["data-property"]: a["data-verdict"] for a in dom.having("data-verdict")}
     assert rows == {x.id: x.verdict for x in tiny["vs"]}
-    assert rows["FROZEN"] == VIOLATED
+    assert rows["FROZEN"] == Verdict.VIOLATED
     # every choice point with the variant's reading
     assert {a["data-choice"] for a in dom.having("data-choice")} == set(v.readings)
 
@@ -94,14 +86,14 @@ def test_frozen_stepper_shows_the_trace_as_the_engine_plays_it(tiny):
     story with the rulebook sentences they cite."""
     game, dom = tiny["game"], tiny["dom"]
     frozen = next(x for x in tiny["vs"] if x.id == "FROZEN")
-    raw = frozen.trace["raw"]
+    trace = frozen.trace
     stepper = dom.having("id", "trace-FROZEN")
-    assert len(stepper) == 1 and stepper[0]["data-steps"] == str(len(raw["actions"]))
+    assert len(stepper) == 1 and stepper[0]["data-steps"] == str(len(trace.actions))
     # the tables, in page order, belong to the steppers; FROZEN's come first
     tables = [a for t, a in dom.tags if "data-pile-top" in a]
     seats = [a for t, a in dom.tags if "data-seat" in a]
     n = game.config.players
-    for k, s in enumerate(raw["states"]):
+    for k, s in enumerate(trace.states):
         d = game.describe(s)
         t = tables[k]
         assert t["data-deck"] == str(d["deck"])
@@ -114,20 +106,20 @@ def test_frozen_stepper_shows_the_trace_as_the_engine_plays_it(tiny):
             assert seat["data-hand"] == want
             assert seat["data-passed"] == str(p in d["passers"]).lower()
             assert seat["data-to-act"] == str(game.current_player(s) == p).lower()
-    steps = [a for a in dom.having("data-step") if a["data-step"] != "0"][:len(raw["actions"])]
-    for st, told in zip(steps, frozen.trace["steps"]):
-        assert st["data-rules"].split() == told["rules"]
+    steps = [a for a in dom.having("data-step") if a["data-step"] != "0"][:len(trace.actions)]
+    for st, told in zip(steps, trace.steps):
+        assert st["data-rules"].split() == list(told.rules)
     page = tiny["page"]
     # a reading rule of the trace, with the reading's words and its sentence
-    last = frozen.trace["steps"][-1]
-    reading_rules = [r for r in last["rules"] if game.spec.rule(r).choice]
+    last = trace.steps[-1]
+    reading_rules = [r for r in last.rules if game.spec.rule(r).choice]
     assert reading_rules
     for rid in reading_rules:
         r = game.spec.rule(rid)
         assert f'data-reading="{r.choice}={r.reading}"' in page
         for sid in r.sentences:
             assert f'data-sentence="{sid}"' in page
-    assert frozen.trace["ending"].replace("[", "").split()[0] in page
+    assert trace.ending.replace("[", "").split()[0] in page
     assert "FROZEN violated" in page
 
 
@@ -135,7 +127,7 @@ def test_told_view_matches_the_engine(tiny):
     game = tiny["game"]
     frozen = next(x for x in tiny["vs"] if x.id == "FROZEN")
     tv = told_view(game, frozen.trace)
-    assert len(tv.steps) == frozen.trace["length"]
+    assert len(tv.steps) == frozen.trace.length
     last = tv.steps[-1]
     passers = tv.deal.passers or last.after.passers
     assert passers, "the FROZEN trace has a passer"
@@ -157,17 +149,17 @@ def test_table_view_counts_every_card(tiny):
 
 
 def test_graph_is_drawn_for_a_small_run_with_the_violation_highlighted(tiny):
-    ex, dom = tiny["ex"], tiny["dom"]
-    assert ex.states <= GRAPH_MAX_STATES
+    graph, dom = tiny["graph"], tiny["dom"]
+    assert graph.states <= GRAPH_MAX_STATES
     svg = dom.having("data-states")
-    assert svg and svg[0]["data-states"] == str(ex.states)
+    assert svg and svg[0]["data-states"] == str(graph.states)
     circles = [a for t, a in dom.tags if t == "circle" and "data-state" in a]
-    assert len(circles) == ex.states
+    assert len(circles) == graph.states
     frozen = next(x for x in tiny["vs"] if x.id == "FROZEN")
     paths = [a["data-path"] for a in dom.having("data-path")]
     assert any(p.startswith("FROZEN") for p in paths)
-    nums = [number_of(ex, s) for s in frozen.trace["raw"]["states"]]
-    assert None not in nums and nums[0] < ex.initial
+    nums = [graph.number_of(s) for s in frozen.trace.states]
+    assert None not in nums and graph.depth(nums[0]) == 0
 
 
 def test_graph_is_omitted_beyond_the_threshold(tiny):
@@ -175,7 +167,7 @@ def test_graph_is_omitted_beyond_the_threshold(tiny):
 
     class Big:
         states = GRAPH_MAX_STATES + 1
-    assert 'data-graph="omitted"' in graph_section(Big(), [])
+    assert 'data-graph="omitted"' in graph_section(Big(), tiny["game"], [])
 
 
 def test_layout_layers_by_depth():
@@ -191,7 +183,7 @@ def test_layout_layers_by_depth():
 
 def test_coverage_lists_rules_that_never_fired(tiny):
     dom = tiny["dom"]
-    never = tiny["coverage"]["never_fired"]
+    never = tiny["coverage"].never_fired
     page = tiny["page"]
     assert f"<b>{len(never)}</b> never" in page
     for rid in never:
@@ -199,14 +191,14 @@ def test_coverage_lists_rules_that_never_fired(tiny):
 
 
 def test_exhaustive_proofs_name_their_scope(tiny):
-    held = [x for x in tiny["vs"] if x.verdict == HOLDS]
+    held = [x for x in tiny["vs"] if x.verdict is Verdict.HOLDS]
     page, dom = tiny["page"], tiny["dom"]
-    assert "Exhaustive search" in page and f"{tiny['ex'].states:,} states" in page
+    assert "Exhaustive search" in page and f"{tiny['states']:,} states" in page
     assert [a["data-property"] for a in dom.having("data-kind", "exhaustive")] == \
         [x.id for x in held]
     # each verdict's link in the table leads to its evidence
     for x in tiny["vs"]:
-        want = "trace-" + x.id if x.verdict == VIOLATED else "proof-" + x.id
+        want = "trace-" + x.id if x.verdict is Verdict.VIOLATED else "proof-" + x.id
         assert dom.having("id", want), want
 
 
@@ -218,20 +210,21 @@ def test_inductive_proof_names_rules_sentences_and_invariants():
     game = Game.from_variant(load_with("clarified", dict(TINY, options=())))
     vs, _ = symbolic_verdicts(game, ["SCORE_DEFINED"], timeout=60)
     v = vs[0]
-    assert v.verdict == HOLDS and v.evidence["kind"] == "inductive"
+    ev = v.evidence.as_json()
+    assert v.verdict is Verdict.HOLDS and ev["kind"] == "inductive"
     html = proof_html(game, v)
     dom = Dom(html)
-    assert [a["data-rule"] for a in dom.having("data-rule")] == v.evidence["rules"]
-    cited = {s for r in v.evidence["rules"] for s in game.spec.rule(r).sentences}
+    assert [a["data-rule"] for a in dom.having("data-rule")] == ev["rules"]
+    cited = {s for r in ev["rules"] for s in game.spec.rule(r).sentences}
     assert {a["data-sentence"] for a in dom.having("data-sentence")} == cited
-    assert [a["data-invariant"] for a in dom.having("data-invariant")] == \
-        v.evidence["invariants"]
+    assert [a["data-invariant"] for a in dom.having("data-invariant")] == ev["invariants"]
     # with --engine all the merged verdict is the exhaustion; the Z3 proof is shown too
     from itcp.report.html import proofs_html
-    explicit = next(x for x in verdicts(explore(game)) if x.id == "SCORE_DEFINED")
+    (explicit,) = Check(load_with("clarified", dict(TINY, options=())), ("SCORE_DEFINED",),
+                        game=game).run().results
     both = proofs_html(game, [explicit], also=[v])
     assert 'id="proof-SCORE_DEFINED"' in both and 'id="z3-proof-SCORE_DEFINED"' in both
-    assert both.count('data-rule="') == len(v.evidence["rules"])
+    assert both.count('data-rule="') == len(ev["rules"])
 
 
 def test_sweep_matrix_cells_link_to_their_traces(tiny):
@@ -239,13 +232,14 @@ def test_sweep_matrix_cells_link_to_their_traces(tiny):
     the tiny one again with its traces linked elsewhere, and the tiny one stopped
     by a state limit (every verdict UNKNOWN, naming the limit)."""
     from itcp.report.sweep import SweepColumn, cell_anchor, sweep_page
-    cols = [SweepColumn("tiny", tiny["game"], tiny["vs"], note=f"{tiny['ex'].states} states")]
-    plain = Game.from_variant(load_with("official", dict(TINY, options=())))
-    cols.append(SweepColumn("no option cards", plain, verdicts(explore(plain))))
+    cols = [SweepColumn("tiny", tiny["game"], tiny["vs"], note=f"{tiny['states']} states")]
+    plain = Check(load_with("official", dict(TINY, options=()))).run()
+    cols.append(SweepColumn("no option cards", plain.game, plain.results))
     cols.append(SweepColumn("tiny, linked", tiny["game"], tiny["vs"],
                             links={"FROZEN": "saved/official-FROZEN.itf.json"}))
     cols.append(SweepColumn("tiny, 50 states", tiny["game"],
-                            verdicts(explore(tiny["game"], Limits(max_states=50)))))
+                            Check(tiny["variant"], limits=Limits(max_states=50),
+                                  game=tiny["game"]).run().results))
     page = sweep_page(cols, "sweep of official", tiny["variant"])
     dom = Dom(page)
     cells = {(a["data-property"], int(a["data-column"])): a.get("data-verdict")
@@ -253,12 +247,12 @@ def test_sweep_matrix_cells_link_to_their_traces(tiny):
     for k, c in enumerate(cols):
         for v in c.verdicts:
             assert cells[(v.id, k)] == v.verdict
-    assert cells[("FROZEN", 0)] == VIOLATED and cells[("FROZEN", 3)] == "UNKNOWN"
+    assert cells[("FROZEN", 0)] == Verdict.VIOLATED and cells[("FROZEN", 3)] == "UNKNOWN"
     frozen = next(v for v in tiny["vs"] if v.id == "FROZEN")
     # the violated cell links to the stepper drawn on the page, with the trace's length
     anchor = cell_anchor("FROZEN", 0)
     assert f'href="#{anchor}"' in page and dom.having("id", anchor)
-    assert f"{frozen.evidence['length']} moves" in page
+    assert f"{frozen.evidence.as_json()['length']} moves" in page
     # a cell with a link elsewhere points there and draws no stepper
     assert 'href="saved/official-FROZEN.itf.json"' in page
     assert not dom.having("id", cell_anchor("FROZEN", 2))

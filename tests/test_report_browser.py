@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from itcp.checks.explicit.explore import Limits, explore
-from itcp.checks.explicit.verdicts import verdicts
+from itcp.checks.run import Check
 from itcp.cli.check_cmd import start_table
 from itcp.cli.common import load_with
-from itcp.model.engine.engine import Game
 from itcp.report.html import check_page
 from tools.browser import missing, page
 
@@ -27,15 +25,10 @@ def frozen_report(tmp_path_factory):
     and the FROZEN verdict behind it."""
     if WHY:
         pytest.skip(f"browser test skipped: {WHY}")
-    v = load_with("official", start_table({}))
-    game = Game.from_variant(v)
-    ex = explore(game, Limits())
-    vs = verdicts(ex)
-    stats = {"states": ex.states, "transitions": ex.transitions, "depth": ex.depth,
-             "seconds": ex.seconds, "complete": ex.complete}
+    report = Check(load_with("official", start_table({}))).run()
     out = tmp_path_factory.mktemp("browser") / "report.html"
-    out.write_text(check_page(v, game, vs, stats, None, ex), encoding="utf-8")
-    return out, game, next(x for x in vs if x.id == "FROZEN")
+    out.write_text(check_page(report), encoding="utf-8")
+    return out, report.game, next(x for x in report.results if x.id == "FROZEN")
 
 
 def visible_step(pg):
@@ -44,12 +37,12 @@ def visible_step(pg):
 
 def expect_step(pg, game, frozen, k: int):
     """The visible step is ``k`` and shows the table of the trace's state ``k``."""
-    raw = frozen.trace["raw"]
+    states = frozen.trace.states
     st = visible_step(pg)
     assert st.count() == 1
     assert st.get_attribute("data-step") == str(k)
     assert pg.locator("#trace-FROZEN").get_attribute("data-current") == str(k)
-    d = game.describe(raw["states"][k])
+    d = game.describe(states[k])
     table = st.locator(".table")
     assert table.get_attribute("data-deck") == str(d["deck"])
     assert st.locator(".deck-count").inner_text() == str(d["deck"])
@@ -57,7 +50,7 @@ def expect_step(pg, game, frozen, k: int):
     assert table.get_attribute("data-pile-top") == top
     if top:
         assert st.locator(".pile svg.card").get_attribute("data-card") == top
-    who = game.current_player(raw["states"][k])
+    who = game.current_player(states[k])
     for p, hand in enumerate(d["hands"]):
         seat = st.locator(f'.seat[data-seat="{p}"]')
         shown = [c.get_attribute("data-card") for c in seat.locator("svg.card").all()]
@@ -68,11 +61,11 @@ def expect_step(pg, game, frozen, k: int):
             assert "passed" in seat.locator(".badge.pass").inner_text()
         assert ("to-act" in classes) == (who == p)
     if k > 0:
-        told = frozen.trace["steps"][k - 1]
+        told = frozen.trace.steps[k - 1]
         rules = [li.get_attribute("data-rule") for li in st.locator("ul.rules > li").all()]
-        assert rules == told["rules"]
+        assert rules == list(told.rules)
         # each rule shows its rulebook sentences
-        for rid in told["rules"]:
+        for rid in told.rules:
             sids = [b.get_attribute("data-sentence") for b in
                     st.locator(f'li[data-rule="{rid}"] blockquote.sentence').all()]
             assert sids == list(game.spec.rule(rid).sentences)
@@ -80,7 +73,7 @@ def expect_step(pg, game, frozen, k: int):
 
 def test_step_through_frozen_in_chromium(frozen_report, tmp_path):
     path, game, frozen = frozen_report
-    n = len(frozen.trace["raw"]["actions"])
+    n = len(frozen.trace.actions)
     with page() as pg:
         pg.goto(path.resolve().as_uri())
         stepper = pg.locator("#trace-FROZEN")

@@ -196,7 +196,7 @@ def test_no_deadlock_on_a_big_table_rests_on_the_invariants_the_scout_table_need
     """On a big table NO_DEADLOCK first proves the invariants the scout table's
     proof used, each by the re-proof of its own scouted plan, and asks the
     deadlock query assuming those alone: no plain Houdini over every candidate."""
-    from itcp.checks.explicit.verdicts import HOLDS
+    from itcp.checks.results import Verdict
 
     def no_houdini(names):
         raise AssertionError("the plain Houdini was asked at the real table")
@@ -209,20 +209,20 @@ def test_no_deadlock_on_a_big_table_rests_on_the_invariants_the_scout_table_need
     support = S.Scout(ch.spec, lambda m: None, None, SymbolicChecker).graph_support("NO_DEADLOCK")
     assert support
     v = ch.check("NO_DEADLOCK")
-    assert v.verdict == HOLDS and v.evidence["kind"] == "inductive", v.evidence
-    assert set(v.evidence["invariants"]) <= set(support) <= set(ch.inductor.proven)
+    assert v.verdict is Verdict.HOLDS and v.evidence.as_json()["kind"] == "inductive", v.evidence
+    assert set(v.evidence.as_json()["invariants"]) <= set(support) <= set(ch.inductor.proven)
 
 
 def _determined(ch):
     v = ch.check("DETERMINED")
-    return v.verdict, v.evidence
+    return v.verdict, v.evidence.as_json()
 
 
 def test_determined_on_a_big_table_asks_each_action_cut_to_the_scout_tables_core(monkeypatch):
     """On a big table DETERMINED asks each action's query cut to the core the
     scout table's proof found: unsat there is unsat whole, so the verdict and
     the rules are those of the cut (no minimising at the real table)."""
-    from itcp.checks.explicit.verdicts import HOLDS
+    from itcp.checks.results import Verdict
     from itcp.model.smt import queries as smt_checks
     minimised: list = []
     original = smt_checks.Symbolic.minimise
@@ -233,7 +233,7 @@ def test_determined_on_a_big_table_asks_each_action_cut_to_the_scout_tables_core
     monkeypatch.setattr(smt_checks.Symbolic, "minimise", counted)
     small = SymbolicChecker(real())   # the whole queries, minimised here
     verdict, whole = _determined(small)
-    assert verdict == HOLDS and minimised
+    assert verdict is Verdict.HOLDS and minimised
     big = SymbolicChecker(real())
     big.inductor.big = True   # this table counts as big (its solver stays the small one's)
     scout = big.reproof.scout()
@@ -241,7 +241,7 @@ def test_determined_on_a_big_table_asks_each_action_cut_to_the_scout_tables_core
     assert cores and set(cores) == set(big.sym.actions)
     minimised.clear()
     verdict, cut = _determined(big)
-    assert verdict == HOLDS, cut
+    assert verdict is Verdict.HOLDS, cut
     # every action settled by its scouted cut: nothing minimised at this table
     assert not [d for d in minimised if "DETERMINED" in d]
     assert "scout table" in cut["core_note"]
@@ -253,14 +253,14 @@ def test_determined_falls_back_to_the_whole_query_where_a_scouted_core_is_too_sm
         monkeypatch):
     """Every scouted core empty (each cut query satisfiable): each action is asked
     whole and its core minimised here, as on a small table, with the same rules."""
-    from itcp.checks.explicit.verdicts import HOLDS
+    from itcp.checks.results import Verdict
     _, whole = _determined(SymbolicChecker(real()))
     big = SymbolicChecker(real())
     big.inductor.big = True
     monkeypatch.setattr(S.Scout, "determined_cores",
                         lambda self, pid: {a: [] for a in big.sym.actions})
     verdict, ev = _determined(big)
-    assert verdict == HOLDS
+    assert verdict is Verdict.HOLDS
     assert sorted(ev["rules"]) == sorted(whole["rules"])
     assert "scout table" not in ev.get("core_note", "")
 
@@ -295,7 +295,7 @@ def test_no_deadlock_on_a_big_table_without_a_scouted_proof_goes_straight_to_bmc
     on a big table NO_DEADLOCK then looks for a reachable dead end at once (no
     plain Houdini over every candidate, which takes Z3 many minutes at the full
     deck), and the engine replays the one it finds."""
-    from itcp.checks.explicit.verdicts import VIOLATED
+    from itcp.checks.results import Verdict
 
     def no_houdini(names):
         raise AssertionError("the plain Houdini was asked at the real table")
@@ -307,4 +307,4 @@ def test_no_deadlock_on_a_big_table_without_a_scouted_proof_goes_straight_to_bmc
     monkeypatch.setattr(ch.inductor, "houdini", no_houdini)
     assert ch.reproof.scout().graph_support("NO_DEADLOCK") is None
     v = ch.check("NO_DEADLOCK")
-    assert v.verdict == VIOLATED and v.evidence["kind"] == "bmc", v.evidence
+    assert v.verdict is Verdict.VIOLATED and v.evidence.as_json()["kind"] == "bmc", v.evidence

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from itcp.checks.explicit.explore import explore
-from itcp.checks.explicit.verdicts import verdicts
+from itcp.checks.run import Check
 from itcp.model.engine.engine import Game
 from itcp.scenarios.format import loads, to_toml
 from itcp.scenarios.replay import replay
@@ -42,10 +41,11 @@ def test_no_violation_without_the_house_rule():
 
 @pytest.mark.slow
 def test_finds_the_seeded_bug_and_shrinks_it(house_rule, tmp_path):
-    game = Game.from_variant(load_variant(house_rule, TABLE))
-    (frozen,) = verdicts(explore(game), ["FROZEN"])
+    variant = load_variant(house_rule, TABLE)
+    game = Game.from_variant(variant)
+    (frozen,) = Check(variant, ("FROZEN",), game=game).run().results
     assert frozen.verdict == "VIOLATED"
-    shortest = frozen.evidence["length"]
+    shortest = frozen.trace.length
     failure = hunt(game, ["FROZEN"], max_examples=50, steps=8)
     assert failure is not None and failure.property == "FROZEN"
     assert failure.moves <= shortest + 2, (failure.moves, shortest)

@@ -98,13 +98,10 @@ def test_the_frozen_story_names_the_pride_cycle_reading_not_the_noise():
     """The official FROZEN counterexample at the default table: the Pride Cycle
     steps name the passer reading; the Mercy and Desolation readings the
     discard's formulas mention, but the step never used, are not named."""
-    from itcp.checks.explicit.explore import Limits, explore
-    from itcp.checks.explicit.verdicts import verdicts
+    from itcp.checks.run import Check
     from itcp.spec.variants import DEFAULT_TABLE
-    g = Game.make(Config(**DEFAULT_TABLE), dict(load_variant("official").readings))
-    vs = verdicts(explore(g, Limits(), track_rules=False), ["FROZEN"])
-    frozen = next(v for v in vs if v.id == "FROZEN")
-    text = "\n".join(frozen.trace["story"])
+    (frozen,) = Check(load_variant("official", DEFAULT_TABLE), ("FROZEN",)).run().results
+    text = "\n".join(frozen.trace.story)
     assert "pride.passer" in text
     for noise in ("mercy.after", "mercy.effect", "repentance.two", "desolation.target",
                   "discard.none"):

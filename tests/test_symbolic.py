@@ -20,10 +20,20 @@ from pathlib import Path
 
 import pytest
 
-from itcp.checks.explicit.verdicts import HOLDS, VIOLATED
+from itcp.checks.results import (
+    Bracket,
+    DeadlockCandidate,
+    DeadlockProof,
+    Exhaustive,
+    Inductive,
+    Proof,
+    Replayed,
+    Verdict,
+)
 from itcp.checks.symbolic.checker import SymbolicChecker
 from itcp.cli.common import load_with
 from itcp.model.engine.engine import Game
+from itcp.scenarios.story import itf
 from itcp.spec.variants import DEFAULT_TABLE
 
 #: the candidate invariants the full candidate list proves at the default table
@@ -67,17 +77,19 @@ def test_bmc_finds_official_frozen_violation_and_engine_replays_it():
     g = game("official")
     ch = SymbolicChecker(g, depth=6)
     v = ch.bmc("FROZEN", 6)
-    assert v is not None and v.verdict == VIOLATED, v and v.evidence
+    assert v is not None and v.verdict is Verdict.VIOLATED, v and v.evidence
     ev = v.evidence
-    assert ev["kind"] == "bmc" and ev["length"] >= 1
-    assert any("pride" in r for r in ev["rules"])
+    assert isinstance(ev, Replayed) and ev.kind == "bmc" and v.trace.length >= 1
+    assert any("pride" in r for r in ev.as_json()["rules"])
     # replay independently: the ITF states are the engine's; re-apply the actions
-    steps = v.trace["steps"]
-    assert len(steps) == ev["length"]
-    assert "FROZEN violated" in v.trace["ending"]
+    steps = v.trace.steps
+    assert len(steps) == ev.as_json()["length"] == ev.as_json()["depth"]
+    assert "FROZEN violated" in v.trace.ending
     # the last step of the told trace breaks FROZEN in the engine
-    states = v.trace["itf"]["states"]
-    assert len(states) == ev["length"] + 1
+    states = itf(g, v.trace)["states"]
+    assert len(states) == v.trace.length + 1
+    s, s2 = v.trace.states[-2:]
+    assert g.apply(s, v.trace.actions[-1]) == s2 and not g.check_property("FROZEN", s, s2)
 
 
 def test_induction_proves_frozen_for_clarified(tmp_path, dir_sink):
@@ -85,17 +97,17 @@ def test_induction_proves_frozen_for_clarified(tmp_path, dir_sink):
     ch = SymbolicChecker(g, depth=1, emit=dir_sink(tmp_path),
                          candidate_names=set(FROZEN_INVARIANTS))
     v = ch.check("FROZEN")
-    assert v.verdict == HOLDS, v.evidence
+    assert v.verdict is Verdict.HOLDS, v.evidence
     ev = v.evidence
-    assert ev["kind"] == "inductive" and ev["k"] == 1
-    assert ev["rules"], "the proof names the rules its core used"
-    assert all(r in {x.id for x in g.spec.rules} for r in ev["rules"])
-    assert "2 players" in ev["scope"]
+    assert isinstance(ev, Inductive) and ev.kind == "inductive" and ev.k == 1
+    assert ev.support.rules, "the proof names the rules its core used"
+    assert all(r in {x.id for x in g.spec.rules} for r in ev.support.rules)
+    assert "2 players" in ev.support.scope
     # the per-action proof queries were written as SMT-LIB2; a fresh z3 agrees on one
     # one proof query per action, except those whose frame alone preserves FROZEN
     proofs = sorted(tmp_path.glob("*proof-FROZEN-*.smt2"))
-    assert ev["by_frame"] and "pass" in ev["by_frame"]  # pass changes no hand
-    assert len(proofs) + len(ev["by_frame"]) == len(g.spec.actions)
+    assert ev.by_frame and "pass" in ev.by_frame  # pass changes no hand
+    assert len(proofs) + len(ev.by_frame) == len(g.spec.actions)
     f = next(p for p in proofs if p.name.endswith("-discard.smt2"))
     text = f.read_text()
     assert text.startswith("; itcp:") and "unsat proves" in text
@@ -106,13 +118,13 @@ def test_determined_is_proved_per_action_and_fresh_z3_agrees(tmp_path, dir_sink)
     g = Game.from_variant(load_with("clarified", dict(TINY)))
     ch = SymbolicChecker(g, emit=dir_sink(tmp_path))
     v = ch.check("DETERMINED")
-    assert v.verdict == HOLDS, v.evidence
+    assert v.verdict is Verdict.HOLDS, v.evidence
     ev = v.evidence
-    assert ev["kind"] == "proof"
+    assert isinstance(ev, Proof) and ev.kind == "proof"
     rule_ids = {r.id for r in g.spec.rules}
-    assert ev["rules"] and set(ev["rules"]) <= rule_ids
+    assert ev.support.rules and set(ev.support.rules) <= rule_ids
     # the deal's successor is fixed by the deal rule; a draw's by the draw rules
-    assert "setup.deal" in ev["rules"]
+    assert "setup.deal" in ev.support.rules
     files = sorted(tmp_path.glob("*determined-*.smt2"))
     assert len(files) == len(g.spec.actions)
     for f in files[::4]:  # a sample, each answered by a separate process
@@ -123,14 +135,16 @@ def test_determined_is_proved_per_action_and_fresh_z3_agrees(tmp_path, dir_sink)
 def test_hand_bounds_bracket_contains_the_exhausted_range():
     # the symbolic HAND_BOUNDS is a proved bracket: sound, so it holds the exact
     # range the explicit search finds, and at this table tighter than the card count
-    from itcp.checks.explicit.explore import explore
-    from itcp.checks.explicit.verdicts import verdicts
+    from itcp.checks.run import Check
     g = game("clarified")
     v = SymbolicChecker(g, depth=0).check("HAND_BOUNDS")
-    assert v.verdict == HOLDS and v.evidence["kind"] == "inductive", v.evidence
-    lo, hi = v.evidence["bracket"]
-    (exact,) = verdicts(explore(g), ["HAND_BOUNDS"])
-    assert lo <= exact.evidence["min_hand"] <= exact.evidence["max_hand"] <= hi
+    ev = v.evidence
+    assert v.verdict is Verdict.HOLDS and isinstance(ev, Bracket) and ev.kind == "inductive", ev
+    lo, hi = ev.lo, ev.hi
+    (exact,) = Check(load_with("clarified", dict(DEFAULT_TABLE)), ("HAND_BOUNDS",),
+                     game=g).run().results
+    assert isinstance(exact.evidence, Exhaustive) and exact.evidence.reported is not None
+    assert lo <= exact.evidence.reported[0] <= exact.evidence.reported[1] <= hi
     assert hi < g.config.n_cards
 
 
@@ -139,19 +153,19 @@ def test_official_deadlock_found_symbolically_and_replayed():
     # the official text leaves a turn with no legal discard: Z3 finds a candidate, no
     # proved invariant excludes it, BMC reaches one and the engine confirms it is stuck
     v = SymbolicChecker(game("official"), depth=3).check("NO_DEADLOCK")
-    assert v.verdict == VIOLATED, v.evidence
-    assert v.evidence["kind"] == "bmc" and v.evidence["replayed"]
-    assert v.trace["ending"].startswith("no legal move")
+    assert v.verdict is Verdict.VIOLATED, v.evidence
+    assert isinstance(v.evidence, Replayed) and v.evidence.reproduced and v.trace.replayed
+    assert v.trace.ending.startswith("no legal move")
 
 
 def test_clarified_tiny_table_has_no_deadlock_symbolically():
     g = Game.from_variant(load_with("clarified", dict(TINY)))
     v = SymbolicChecker(g, depth=2).check("NO_DEADLOCK")
-    assert v.verdict in (HOLDS, "UNKNOWN"), v.evidence
-    if v.verdict == HOLDS:
-        assert v.evidence["kind"] == "inductive" and v.evidence["rules"]
+    assert v.verdict in (Verdict.HOLDS, Verdict.UNKNOWN), v.evidence
+    if v.verdict is Verdict.HOLDS:
+        assert isinstance(v.evidence, DeadlockProof) and v.evidence.support.rules
     else:  # never a silent pass: the candidate and the searched depth are named
-        assert v.evidence["kind"] == "bounded" and v.evidence["candidate"]
+        assert isinstance(v.evidence, DeadlockCandidate) and v.evidence.candidate
 
 
 @pytest.mark.slow

@@ -7,6 +7,8 @@ Modules:
   Public: ``Column``, ``position``.
 - ``explore``: Explicit-state exploration: breadth-first over every reachable game
   position.
+- ``graph``: The explored state graph, read-only: what a report may show of a search.
+  Public: ``ExploredGraph``.
 - ``heap``: Memory a process frees kept for its next allocations, while a search runs in
   parts. Public: ``keep_freed_memory``, ``release_kept_memory``.
 - ``mailbox``: A pipe between the coordinator and a part whose arrays go through shared

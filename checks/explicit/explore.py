@@ -54,6 +54,7 @@ from itcp.model.engine.engine import Game
 from itcp.model.search.packed import compile_packed
 from itcp.model.search.searchkey import KeyLayout, search_keys
 from itcp.model.search.vectorized import BatchModule, Unsupported
+from itcp.spec.properties import Kind
 from itcp.spec.rules.vocabulary import score_of
 
 from .column import Column, position
@@ -67,11 +68,46 @@ CHUNK_STATES = 1 << 15
 COVERAGE_PATIENCE = 5000
 
 
-@dataclass
+@dataclass(frozen=True)
 class Limits:
+    """What stops a search: states stored, moves deep, seconds (``timeout_name``:
+    the time limit as the user set it, which a verdict it stops names)."""
     max_states: int | None = None
     max_depth: int | None = None
     timeout: float | None = None
+    timeout_name: str | None = None
+
+    def timeout_text(self) -> str:
+        """The time limit as a verdict names it: ``--timeout S``."""
+        return self.timeout_name or f"--timeout {self.timeout:g}"
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """How a search goes, besides its limits and where it resumes.
+
+    ``symmetry``: store one state per suit and copy permutation; ``fast``: the
+    batch successor code (else the generic engine path, one state at a time);
+    ``fold``: a chance node folded into the move that opens it (else every
+    chance node a state of its own); ``reduce``: forget what the future never
+    reads (else every reachable state stored as the engine has it);
+    ``track_rules``: record which rules fire.  ``progress(states, depth,
+    seconds)`` is called after each level; ``on_level(ex, level)`` at the top
+    of every level (``level()`` is the search's ``Level`` there), and may raise
+    ``Pause`` to stop there; ``stopped()`` names what interrupted the search
+    (None: Ctrl-C)."""
+    symmetry: bool = True
+    track_rules: bool = True
+    fast: bool = True
+    fold: bool = True
+    reduce: bool = True
+    progress: Callable[[int, int, float], None] | None = None
+    on_level: Callable[[Exploration, Callable[[], Level]], None] | None = None
+    stopped: Callable[[], str | None] | None = None
+
+    def interrupted(self) -> str:
+        """What stopped the search, when a ``KeyboardInterrupt`` did."""
+        return (self.stopped() if self.stopped is not None else None) or "interrupted (Ctrl-C)"
 
 
 class Depths:
@@ -393,9 +429,9 @@ class _Backend(ABC):
         self.pack, self.unpack = layout.compile()
         self.words = layout.words
         self.step_ids = [p.id for p in game.spec.properties
-                         if p.kind == "step" and p.formula is not None]
+                         if p.kind is Kind.STEP and p.formula is not None]
         self.state_ids = [p.id for p in game.spec.properties
-                          if p.kind == "state" and p.formula is not None]
+                          if p.kind is Kind.STATE and p.formula is not None]
         self.action_names = [a.name for a in game.spec.actions]
         self.action_index = {a: i for i, a in enumerate(self.action_names)}
 
@@ -723,38 +759,30 @@ def search_backend(game: Game, red: Reduction, layout: KeyLayout, symmetry: bool
     return GenericBackend(game, red, layout, symmetry)
 
 
-def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
-            progress=None, track_rules: bool = True, fast: bool = True,
-            fold: bool = True, reduce: bool = True, resume: Resume | None = None,
-            on_level: Callable[[Exploration, Callable[[], Level]], None] | None = None
-            ) -> Exploration:
-    """Breadth-first search of every round reachable from every deal.
+def explore(game: Game, limits: Limits | None = None, resume: Resume | None = None,
+            **options) -> Exploration:
+    """Breadth-first search of every round reachable from every deal, within
+    ``limits``, as ``options`` say (a ``SearchPlan``'s fields).
 
-    ``fast`` (the default) expands states with the batch successor code
-    (``model/search/vectorized.py``); ``fast=False`` takes the generic engine path
-    (unpack, ``legal``, ``apply``, pack), one state at a time.  Both store the
-    same states under the same numbers; the generic path is kept to test the
-    batch one against, and for decks the batch code does not handle.
-    ``fold=False`` stores every chance node as a state of its own (a search
-    whose every edge is one move of the game); ``reduce=False`` forgets no
-    variable (every reachable state is stored, as the engine has it).
+    The batch successor code (``model/search/vectorized.py``) and the generic
+    engine path (``fast=False``: unpack, ``legal``, ``apply``, pack, one state
+    at a time) store the same states under the same numbers; the generic path
+    is kept to test the batch one against, and for decks the batch code does
+    not handle.  ``resume`` goes on from a level a search reached before (its
+    ``Level`` and arrays: a checkpoint)."""
+    return run_search(game, limits or Limits(), SearchPlan(**options), resume)
 
-    ``resume`` goes on from a level a search reached before (its ``Level`` and
-    arrays: a checkpoint); ``on_level(ex, level)`` is called at the top of every
-    level (``level()`` is the search's ``Level`` there) and may raise ``Pause`` to
-    stop there.
-    """
-    limits = limits or Limits()
-    red, layout, key_of, nperms = search_setup(game, symmetry, reduce)
-    ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
+
+def run_search(game: Game, limits: Limits, plan: SearchPlan,
+               resume: Resume | None = None) -> Exploration:
+    """``explore`` with its plan made."""
+    red, layout, key_of, nperms = search_setup(game, plan.symmetry, plan.reduce)
+    ex = Exploration(game, plan.symmetry, permutations=nperms, reduction=red, layout=layout,
                      store=StateStore(layout.words))
-    backend = search_backend(game, red, layout, symmetry, reduce, fast)
+    backend = search_backend(game, red, layout, plan.symmetry, plan.reduce, plan.fast)
     ex.backend = backend.name
-    search = Search(ex, game, limits, backend, progress, track_rules)
-    search.folding = fold
-    search.on_level = on_level
     start = time.monotonic()
-    search.start = start
+    search = Search(ex, game, limits, backend, plan, start)
     if resume is not None:
         search.restore(resume)
     # the search creates no reference cycles, and the cyclic collector would
@@ -767,7 +795,7 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
         ex.limit = "paused"
     except KeyboardInterrupt:
         ex.interrupted = True
-        ex.limit = "interrupted (Ctrl-C)"
+        ex.limit = plan.interrupted()
         search.rollback()
     finally:
         if collecting:
@@ -779,15 +807,16 @@ def explore(game: Game, limits: Limits | None = None, symmetry: bool = True,
 
 
 class Search:
-    """The state of one breadth-first search."""
+    """The state of one breadth-first search of ``game`` into ``ex`` (started at
+    the monotonic time ``start``)."""
 
-    def __init__(self, ex: Exploration, game: Game, limits: Limits, backend, progress,
-                 track_rules: bool):
+    def __init__(self, ex: Exploration, game: Game, limits: Limits, backend, plan: SearchPlan,
+                 start: float = 0.0):
         self.ex, self.game, self.limits, self.b = ex, game, limits, backend
-        self.progress, self.track_rules = progress, track_rules
+        self.progress, self.track_rules = plan.progress, plan.track_rules
         assert ex.store is not None   # explore() made it
         self.store = ex.store
-        self.start = 0.0
+        self.start = start
         self.deadline: float | None = None
         self.bounds = [999, -1]
         self.waiting: dict = {}   # level -> [(words, source numbers, post-Pass flags)]
@@ -796,12 +825,12 @@ class Search:
         self.unseen_rules = rules_to_cover(spec)
         self.quiet = {a.name: 0 for a in spec.actions}
         self.taken: set = set()
-        self.folding = True
+        self.folding = plan.fold
         #: compute each move's key (a partitioned search orders its batches by it)
         self.keyed = False
         #: where the search stands at the top of the current level
         self.level: Level | None = None
-        self.on_level: Callable[[Exploration, Callable[[], Level]], None] | None = None
+        self.on_level = plan.on_level
 
     def coverage_sampled(self) -> bool:
         """Rule coverage stopped being tracked for an action with rules still unseen."""
@@ -1087,7 +1116,7 @@ def limit_reached(ex: Exploration, limits: Limits, deadline: float | None) -> bo
         ex.limit = f"--max-states {limits.max_states}"
         return True
     if deadline is not None and time.monotonic() > deadline:
-        ex.limit = f"--timeout {limits.timeout:g}"
+        ex.limit = limits.timeout_text()
         return True
     return False
 

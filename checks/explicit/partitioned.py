@@ -54,7 +54,7 @@ import time
 import traceback
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -69,11 +69,12 @@ from .explore import (
     Pause,
     Resume,
     Search,
-    explore,
+    SearchPlan,
     fired_at_round_end,
     limit_reached,
     resume_point,
     rules_to_cover,
+    run_search,
     search_backend,
     search_setup,
 )
@@ -145,8 +146,8 @@ class Part:
         self.ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
                               store=self.store)
         self.b = search_backend(game, red, layout, symmetry, reduce, fast)
-        self.search = _PartSearch(self, self.ex, game, Limits(), self.b, None, track_rules)
-        self.search.folding = fold
+        self.search = _PartSearch(self, self.ex, game, Limits(), self.b,
+                                  SearchPlan(symmetry, track_rules, fast, fold, reduce))
         self.width = layout.words
         # local number -> global number (4 bytes: the search numbers fewer than
         # 2**31 states, ``StateStore``)
@@ -664,25 +665,25 @@ def _rss(pid: int) -> int:
 
 
 def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
-                        symmetry: bool = True, progress=None, track_rules: bool = True,
-                        fast: bool = True, fold: bool = True, reduce: bool = True,
                         resume: Resume | None = None,
-                        on_level: Callable[[Exploration, Callable[[], Level]], None] | None = None,
                         part_progress: Callable[[list[PartProgress]], None] | None = None,
                         warm: int = WARM_STATES,
-                        transport: Callable[[Game, PartPlan], Parts] | None = None
-                        ) -> Exploration:
+                        transport: Callable[[Game, PartPlan], Parts] | None = None,
+                        **options) -> Exploration:
     """``explore`` with the states spread over ``workers`` processes (see the
-    module's docstring): the same Exploration, found in parallel.  ``resume``
-    goes on from a level reached before (by either search); ``on_level(ex,
-    level)`` is called at the top of each level, where ``level()`` builds the
-    search's ``Level`` there (it asks the parts: call it only when needed),
-    and may raise ``Pause``.  After an interrupt the search stands at the top of
-    the level it was expanding (``ex.level``, built then), so a checkpoint can
-    be written from it.  The first ``warm`` states are searched in this
-    process (0: in the parts from the deal on).  ``transport`` makes the parts
-    (``ProcessParts`` by default; ``raycluster.RayParts`` on a Ray cluster)."""
+    module's docstring): the same Exploration, found in parallel, as
+    ``options`` say (a ``SearchPlan``'s fields).  ``resume`` goes on from a
+    level reached before (by either search); ``on_level(ex, level)`` is called
+    at the top of each level, where ``level()`` builds the search's ``Level``
+    there (it asks the parts: call it only when needed), and may raise
+    ``Pause``.  After an interrupt the search stands at the top of the level it
+    was expanding (``ex.level``, built then), so a checkpoint can be written
+    from it.  ``part_progress`` is told each part's figures.  The first
+    ``warm`` states are searched in this process (0: in the parts from the deal
+    on).  ``transport`` makes the parts (``ProcessParts`` by default;
+    ``raycluster.RayParts`` on a Ray cluster)."""
     limits = limits or Limits()
+    how = SearchPlan(**options)
     start = time.monotonic()
     if resume is None and warm:
         # the first levels in this process: the successor code each kind of
@@ -691,30 +692,31 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
         def pause(ex, level):
             if ex.states >= warm:
                 raise Pause
-            if on_level is not None:
-                on_level(ex, level)
-        first = explore(game, limits, symmetry, progress, track_rules, fast, fold, reduce,
-                        on_level=pause)
+            if how.on_level is not None:
+                how.on_level(ex, level)
+        first = run_search(game, limits, replace(how, on_level=pause))
         if first.limit != "paused":
             return first
         resume = resume_point(first)
         del first
-    red, layout, key_of, nperms = search_setup(game, symmetry, reduce)
+    red, layout, key_of, nperms = search_setup(game, how.symmetry, how.reduce)
     store = StateStore(layout.words)
-    ex = Exploration(game, symmetry, permutations=nperms, reduction=red, layout=layout,
+    ex = Exploration(game, how.symmetry, permutations=nperms, reduction=red, layout=layout,
                      store=store)
-    b = search_backend(game, red, layout, symmetry, reduce, fast)  # compiled once, inherited
+    # compiled once, inherited
+    b = search_backend(game, red, layout, how.symmetry, how.reduce, how.fast)
     ex.backend = b.name
     deadline = None if limits.timeout is None else start + limits.timeout
 
-    plan = PartPlan(workers, symmetry, reduce, fast, fold, track_rules, layout.words)
+    plan = PartPlan(workers, how.symmetry, how.reduce, how.fast, how.fold,
+                    how.track_rules, layout.words)
     parts = (transport or ProcessParts)(game, plan)
     try:
         shared = getattr(parts, "shared", None)
         if shared is not None:
             store.over(shared)
-        coord = _Coordinator(ex, store, b, parts, workers, limits, deadline, track_rules, start)
-        coord.progress, coord.part_progress, coord.on_level = progress, part_progress, on_level
+        coord = _Coordinator(ex, store, b, parts, workers, limits, deadline, how, start,
+                             part_progress)
     except BaseException:
         # the parts ignore the stop signals (the coordinator ends them): ended here
         parts.close(kill=True)
@@ -729,7 +731,7 @@ def explore_partitioned(game: Game, workers: int, limits: Limits | None = None,
         ex.level = coord.level_now()
     except KeyboardInterrupt:
         ex.interrupted = True
-        ex.limit = "interrupted (Ctrl-C)"
+        ex.limit = how.interrupted()
         try:   # back to the top of the level under way, and the search as it stood there
             parts.settle()
             coord.back_to_mark()
@@ -762,11 +764,13 @@ class _Coordinator:
     """The levels kept in step, and the parts' results merged in the order one
     process stores them."""
 
-    def __init__(self, ex, store, b, parts, n, limits, deadline, track_rules, start):
+    def __init__(self, ex, store, b, parts, n, limits, deadline, plan: SearchPlan, start,
+                 part_progress=None):
         self.ex, self.store, self.b, self.parts, self.n = ex, store, b, parts, n
         self.limits, self.deadline, self.track_rules, self.start = limits, deadline, \
-            track_rules, start
-        self.progress = self.part_progress = self.on_level = None
+            plan.track_rules, start
+        self.progress, self.on_level = plan.progress, plan.on_level
+        self.part_progress = part_progress
         self.bounds = [999, -1]
         self.frontier = [0] * n
         self.unseen = rules_to_cover(ex.game.spec)
@@ -881,7 +885,7 @@ class _Coordinator:
             # the rows go with the next level's close (one call less a level)
             inbox = self.inboxes([r["out"] for r in results])
             if any(r["stopped"] for r in results):
-                ex.limit = f"--timeout {limits.timeout:g}"
+                ex.limit = limits.timeout_text()
                 self.back_to_mark()
                 ex.level = self.level_now()
                 return
@@ -1054,10 +1058,14 @@ class _Coordinator:
 
 def search(game: Game, limits: Limits | None = None, workers: int = 1, **kw) -> Exploration:
     """The explicit search, in this process (``workers=1``) or partitioned over
-    ``workers`` processes: the same result either way."""
+    ``workers`` processes: the same result either way (``kw``: a
+    ``SearchPlan``'s fields, ``resume``, and for the parts ``part_progress``,
+    ``warm`` and ``transport``)."""
     if workers <= 1:
-        kw.pop("part_progress", None)
-        return explore(game, limits, **kw)
+        for only_parts in ("part_progress", "warm", "transport"):
+            kw.pop(only_parts, None)
+        resume = kw.pop("resume", None)
+        return run_search(game, limits or Limits(), SearchPlan(**kw), resume)
     return explore_partitioned(game, workers, limits, **kw)
 
 

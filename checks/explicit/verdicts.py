@@ -7,34 +7,18 @@ verdict states its scope: the table and the number of states explored.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
-from itcp.spec.properties import Violation
-from itcp.spec.rules.vocabulary import PHASE_NAMES
+from itcp.scenarios.story import Trace, story
+from itcp.spec.properties import Kind, Property, Violation
 
-from ...scenarios import story as S
+from ..results import Bounded, Exhaustive, Found, PropertyResult, Shortest, Verdict
 from .explore import Exploration, concrete_trace, path_to
 
-HOLDS, VIOLATED, UNKNOWN = "HOLDS", "VIOLATED", "UNKNOWN"
-
-
-@dataclass
-class Verdict:
-    id: str
-    verdict: str
-    engine: str
-    statement: str
-    evidence: dict = field(default_factory=dict)
-    trace: dict | None = None  # story + ITF for a violation
-
-    def as_json(self) -> dict:
-        out = {"id": self.id, "verdict": self.verdict, "engine": self.engine,
-               "statement": self.statement, "evidence": self.evidence}
-        if self.trace is not None:
-            out["trace"] = {k: v for k, v in self.trace.items() if k not in ("itf", "raw")}
-        return out
+ENGINE = "explicit"
 
 
 def scope(ex: Exploration) -> str:
@@ -42,37 +26,42 @@ def scope(ex: Exploration) -> str:
             f"{ex.states:,} states, depth {ex.depth}")
 
 
-def _exhaustive(ex: Exploration, extra=None) -> dict:
-    ev = {"kind": "exhaustive", "states": ex.states, "transitions": ex.transitions,
-          "depth": ex.depth, "symmetry": ex.symmetry, "scope": scope(ex)}
-    ev.update(extra or {})
-    return ev
+def _exhaustive(ex: Exploration, **extra) -> Exhaustive:
+    return Exhaustive(ex.states, ex.transitions, ex.depth, ex.symmetry, scope(ex), **extra)
 
 
-def _unknown(ex: Exploration) -> dict:
-    return {"kind": "bounded", "limit": ex.limit, "states": ex.states, "depth": ex.depth,
-            "note": f"search stopped by {ex.limit}: no violation within what was explored"}
+def _unknown(ex: Exploration, **extra) -> Bounded:
+    assert ex.limit is not None   # a search not exhausted says what stopped it
+    return Bounded(ex.limit, ex.states, ex.depth,
+                   f"search stopped by {ex.limit}: no violation within what was explored",
+                   **extra)
 
 
-def _trace(ex: Exploration, numbers, ending, loop_from: int | None = None) -> dict:
-    """The concrete trace through ``numbers``; ``ending`` is text or a function
-    of the trace's last (concrete) state."""
+def _result(prop: Property, verdict: Verdict, evidence) -> PropertyResult:
+    return PropertyResult(prop.id, verdict, ENGINE, prop.statement, evidence)
+
+
+def _trace(ex: Exploration, numbers, ending, loop_from: int | None = None,
+           final_action=None) -> Trace:
+    """The concrete trace through the stored states ``numbers`` (then
+    ``final_action``, a violating step, if given), told; ``ending`` is text or a
+    function of the trace's last (concrete) state."""
     game = ex.game
     steps, last = concrete_trace(ex, numbers)
     if callable(ending):
         ending = ending(last)
     states = [s for s, _ in steps] + [last]
-    full = [(s, a, states[i + 1]) for i, (s, a) in enumerate(steps)]
-    told = S.story(game, states[0], full, ending)
-    told["length"] = len(steps)
-    if loop_from is not None:
-        told["loop_starts_at_step"] = loop_from
-    told["itf"] = S.itf(game, states, [a for _, a in steps], ending)
-    return told
+    actions = [a for _, a in steps]
+    if final_action is not None:
+        states.append(game.apply(last, final_action))
+        actions.append(final_action)
+    return story(game, states, actions, ending, loop_from)
 
 
-def verdicts(ex: Exploration, wanted: list[str] | None = None, stopped=None) -> list[Verdict]:
-    """A verdict per property (those ``wanted``, else all).
+def verdicts(ex: Exploration, wanted: list[str] | None = None, stopped=None
+             ) -> list[PropertyResult]:
+    """A result per property (those ``wanted``, else all), each decided by the
+    decider of its kind (``DECIDERS``).
 
     The analysis after the search (each trace told as a story, the cycle
     search for ROUND_ENDS) can be stopped too: a ``KeyboardInterrupt`` while
@@ -81,132 +70,148 @@ def verdicts(ex: Exploration, wanted: list[str] | None = None, stopped=None) -> 
     what the search alone shows: VIOLATED where it found a violation (the
     trace then not built), HOLDS where it was exhausted and needs nothing
     more, else UNKNOWN naming what stopped it."""
-    game = ex.game
-    props = {p.id: p for p in game.spec.properties}
     out = []
     reason = None
-    for pid, prop in props.items():
-        if wanted and pid not in wanted:
+    for prop in ex.game.spec.properties:
+        if wanted and prop.id not in wanted:
             continue
         if reason is None:
             try:
-                out.append(_verdict(ex, pid, prop))
+                out.append(DECIDERS[prop.kind].decide(ex, prop))
                 continue
             except KeyboardInterrupt:
                 reason = (stopped() if stopped is not None else None) or "interrupted (Ctrl-C)"
-        out.append(_cut_short(ex, pid, prop, reason))
+        out.append(_cut_short(ex, prop, reason))
     return out
 
 
-def search_verdicts(ex: Exploration, wanted: list[str] | None, reason: str) -> list[Verdict]:
-    """The verdicts the search alone gives, the analysis after it having been
+def search_verdicts(ex: Exploration, wanted: list[str] | None, reason: str
+                    ) -> list[PropertyResult]:
+    """The results the search alone gives, the analysis after it having been
     stopped by ``reason`` before it began (see ``verdicts``)."""
-    return [_cut_short(ex, p.id, p, reason) for p in ex.game.spec.properties
+    return [_cut_short(ex, p, reason) for p in ex.game.spec.properties
             if not wanted or p.id in wanted]
 
 
-def _cut_short(ex: Exploration, pid: str, prop, reason: str) -> Verdict:
-    """The verdict the search alone gives ``pid`` when the analysis after it
+def _cut_short(ex: Exploration, prop: Property, reason: str) -> PropertyResult:
+    """The result the search alone gives ``prop`` when the analysis after it
     was stopped by ``reason``."""
-    v = Verdict(pid, UNKNOWN, "explicit", prop.statement)
-    if pid in ex.violations or (pid == "NO_DEADLOCK" and ex.deadlocks):
-        v.verdict = VIOLATED
-        v.evidence = {"kind": "found", "limit": reason,
-                      "note": f"the search found a violation; its trace was not built "
-                              f"(stopped by {reason})"}
-    elif pid == "ROUND_ENDS":
-        v.evidence = {"kind": "bounded", "limit": reason, "states": ex.states, "depth": ex.depth,
-                      "note": f"the cycle search among post-Pass states was stopped by {reason}"}
-    elif ex.complete:
-        extra = ({"min_hand": ex.hand_min, "max_hand": ex.hand_max} if pid == "HAND_BOUNDS"
-                 else None)
-        v.verdict, v.evidence = HOLDS, _exhaustive(ex, extra)
+    decider = DECIDERS[prop.kind]
+    if decider.found(ex, prop):
+        return _result(prop, Verdict.VIOLATED, Found(reason))
+    if decider.analysis:
+        return _result(prop, Verdict.UNKNOWN, Bounded(
+            reason, ex.states, ex.depth, f"the {decider.analysis} was stopped by {reason}"))
+    if ex.complete:
+        return _result(prop, Verdict.HOLDS, _exhaustive(ex, **decider.reported(ex)))
+    return _result(prop, Verdict.UNKNOWN, _unknown(ex))
+
+
+def _violation(ex: Exploration, prop: Property) -> PropertyResult | None:
+    """VIOLATED with the shortest trace to the first violation the search found
+    of a state or step property, or None when it found none."""
+    game, pid = ex.game, prop.id
+    if pid not in ex.violations:
+        return None
+    w = ex.violations[pid]
+    if w[0] == "step":
+        _, i, a = w
+        nums = path_to(ex, i)
+        _, last = concrete_trace(ex, nums)
+        # the violating step, taken from the concrete (not canonical) last state
+        match = next(b for b, x in game.successors(last)
+                     if not game.check_property(pid, last, x))
+        ending = prop.tell(Violation(game, last, game.apply(last, match)))
+        t = _trace(ex, nums, ending, final_action=match)
     else:
-        v.evidence = _unknown(ex)
-    return v
+        _, i = w
+        t = _trace(ex, path_to(ex, i), lambda s: prop.tell(Violation(game, s)))
+    return _result(prop, Verdict.VIOLATED, Shortest(t))
 
 
-def _verdict(ex: Exploration, pid: str, prop) -> Verdict:
+def _undecided(ex: Exploration, prop: Property, held: dict | None = None,
+               seen: dict | None = None) -> PropertyResult:
+    """HOLDS (what ``held`` adds to the evidence) where the search was exhausted,
+    else UNKNOWN (with what was ``seen``) naming the limit that stopped it."""
+    if ex.complete:
+        return _result(prop, Verdict.HOLDS, _exhaustive(ex, **(held or {})))
+    return _result(prop, Verdict.UNKNOWN, _unknown(ex, **(seen or {})))
+
+
+def _decide_invariant(ex: Exploration, prop: Property) -> PropertyResult:
+    """A state or step property: checked on every state and step as the search went."""
+    return _violation(ex, prop) or _undecided(ex, prop)
+
+
+def _decide_no_deadlock(ex: Exploration, prop: Property) -> PropertyResult:
+    """The first live state without a legal move the search stored, if any."""
     game = ex.game
-    v = Verdict(pid, UNKNOWN, "explicit", prop.statement)
-    if pid in ex.violations:
-        w = ex.violations[pid]
-        if w[0] == "step":
-            _, i, a = w
-            nums = path_to(ex, i)
-            _, last = concrete_trace(ex, nums)
-            # the violating step, taken from the concrete (not canonical) last state
-            match = next(b for b, x in game.successors(last)
-                         if not game.check_property(pid, last, x))
-            ending = prop.tell(Violation(game, last, game.apply(last, match)))
-            t = _trace_with_final(ex, nums, match, ending)
-        else:
-            _, i = w
-            t = _trace(ex, path_to(ex, i), lambda s: prop.tell(Violation(game, s)))
-        v.verdict, v.trace = VIOLATED, t
-        v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"]}
-    elif pid == "NO_DEADLOCK":
-        if ex.deadlocks:
-            i = ex.deadlocks[0]
-            t = _trace(ex, path_to(ex, i), lambda s: prop.tell(Violation(game, s)))
-            v.verdict, v.trace = VIOLATED, t
-            v.evidence = {"kind": "trace", "length": t["length"], "story": t["story"],
-                          "deadlocks": len(ex.deadlocks)}
-        elif ex.complete:
-            v.verdict, v.evidence = HOLDS, _exhaustive(ex)
-        else:
-            v.evidence = _unknown(ex)
-    elif pid == "ROUND_ENDS":
-        cycle = find_post_pass_cycle(ex)
-        if cycle:
-            entry = cycle[0]
-            nums = path_to(ex, entry) + cycle[1:] + [entry]
-            steps = ex.depth_of[entry]  # moves of the game to the entry
-            ending = lambda s: prop.tell(Violation(game, s, loop_entry=steps))
-            t = _trace(ex, nums, ending, loop_from=steps + 1)
-            v.verdict, v.trace = VIOLATED, t
-            v.evidence = {"kind": "trace", "lasso": True, "length": t["length"],
-                          "loop_starts_at_step": steps + 1,
-                          "story": t["story"]}
-        elif ex.complete:
-            v.verdict = HOLDS
-            v.evidence = _exhaustive(ex, {"post_pass_edges": len(ex.post_pass_edges),
-                                          "method": "no cycle among post-Pass states"})
-        else:
-            v.evidence = _unknown(ex)
-    elif pid == "HAND_BOUNDS":
-        if ex.complete:
-            v.verdict = HOLDS
-            v.evidence = _exhaustive(ex, {"min_hand": ex.hand_min, "max_hand": ex.hand_max})
-        else:
-            v.evidence = _unknown(ex) | {"min_hand_seen": ex.hand_min,
-                                         "max_hand_seen": ex.hand_max}
-    elif pid == "DETERMINED":
-        if ex.complete:
-            v.verdict = HOLDS
-            v.evidence = _exhaustive(ex, {
-                "method": "every transition explored is the value of the compiled next-state "
-                          "function at (state, choice); elaboration rejects any action where "
-                          "two rules could set one variable at the same priority"})
-        else:
-            v.evidence = _unknown(ex)
-    else:
-        v.verdict = HOLDS if ex.complete else UNKNOWN
-        v.evidence = _exhaustive(ex) if ex.complete else _unknown(ex)
-    return v
+    if ex.deadlocks:
+        t = _trace(ex, path_to(ex, ex.deadlocks[0]), lambda s: prop.tell(Violation(game, s)))
+        return _result(prop, Verdict.VIOLATED, Shortest(t, len(ex.deadlocks)))
+    return _undecided(ex, prop)
 
 
-def _trace_with_final(ex, numbers, final_action, ending):
+def _decide_ends_after(ex: Exploration, prop: Property) -> PropertyResult:
+    """A cycle among the states the property observes (after a Pass), told as a
+    lasso: the shortest path to the cycle's entry, then round the loop."""
     game = ex.game
-    steps, last = concrete_trace(ex, numbers)
-    s2 = game.apply(last, final_action)
-    states = [s for s, _ in steps] + [last, s2]
-    acts = [a for _, a in steps] + [final_action]
-    full = [(states[i], acts[i], states[i + 1]) for i in range(len(acts))]
-    told = S.story(game, states[0], full, ending)
-    told["length"] = len(acts)
-    told["itf"] = S.itf(game, states, acts, ending)
-    return told
+    cycle = find_post_pass_cycle(ex)
+    if cycle:
+        entry = cycle[0]
+        nums = path_to(ex, entry) + cycle[1:] + [entry]
+        steps = ex.depth_of[entry]  # moves of the game to the entry
+        ending = lambda s: prop.tell(Violation(game, s, loop_entry=steps))
+        return _result(prop, Verdict.VIOLATED,
+                       Shortest(_trace(ex, nums, ending, loop_from=steps + 1)))
+    return _undecided(ex, prop, {"post_pass_edges": len(ex.post_pass_edges),
+                                 "method": "no cycle among post-Pass states"})
+
+
+def _decide_determinism(ex: Exploration, prop: Property) -> PropertyResult:
+    """Exhausted, every transition is the value of one function: nothing to find."""
+    return _undecided(ex, prop, {
+        "method": "every transition explored is the value of the compiled next-state "
+                  "function at (state, choice); elaboration rejects any action where "
+                  "two rules could set one variable at the same priority"})
+
+
+def _decide_reported_range(ex: Exploration, prop: Property) -> PropertyResult:
+    """The range of the live hands' sizes over every state stored: exact when the
+    search was exhausted, what was seen so far otherwise."""
+    return _undecided(ex, prop, _reported(ex), {"seen": (ex.hand_min, ex.hand_max)})
+
+
+def _reported(ex: Exploration) -> dict:
+    """What an exhausted search reports of a range: the live hands' sizes."""
+    return {"reported": (ex.hand_min, ex.hand_max)}
+
+
+def _nothing(ex: Exploration) -> dict:
+    return {}
+
+
+@dataclass(frozen=True)
+class Decider:
+    """How the explicit search decides one kind of property: ``decide`` from the
+    finished exploration; ``found`` says whether the search alone saw a
+    violation; ``analysis`` names the work after the search the kind needs
+    (None: none), and ``reported`` what an exhausted search reports of it."""
+    decide: Callable[[Exploration, Property], PropertyResult]
+    found: Callable[[Exploration, Property], bool] = lambda ex, prop: False
+    analysis: str | None = None
+    reported: Callable[[Exploration], dict] = _nothing
+
+
+#: one decider per kind of property (``spec/properties.py`` ``Kind``)
+DECIDERS: dict[Kind, Decider] = {
+    Kind.STATE: Decider(_decide_invariant, lambda ex, prop: prop.id in ex.violations),
+    Kind.STEP: Decider(_decide_invariant, lambda ex, prop: prop.id in ex.violations),
+    Kind.NO_DEADLOCK: Decider(_decide_no_deadlock, lambda ex, prop: bool(ex.deadlocks)),
+    Kind.ENDS_AFTER: Decider(_decide_ends_after, analysis="cycle search among post-Pass states"),
+    Kind.DETERMINISM: Decider(_decide_determinism),
+    Kind.REPORTED_RANGE: Decider(_decide_reported_range, reported=_reported),
+}
 
 
 def find_post_pass_cycle(ex: Exploration) -> list[int] | None:
@@ -318,31 +323,6 @@ def _shortest_return(indptr: np.ndarray, ct: np.ndarray, entry: int) -> list[int
         frontier = nbr
     raise AssertionError("the entry lies on no cycle")  # pragma: no cover
 
-def replayed_bmc_verdict(game, pid: str, statement: str, states, actions, ending: str,
-                         reproduced: str) -> Verdict:
-    """A VIOLATED verdict for a BMC trace the engine has replayed (``states`` are the
-    engine's, one more than ``actions``): the story, its ITF form, and the rules
-    and readings on the path."""
-    full = [(states[i], actions[i], states[i + 1]) for i in range(len(actions))]
-    told = S.story(game, states[0], full, ending)
-    told["length"] = len(actions)
-    told["itf"] = S.itf(game, states, actions, ending)
-    told["replayed"] = True
-    ev = {"kind": "bmc", "length": len(actions), "depth": len(actions),
-          "replayed": reproduced,
-          "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
-          "readings": {k: v for st in told["steps"] for k, v in st["readings"].items()},
-          "story": told["story"]}
-    return Verdict(pid, VIOLATED, "symbolic", statement, ev, told)
 
-
-def exit_code(vs: list[Verdict]) -> int:
-    if any(v.verdict == VIOLATED for v in vs):
-        return 1
-    if any(v.verdict == UNKNOWN for v in vs):
-        return 3
-    return 0
-
-
-def phase_name(v: int) -> str:
-    return PHASE_NAMES[v]
+__all__ = ["verdicts", "search_verdicts", "scope", "find_post_pass_cycle", "DECIDERS",
+           "Decider", "ENGINE"]

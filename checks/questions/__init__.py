@@ -4,10 +4,9 @@ witness or a proof, readings compared, and the catalogue of disputes.
 Modules:
 
 - ``answer``: An answer to a question (``ask.py``, ``diff.py``): yes, no or unknown, its
-  scope and evidence. Public: ``Answer``, ``YES``, ``NO``, ``UNKNOWN``, ``slug``.
+  scope and evidence. Public: ``Answer``, ``answer_word``, ``slug``.
 - ``ask``: Answering a question: a witness, a proof, or the limit that stopped us.
-  Public: ``ask``, ``ask_many``, ``Answer``, ``Options``, ``YES``, ``NO``, ``UNKNOWN``,
-  ``table_scope``.
+  Public: ``ask``, ``ask_many``, ``Answer``, ``Options``, ``table_scope``.
 - ``diff``: Comparing readings: where do two variants (or two readings) part ways?
   Public: ``diff_variants``, ``compare_readings``, ``compare_games``,
   ``differs_answer``, ``describe``, ``Comparison``, ``cp_tables``.

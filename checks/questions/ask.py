@@ -30,14 +30,16 @@ import networkx as nx
 from itcp.model.engine.engine import Game, build_spec
 from itcp.scenarios.format import to_toml
 from itcp.scenarios.save import end_expectation, trace_scenario
+from itcp.scenarios.story import story
 from itcp.spec.errors import ConfigError
+from itcp.spec.properties import Kind
 from itcp.spec.rulebook import rule_core
 from itcp.spec.variants import FULL_DECK_OVERRIDES, Variant, load_variant
 
-from ...scenarios import story as S
 from ..explicit.explore import Exploration, Limits, concrete_trace, explore, path_to, state
+from ..results import Inductive, Verdict
 from ..symbolic.checker import symbolic_verdicts
-from .answer import NO, UNKNOWN, YES, Answer, slug
+from .answer import Answer, answer_word, slug
 from .diff import differs_answer
 from .language import Question, compile_question, mentions_cards, parse
 
@@ -81,15 +83,6 @@ def witness_trace(ex: Exploration, pid: str):
         states.append(s2)
         actions.append(a)
     return states, actions
-
-
-def tell(game, states, actions, ending: str, loop_from: int | None = None) -> dict:
-    full = [(states[i], actions[i], states[i + 1]) for i in range(len(actions))]
-    told = S.story(game, states[0], full, ending)
-    told["length"] = len(actions)
-    if loop_from is not None:
-        told["loop_starts_at_step"] = loop_from
-    return told
 
 
 def save_witness(variant: Variant, game, states, actions, question: str, title: str,
@@ -147,9 +140,8 @@ def ask_many(questions, variant: Variant, opts: Options | None = None,
         sym = opts.symmetry and not any(
             mentions_cards(p) for i in rest for p in (qs[i].pred, qs[i].event) if p is not None)
         # every chance node a state of its own: the liveness graph's edges are moves
-        ex = explore(game, opts.limits, symmetry=sym, track_rules=False, fold=False)
-        if ex.interrupted and opts.stopped is not None:
-            ex.limit = opts.stopped() or ex.limit  # name the signal or limit, not Ctrl-C
+        ex = explore(game, opts.limits, symmetry=sym, track_rules=False, fold=False,
+                     stopped=opts.stopped)  # a stop named as what caused it, not Ctrl-C
         for i in rest:
             if qs[i].form == "after":
                 out[i] = _liveness(qs[i], variant, game, ex, opts, pids[i],
@@ -191,22 +183,23 @@ def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> 
     if counter:
         # Z3 found (and the engine replayed) what the small table could not show
         c = counter[0]
-        answer = YES if yes_if_found else NO
+        verdict = Verdict.VIOLATED
         scope = f"a game with {c['players']} players at {_table_label(opts)} (bounded model checking)"
         ev = {"kind": "witness", "scenario": None, "engine": "symbolic", "story": c["story"],
               "proofs": proofs}
-        lines = [f"{answer.upper()}: {q.text}", f"  variant {variant.name}", searched]
+        lines = [f"{answer_word(verdict, yes_if_found).upper()}: {q.text}",
+                 f"  variant {variant.name}", searched]
         lines += proof_lines + ["  " + x for x in c["story"]] + [f"  scope: {scope}"]
-        return Answer(q.text, variant.name, answer, scope, ev, lines, None, tbl)
+        return Answer(q.text, variant.name, verdict, yes_if_found, scope, ev, lines, None, tbl)
     if not ex.complete and not proved:
         ev = {"kind": "bounded", "limit": ex.limit, "states": ex.states, "depth": ex.depth,
               "proofs": proofs}
         lines = [f"UNKNOWN: {q.text}", f"  variant {variant.name}; table {tbl}", searched]
         lines += proof_lines
-        return Answer(q.text, variant.name, UNKNOWN,
+        return Answer(q.text, variant.name, Verdict.UNKNOWN, yes_if_found,
                       f"nothing beyond {ex.states:,} states at this table ({ex.limit})",
                       ev, lines, None, tbl)
-    answer = NO if yes_if_found else YES
+    verdict = Verdict.HOLDS
     parts = [table_scope(game.config)] if ex.complete else []
     if proved:
         full = opts.proof_table == dict(FULL_DECK_OVERRIDES)
@@ -221,7 +214,8 @@ def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> 
     if proved:
         core = sorted({r for p in proofs if p["verdict"] == "proved" for r in p["rules"]})
         ev.update(rule_core(game.spec, core))
-    lines = [f"{answer.upper()}: {q.text}", f"  variant {variant.name}", searched] + proof_lines
+    lines = [f"{answer_word(verdict, yes_if_found).upper()}: {q.text}",
+             f"  variant {variant.name}", searched] + proof_lines
     if proved:
         lines.append("  the proofs rest on:")
         for sid, text in ev["sentences"].items():
@@ -229,7 +223,7 @@ def _safety(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -> 
         for cp, r in ev["readings"].items():
             lines.append(f"    reading {cp} = {r}")
     lines.append(f"  scope: {scope}")
-    return Answer(q.text, variant.name, answer, scope, ev, lines, None, tbl)
+    return Answer(q.text, variant.name, verdict, yes_if_found, scope, ev, lines, None, tbl)
 
 
 def _witnessed(q: Question, variant, game, ex, opts, pid: str, stem) -> Answer:
@@ -241,26 +235,25 @@ def _witnessed(q: Question, variant, game, ex, opts, pid: str, stem) -> Answer:
     what = "it happens" if yes_if_found else "a counterexample"
     ending = (f"{q.text}: yes, at step {len(actions)}" if yes_if_found
               else f"{q.text}: no, it fails at step {len(actions)}")
-    told = tell(game, states, actions, ending)
+    told = story(game, states, actions, ending)
     path = None
     if opts.save is not None:
         path = save_witness(variant, game, states, actions, q.text,
                             f"{q.text} ({variant.name}): {what}", opts.save,
                             f"{stem or slug(q.text)}--{slug(variant.name)}.toml")
     ev = {"kind": "witness", "scenario": path, "length": len(actions),
-          "story": told["story"],
-          "rules": sorted({r for st in told["steps"] for r in st["rules"]}),
-          "readings": {k: v for st in told["steps"] for k, v in st["readings"].items()}}
-    answer = YES if yes_if_found else NO
+          "story": list(told.story), "rules": told.rules, "readings": told.readings}
     scope = (f"{table_scope(game.config)} (a shortest witness of {len(actions)} moves, "
              f"found by breadth-first search)")
-    lines = [f"{answer.upper()}: {q.text}", f"  variant {variant.name}; table {tbl}",
+    lines = [f"{answer_word(Verdict.VIOLATED, yes_if_found).upper()}: {q.text}",
+             f"  variant {variant.name}; table {tbl}",
              f"  witness: {len(actions)} moves (shortest)"
              + (f", saved as {path}" if path else "")]
-    lines += ["  " + x for x in told["story"]]
+    lines += ["  " + x for x in told.story]
     if path:
         lines.append(f"  replay it: itcp-check replay {path} --story")
-    return Answer(q.text, variant.name, answer, scope, ev, lines, path, tbl, told)
+    return Answer(q.text, variant.name, Verdict.VIOLATED, yes_if_found, scope, ev, lines, path,
+                  tbl, told)
 
 
 def _table_label(opts) -> str:
@@ -295,21 +288,20 @@ def symbolic_proofs(q: Question, variant: Variant, opts: Options) -> list[dict]:
         vs, _ = symbolic_verdicts(game, wanted=["QUESTION"], timeout=opts.proof_timeout)
         v0 = vs[0]
         ev = v0.evidence
-        if v0.verdict == "HOLDS":
+        if v0.verdict is Verdict.HOLDS and isinstance(ev, Inductive):
             out.append({"players": n, "table": v.config.describe(),
-                        "verdict": "proved", "kind": ev.get("kind"),
-                        "rules": ev.get("rules", []), "invariants": ev.get("invariants", []),
-                        "k": ev.get("k")})
-        elif v0.verdict == "VIOLATED":
-            out.append({"players": n, "verdict": "violated", "kind": ev.get("kind"),
+                        "verdict": "proved", "kind": ev.kind, "rules": ev.support.rules,
+                        "invariants": ev.support.invariants, "k": ev.k})
+        elif v0.verdict is Verdict.VIOLATED:
+            out.append({"players": n, "verdict": "violated", "kind": ev.kind,
                         "note": "the symbolic checker found a trace (replayed by the engine)",
-                        "story": ev.get("story", [])})
+                        "story": list(v0.trace.story) if v0.trace is not None else []})
         else:
-            note = ev.get("note") or ev.get("limit") or "no answer"
-            if ev.get("depth", 0) is not None and ev.get("depth", 0) < 0:
-                note = (f"stopped by {ev.get('limit')} before Z3 finished a proof or any "
+            note = ev.summary() or ev.limit or "no answer"
+            if ev.depth_reached is not None and ev.depth_reached < 0:
+                note = (f"stopped by {ev.limit} before Z3 finished a proof or any "
                         "bounded depth")
-            out.append({"players": n, "verdict": "unknown", "limit": ev.get("limit"),
+            out.append({"players": n, "verdict": "unknown", "limit": ev.limit,
                         "note": note})
     return out
 
@@ -320,7 +312,7 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
     tbl = game.config.describe()
     if not ex.complete:
         ev = {"kind": "bounded", "limit": ex.limit, "states": ex.states, "depth": ex.depth}
-        return Answer(q.text, variant.name, UNKNOWN,
+        return Answer(q.text, variant.name, Verdict.UNKNOWN, False,
                       f"nothing beyond {ex.states:,} states at this table ({ex.limit})", ev,
                       [f"UNKNOWN: {q.text}", f"  the search stopped at {ex.limit}"], None, tbl)
     g, roots, sinks = _event_graph(game, ex, pid)
@@ -351,7 +343,7 @@ def _liveness(q: Question, variant, game, ex, opts, pid="QUESTION", stem=None) -
                  f"no cycle and no dead end avoids the goal after the event "
                  f"({len(region):,} states lie between an event and the goal)",
                  f"  scope: {scope}"]
-        return Answer(q.text, variant.name, YES, scope, ev, lines, None, tbl)
+        return Answer(q.text, variant.name, Verdict.HOLDS, False, scope, ev, lines, None, tbl)
     return _never_reached(q, variant, game, ex, opts, stem, cycle, dead, stem_of)
 
 
@@ -366,7 +358,7 @@ def _event_graph(game, ex, pid: str):
     sinks = []
     for i in range(ex.states):
         s = state(ex, i)
-        if event.kind == "state" and game.check_property(pid + "_EVENT", s):
+        if event.kind is Kind.STATE and game.check_property(pid + "_EVENT", s):
             roots.setdefault(i, path_to(ex, i))
         if game.is_terminal(s):
             continue
@@ -376,7 +368,7 @@ def _event_graph(game, ex, pid: str):
         for _a, s2 in succ:
             j = index[key_of(s2)]
             g.add_edge(i, j)
-            if event.kind == "step" and game.check_property(pid + "_EVENT", s, s2):
+            if event.kind is Kind.STEP and game.check_property(pid + "_EVENT", s, s2):
                 if j not in roots or len(roots[j]) > len(path_to(ex, i)) + 1:
                     roots[j] = path_to(ex, i) + [j]
     return g, roots, sinks
@@ -446,7 +438,7 @@ def _never_reached(q: Question, variant, game, ex, opts, stem, cycle, dead,
     steps, last = concrete_trace(ex, nums)
     states = [s for s, _ in steps] + [last]
     actions = [a for _, a in steps]
-    told = tell(game, states, actions, ending, loop_from)
+    told = story(game, states, actions, ending, loop_from)
     path = None
     if opts.save is not None and kind == "dead end":
         path = save_witness(variant, game, states, actions, q.text,
@@ -460,16 +452,17 @@ def _never_reached(q: Question, variant, game, ex, opts, stem, cycle, dead,
                             f"{stem or slug(q.text)}--{slug(variant.name)}.toml")
     scope = f"{table_scope(game.config)} (a {kind} found on the exhausted graph)"
     ev = {"kind": "witness", "shape": kind, "scenario": path, "length": len(actions),
-          "story": told["story"]}
+          "story": list(told.story)}
     if loop_from is not None:
         ev["loop_starts_at_step"] = loop_from
     lines = [f"NO: {q.text}", f"  variant {variant.name}; table {tbl}",
              f"  counterexample: a {kind}" + (f" (the loop starts after step {loop_from})"
                                               if loop_from is not None else "")
              + (f", saved as {path}" if path else "")]
-    lines += ["  " + x for x in told["story"]]
+    lines += ["  " + x for x in told.story]
     lines.append(f"  scope: {scope}")
-    return Answer(q.text, variant.name, NO, scope, ev, lines, path, tbl, told)
+    return Answer(q.text, variant.name, Verdict.VIOLATED, False, scope, ev, lines, path, tbl,
+                  told)
 
 
-__all__ = ["ask", "ask_many", "Answer", "Options", "YES", "NO", "UNKNOWN", "table_scope"]
+__all__ = ["ask", "ask_many", "Answer", "Options", "table_scope"]

@@ -27,7 +27,8 @@ from itcp.spec.choices import CHOICE_POINTS
 from itcp.spec.errors import ConfigError, InputError
 from itcp.spec.variants import Variant, load_variant
 
-from .answer import NO, UNKNOWN, YES, Answer, slug
+from ..results import Verdict
+from .answer import Answer, answer_word, slug
 from .divergence import Exact, first_difference
 
 DIFF_MAX_STATES = 200_000
@@ -55,18 +56,30 @@ class Difference:
     legal_in: str | None = None  # which side allows the move (kind "legal")
 
 
+#: how a comparison's verdict reads: the property compared is "the readings agree"
+RESULTS = {Verdict.VIOLATED: "differ", Verdict.HOLDS: "agree", Verdict.UNKNOWN: "unknown"}
+
+
 @dataclass
 class Comparison:
+    """Two readings ``a`` and ``b`` of the choice point ``cp`` compared at a table:
+    the verdict of "they agree" (``result``: differ, agree or unknown), the states
+    searched, the first difference and its scenarios, or the limit hit."""
     cp: str
     a: str  # reading ids
     b: str
     table: str
-    result: str  # "differ", "agree", "unknown"
+    verdict: Verdict
     states: int = 0
     difference: Difference | None = None
     scenarios: list = field(default_factory=list)
     limit: str | None = None
     tables_agreed: list = field(default_factory=list)
+
+    @property
+    def result(self) -> str:
+        """"differ", "agree" or "unknown"."""
+        return RESULTS[self.verdict]
 
     def as_json(self) -> dict:
         out = {"choice_point": self.cp, "readings": [self.a, self.b], "result": self.result,
@@ -155,15 +168,16 @@ def compare_readings(base: Variant, cp: str, ra: str, rb: str, save=None, stem=N
         d, n, limit = compare_games(ga, gb, (ra, rb), max_states)
         tbl = config.describe()
         if d is not None:
-            c = Comparison(cp, ra, rb, tbl, "differ", n, d, tables_agreed=agreed)
+            c = Comparison(cp, ra, rb, tbl, Verdict.VIOLATED, n, d, tables_agreed=agreed)
             if save is not None:
                 c.scenarios = _scenarios(c, base, ga, gb, d, save,
                                          stem or cp.replace(".", "-"))
             return c
         if limit is not None:
-            return Comparison(cp, ra, rb, tbl, "unknown", n, limit=limit, tables_agreed=agreed)
+            return Comparison(cp, ra, rb, tbl, Verdict.UNKNOWN, n, limit=limit,
+                              tables_agreed=agreed)
         agreed.append(f"{tbl} ({n:,} states)")
-        last = Comparison(cp, ra, rb, tbl, "agree", n, tables_agreed=list(agreed))
+        last = Comparison(cp, ra, rb, tbl, Verdict.HOLDS, n, tables_agreed=list(agreed))
     if last is None:
         raise InputError(f"no table to compare {cp} at")
     return last
@@ -190,41 +204,41 @@ def differs_answer(q, variant: Variant, opts, stem=None):
              for r in cp.reading_ids if r != mine]
     lines: list[str] = []
     evidence: dict[str, Any] = {"comparisons": [c.as_json() for c in comps]}
-    differ = [c for c in comps if c.result == "differ"]
-    unknown = [c for c in comps if c.result == "unknown"]
+    differ = [c for c in comps if c.verdict is Verdict.VIOLATED]
+    unknown = [c for c in comps if c.verdict is Verdict.UNKNOWN]
     if differ:
         c = differ[0]
-        answer = YES
+        verdict = Verdict.VIOLATED
         scope = f"at {c.table} (a shortest distinguishing play, by breadth-first search)"
         evidence.update(kind="witness", scenario=c.scenarios[0] if c.scenarios else None,
                         scenarios=c.scenarios)
     elif unknown:
-        answer = UNKNOWN
+        verdict = Verdict.UNKNOWN
         scope = f"nothing beyond {unknown[0].states:,} states ({unknown[0].limit})"
         evidence.update(kind="bounded", limit=unknown[0].limit)
     else:
-        answer = NO
+        verdict = Verdict.HOLDS
         scope = "in every game at " + "; ".join(sorted({t for c in comps for t in c.tables_agreed}))
         evidence.update(kind="exhaustive")
-    lines.append(f"{answer.upper()}: {q.text}")
+    lines.append(f"{answer_word(verdict, True).upper()}: {q.text}")
     lines.append(f"  variant {variant.name}: {cp.id} = {mine} compared with every other reading")
     for c in comps:
         lines += ["  " + x for x in describe(c)]
     lines.append(f"  scope: {scope}")
-    return Answer(q.text, variant.name, answer, scope, evidence, lines,
+    return Answer(q.text, variant.name, verdict, True, scope, evidence, lines,
                   evidence.get("scenario"), "")
 
 
 def describe(c: Comparison) -> list[str]:
     head = f"{c.cp}: {c.a} vs {c.b}: "
-    if c.result == "differ":
+    if c.verdict is Verdict.VIOLATED:
         d = c.difference
         assert d is not None   # a comparison that differs has its difference
         n = len(d.path) + (1 if d.action is not None else 0)
         out = [head + f"DIFFER at {c.table}, after {n} move(s) counting the deal: {d.text}"]
         out += [f"    scenario: {p}" for p in c.scenarios]
         return out
-    if c.result == "agree":
+    if c.verdict is Verdict.HOLDS:
         return [head + "AGREE (same reachable game and scores, exhaustive) at "
                 + "; ".join(c.tables_agreed)]
     return [head + f"UNKNOWN at {c.table}: stopped by {c.limit} after {c.states:,} states"]

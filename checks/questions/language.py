@@ -34,7 +34,7 @@ from itcp.spec.choices import CHOICE_POINTS
 from itcp.spec.config import OPTION_TITLES, SUIT_NAMES, Config
 from itcp.spec.errors import InputError, did_you_mean, nearest
 from itcp.spec.lang import And, Exists, ForAll, Not, Or, num
-from itcp.spec.properties import LIVE_PHASES, Property
+from itcp.spec.properties import LIVE_PHASES, Kind, Property
 from itcp.spec.rules import build_ruleset
 from itcp.spec.rules.vocabulary import DECK_OUT, PASS_REACHED, PHASE_NAMES, ZERO, Vocabulary, score_of
 
@@ -900,19 +900,19 @@ def compile_question(q: Question, spec, pid: str = "Q") -> dict:
     f = c(q.pred)
     step = is_step(f)
     if q.form == "can":
-        out["goal"] = Property(pid, "step" if step else "state", f"never: {q.text}", Not(f))
+        out["goal"] = Property(pid, Kind.STEP if step else Kind.STATE, f"never: {q.text}", Not(f))
     elif q.form == "never":
-        out["goal"] = Property(pid, "step" if step else "state", q.text, Not(f))
+        out["goal"] = Property(pid, Kind.STEP if step else Kind.STATE, q.text, Not(f))
     elif q.form == "always":
-        out["goal"] = Property(pid, "step" if step else "state", q.text, f)
+        out["goal"] = Property(pid, Kind.STEP if step else Kind.STATE, q.text, f)
     elif q.form == "after":
         if step:
             c.fail("'eventually' needs a fact about a state (not a change in a step)",
                    q.pred.col, "e.g. 'the round ends', 'P0 has passed'")
-        out["goal"] = Property(pid, "state", f"(target) {q.text}", f)
+        out["goal"] = Property(pid, Kind.STATE, f"(target) {q.text}", f)
         assert q.event is not None   # "after" has its event (``parse``)
         e = c(q.event)
-        out["event"] = Property(pid + "_EVENT", "step" if is_step(e) else "state",
+        out["event"] = Property(pid + "_EVENT", Kind.STEP if is_step(e) else Kind.STATE,
                                 f"(event) {q.text}", e)
     return out
 

@@ -19,7 +19,10 @@ Modules:
   with expansion). Public: ``Inductor``, ``Outcome``, ``Undecided``, ``STRUCTURE``,
   ``subset_query``.
 - ``ranking``: ROUND_ENDS through Z3: a ranking function's proof, or a lasso found by
-  BMC. Public: ``ranked``, ``lasso``, ``Ranking``, ``region_of``.
+  BMC. Public: ``ranked``, ``lasso``, ``RankingQueries``, ``region_of``.
+- ``replayed``: A trace Z3 found, played again by the engine: only what the engine
+  reproduces is a violation. Public: ``engine_replay``, ``EngineReplay``,
+  ``replayed_violation``.
 - ``reproof``: Re-proving at the real table the proof a scout table found
   (``checks/symbolic/scout.py``). Public: ``Reproof``, ``PARALLEL_CAP``,
   ``CARD_SPLIT_AFTER``, ``SPLIT_AFTER``, ``CHOICE_CASE``.

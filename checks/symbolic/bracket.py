@@ -19,7 +19,7 @@ No z3 here: the proofs are asked through the inductor.
 """
 from __future__ import annotations
 
-from ..explicit.verdicts import HOLDS, UNKNOWN, Verdict
+from ..results import Bracket, NotChecked, PropertyResult, Support, Verdict
 
 
 def _uppers(deal: int, cards: int) -> list[int]:
@@ -31,11 +31,11 @@ def _uppers(deal: int, cards: int) -> list[int]:
     return out
 
 
-def hand_bounds(ch, pid: str) -> Verdict:
+def hand_bounds(ch, pid: str) -> PropertyResult:
+    """The tightest bracket of ``pid``'s reported range that 1-induction proves."""
     prop, ind = ch.props[pid], ch.inductor
     if prop.bracket is None:
-        return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-            "kind": "not_checked", "note": "the spec states no bracket for it"})
+        return ch.unknown(pid, NotChecked("the spec states no bracket for it"))
     cfg = ch.spec.config
     deal, cards = cfg.hand, cfg.n_cards
     proofs: dict = {}
@@ -55,20 +55,16 @@ def hand_bounds(ch, pid: str) -> Verdict:
     hi = next((h for h in uppers if proved(0, h)), cards)
     lo = next((low for low in (range(deal, 0, -1) if uppers else ()) if proved(low, hi)), 0)
     out = proofs.get((lo, hi)) or proofs.get((0, hi))
-    ev = {"kind": "inductive" if out is not None else "types", "k": 1,
-          "min_hand": lo, "max_hand": hi, "bracket": [lo, hi],
-          "rules": out.rules if out else [], "invariants": out.used if out else [],
-          "invariant_statements": {n: ind.proven[n][0] for n in (out.used if out else ())
-                                   if n in ind.proven},
-          "scope": ch.scope,
-          "note": f"every live hand holds {lo} to {hi} cards in every reachable state "
-                  + ("(proved by 1-induction)" if out is not None else
-                     ("(a hand is a set of the table's cards; on a table this big no "
-                      "tighter bracket is sought)" if ind.big else
-                      "(no tighter bracket proved: a hand is a set of the table's cards)"))
-                  + "; a bracket, not the exact range: no state at either end is shown "
-                    "reachable"}
-    return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
+    used = out.used if out else []
+    note = (f"every live hand holds {lo} to {hi} cards in every reachable state "
+            + ("(proved by 1-induction)" if out is not None else
+               ("(a hand is a set of the table's cards; on a table this big no "
+                "tighter bracket is sought)" if ind.big else
+                "(no tighter bracket proved: a hand is a set of the table's cards)"))
+            + "; a bracket, not the exact range: no state at either end is shown reachable")
+    return ch.result(pid, Verdict.HOLDS, Bracket(lo, hi, out is not None, Support(
+        out.rules if out else [], ch.scope, note, used,
+        {n: ind.proven[n][0] for n in used if n in ind.proven})))
 
 
 __all__ = ["hand_bounds"]

@@ -21,19 +21,33 @@ No z3 here: every solver interaction is in ``model/smt/queries.py``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
 from itcp.model.engine.engine import Game
-from itcp.model.smt.queries import SAT, UNSAT, Query, Symbolic
+from itcp.model.smt.queries import Query, SolverResult, Symbolic
 from itcp.spec.invariants import candidates
-from itcp.spec.properties import Violation
+from itcp.spec.properties import Kind, Violation
 
-from ..explicit.verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
+from ..results import (
+    Bounded,
+    ConformanceBug,
+    Evidence,
+    Inductive,
+    NotChecked,
+    Proof,
+    PropertyResult,
+    Support,
+    SymbolicStats,
+    TwoSuccessors,
+    Unproved,
+    Verdict,
+)
 from .bracket import hand_bounds
 from .deadline import OutOfTime, seconds_left
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, Inductor
 from .ranking import ranked
+from .replayed import ENGINE, engine_replay, replayed_violation
 from .reproof import Reproof
 from .sampled import ROUNDS, refuted_by_playouts
 from .scout import MINIMISE_SECONDS, Scout, cut_to_core
@@ -53,28 +67,10 @@ SLOW_QUERY = 3.0
 QUICK_DEPTH = 4
 
 
-# -- results -------------------------------------------------------------------------
-
-@dataclass
-class Stats:
-    queries: int = 0
-    solver_seconds: float = 0.0
-    seconds: float = 0.0
-    bmc_depth: int = 0
-    invariants: list = field(default_factory=list)
-    dropped: dict = field(default_factory=dict)
-    smt2_files: int = 0
-
-    def as_json(self) -> dict:
-        return {"queries": self.queries, "solver_seconds": round(self.solver_seconds, 3),
-                "seconds": round(self.seconds, 3), "bmc_depth": self.bmc_depth,
-                "invariants": self.invariants, "smt2_files": self.smt2_files}
-
-
 class SymbolicChecker:
     def __init__(self, game: Game, depth: int | None = None, timeout: float | None = None,
                  emit=None, max_k: int = MAX_K, progress=None,
-                 candidate_names=None, rounds: int = ROUNDS):
+                 candidate_names=None, rounds: int = ROUNDS, timeout_name: str | None = None):
         self.game, self.spec = game, game.spec
         self.depth = DEFAULT_DEPTH if depth is None else depth
         #: how deep the lasso search goes: a lasso is a Pass and then a loop back to
@@ -83,6 +79,8 @@ class SymbolicChecker:
         #: deeper than the other searches
         self.lasso_depth = max(self.depth, LASSO_DEPTH) if depth is None else depth
         self.timeout = timeout
+        #: the time limit as a result names it: as the user set it, if said
+        self.timeout_text = timeout_name or f"--timeout {timeout}"
         self.max_k = max_k
         self.start = time.monotonic()
         self.deadline = None if timeout is None else self.start + timeout
@@ -98,15 +96,6 @@ class SymbolicChecker:
         #: on a big table, the proofs a scout table found re-proved here first
         self.reproof = Reproof(self.inductor)
         self._why: dict = {}
-        self.graph_checks: dict = {"DETERMINED": self.determined,
-                                   "NO_DEADLOCK": lambda pid: no_deadlock(self, pid)}
-        # a liveness property the spec gives a ranking function for (ROUND_ENDS)
-        # a reported range the spec gives a bracket for (HAND_BOUNDS)
-        for p in self.spec.properties:
-            if p.ranking:
-                self.graph_checks[p.id] = lambda pid: ranked(self, pid)
-            elif p.bracket is not None:
-                self.graph_checks[p.id] = lambda pid: hand_bounds(self, pid)
         self._dropped: dict = {}
         self._bmc_done: dict = {}  # pid -> depth checked without violation
         #: pid -> action -> the labels of its proof's core (DETERMINED's, once proved)
@@ -155,7 +144,7 @@ class SymbolicChecker:
         deadline ends the run."""
         if ans.seconds > SLOW_QUERY:
             self.progress(f"slow query {slug}: {ans.result} in {ans.seconds:.1f} s")
-        if ans.result not in (SAT, UNSAT) and self.deadline is not None \
+        if ans.result not in (SolverResult.sat, SolverResult.unsat) and self.deadline is not None \
                 and time.monotonic() >= self.deadline:
             raise OutOfTime()
         return ans
@@ -184,14 +173,21 @@ class SymbolicChecker:
         return x0, x1, params
 
     # -- BMC ------------------------------------------------------------------------
+    def result(self, pid: str, verdict: Verdict, evidence: Evidence) -> PropertyResult:
+        """``pid``'s result, decided by this engine."""
+        return PropertyResult(pid, verdict, ENGINE, self.props[pid].statement, evidence)
+
+    def unknown(self, pid: str, evidence: Evidence) -> PropertyResult:
+        return self.result(pid, Verdict.UNKNOWN, evidence)
+
     def bmc(self, pid: str, upto: int):
         """Look for a violation of ``pid`` within ``upto`` moves after the deal.
-        Returns a Verdict for a violation (or conformance bug), else None."""
+        Returns a result for a violation (or conformance bug), else None."""
         prop = self.props[pid]
         sym = self.sym
         d0 = self._bmc_done.get(pid, -1) + 1
         for d in range(d0, upto + 1):
-            if prop.kind == "step" and d == 0:
+            if prop.kind is Kind.STEP and d == 0:
                 self._bmc_done[pid] = 0
                 continue
             self.progress(f"{pid}: BMC depth {d}")
@@ -199,60 +195,44 @@ class SymbolicChecker:
                       f"unsat proves no violation of {pid} at depth {d} (every deal); "
                       "sat gives a counterexample trace")
             x0, dparams, states, steps = self.unrolled(q, d)
-            if prop.kind == "step":
+            if prop.kind is Kind.STEP:
                 q.add("goal", sym.Not(sym.prop(pid, states[-2], states[-1])))
             else:
                 q.add("goal", sym.Not(sym.prop(pid, states[-1])))
             ans = self.ask(q, f"bmc-{pid}-d{d}")
-            if ans.result == SAT:
+            if ans.result == SolverResult.sat:
                 return self._replay(pid, ans.model, x0, states[0], dparams, states, steps)
-            if ans.result != UNSAT:
-                return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                    "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})",
-                    "depth": d - 1})
+            if ans.result != SolverResult.unsat:
+                return self.unknown(pid, Bounded(f"Z3 answered unknown ({ans.note})",
+                                                 depth=d - 1))
             self._bmc_done[pid] = d
         return None
 
-    def _replay(self, pid, model, x0, x1, dparams, states, steps) -> Verdict:
+    def _replay(self, pid, model, x0, x1, dparams, states, steps) -> PropertyResult:
         game, sym = self.game, self.sym
         prop = self.props[pid]
         pre = sym.decode(model, x0)
         deal = sym.decode_action(model, "deal", dparams)
         decoded = [sym.decode(model, s) for s in states]
         actions = [sym.decode_step(model, ch) for ch in steps]
-        problem, eng = None, []
-        try:
-            if pre != game.initial_state():
-                problem = "the decoded pre-deal state is not the engine's initial state"
-            s = game.apply(game.initial_state(), deal)
-            if s != decoded[0]:
-                problem = problem or "the engine deals a different state than Z3"
-            eng = [decoded[0]]
-            s = decoded[0]
-            for i, a in enumerate(actions):
-                s = game.apply(s, a)
-                eng.append(s)
-                if s != decoded[i + 1] and problem is None:
-                    problem = (f"step {i + 1} ({game.action_str(a)}): the engine's successor "
-                               "differs from Z3's")
-        except Exception as e:  # an action Z3 allows that the engine refuses
-            problem = f"the engine refused a step of Z3's trace: {e}"
+        replayed = engine_replay(game, deal, actions, decoded)
+        eng, problem = replayed.states, replayed.problem
+        if pre != game.initial_state() and not replayed.refused:
+            problem = "the decoded pre-deal state is not the engine's initial state"
         if problem is None:
-            if prop.kind == "step":
+            if prop.kind is Kind.STEP:
                 ok = game.check_property(pid, eng[-2], eng[-1])
             else:
                 ok = game.check_property(pid, eng[-1])
             if ok:
                 problem = "the engine's replay does not violate the property"
         if problem is not None:
-            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                "kind": "conformance_bug", "note": problem,
-                "deal": list(deal[1]), "actions": [[a[0], list(a[1])] for a in actions],
-                "z3_states": decoded})
-        ending = prop.tell(Violation(game, eng[-2], eng[-1]) if prop.kind == "step"
+            return self.unknown(pid, ConformanceBug(problem, (
+                list(deal[1]), [[a[0], list(a[1])] for a in actions], decoded)))
+        ending = prop.tell(Violation(game, eng[-2], eng[-1]) if prop.kind is Kind.STEP
                            else Violation(game, eng[-1]))
-        return replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
-                                    "the engine reproduces the violation")
+        return replayed_violation(game, prop, eng, actions, ending,
+                                  "the engine reproduces the violation")
 
     # -- induction ------------------------------------------------------------------
     def core_budget(self) -> float:
@@ -261,35 +241,28 @@ class SymbolicChecker:
             return CORE_SECONDS
         return max(0.5, min(CORE_SECONDS, (self.deadline - time.monotonic()) / 4))
 
-    def induct(self, pid: str) -> Verdict | None:
-        """A 1-induction proof of ``pid`` (Verdict HOLDS), or None with the reason kept."""
-        prop = self.props[pid]
+    def induct(self, pid: str) -> PropertyResult | None:
+        """A 1-induction proof of ``pid`` (HOLDS), or None with the reason kept."""
         out = self.reproof.prove(pid) if self.inductor.big else None
         if out is None:
             out = self.inductor.prove(pid)
         self._why[pid] = out
         if not out.proved:
             return None
-        ev = {"kind": "inductive", "k": 1, "rules": out.rules, "invariants": out.used,
-              "structure": out.structure, "scope": self.scope,
-              "invariant_statements": {n: self.inductor.proven[n][0] for n in out.used},
-              "by_frame": out.by_frame,
-              "proved_invariants": len(out.invariants), "queries": out.queries,
-              "note": "the invariants are proved together: each holds after every deal and "
-                      "every action preserves it given the others; the rules are the union "
-                      "of the minimised cores of the per-action proof queries; the actions "
-                      "listed under by_frame write none of the variables the property reads "
-                      "after the step, so their frame alone preserves it (no query, no rules)"}
+        core_note = None
         if out.scouted:
-            ev["scouted"] = out.scouted
-            ev["core_note"] = (f"each proof query was cut to the core Z3 found and "
-                               f"minimised (within {MINIMISE_SECONDS:g} s a query) at the scout "
-                               f"table ({out.scouted}) and proved "
-                               "unsat here as cut: the rules are a core at this table")
+            core_note = (f"each proof query was cut to the core Z3 found and "
+                         f"minimised (within {MINIMISE_SECONDS:g} s a query) at the scout "
+                         f"table ({out.scouted}) and proved "
+                         "unsat here as cut: the rules are a core at this table")
         if not out.cores_complete:
-            ev["core_note"] = ("time ran out while minimising a core, or a cut query was "
-                               "asked whole: the rule list is a core, possibly not minimal")
-        return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
+            core_note = ("time ran out while minimising a core, or a cut query was "
+                         "asked whole: the rule list is a core, possibly not minimal")
+        support = Support(out.rules, self.scope, Inductive.NOTE, out.used,
+                          {n: self.inductor.proven[n][0] for n in out.used}, core_note)
+        return self.result(pid, Verdict.HOLDS, Inductive(
+            1, support, out.structure, out.by_frame, len(out.invariants), out.queries,
+            out.scouted or None))
 
     # -- DETERMINED -------------------------------------------------------------------
     def _determined_query(self, a: str):
@@ -308,7 +281,7 @@ class SymbolicChecker:
         q.add("goal", sym.differ(sym.A1, sym.B1))
         return q, params, sym.B1
 
-    def determined(self, pid: str) -> Verdict:
+    def determined(self, pid: str) -> PropertyResult:
         """Per action: one state, the same arguments and chance outcome, two different
         successors?  Unsat for every action proves the rules fix one outcome.
 
@@ -317,7 +290,7 @@ class SymbolicChecker:
         for the whole query, and that core is the one reported.  Why: at eight
         players, full deck, each query is answered in 0.1 s but minimising its
         core from the whole query took 62 s for the thirteen actions."""
-        prop, sym = self.props[pid], self.sym
+        sym = self.sym
         scouted = self.reproof.scout().determined_cores(pid) if self.inductor.big else None
         cores: dict = {}
         complete, from_scout = True, 0
@@ -326,21 +299,17 @@ class SymbolicChecker:
             self.progress(f"{pid}: {a}")
             cut = (scouted or {}).get(a)
             if cut is not None and self.ask(cut_to_core(q, cut),
-                                            f"determined-{a}-scouted").result == UNSAT:
+                                            f"determined-{a}-scouted").result == SolverResult.unsat:
                 cores[a], from_scout = cut, from_scout + 1
                 continue
             ans = self.ask(q, f"determined-{a}")
-            if ans.result == SAT:
+            if ans.result == SolverResult.sat:
                 m = ans.model
-                return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                    "kind": "witness", "action": list(sym.decode_action(m, a, params)),
-                    "state": sym.decode(m, sym.A0), "successors": [
-                        sym.decode(m, sym.A1), sym.decode(m, b1)],
-                    "note": "two successors of one choice from a well-formed state; whether "
-                            "the state is reachable was not checked"})
-            if ans.result != UNSAT:
-                return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                    "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})"})
+                return self.unknown(pid, TwoSuccessors(
+                    list(sym.decode_action(m, a, params)), sym.decode(m, sym.A0),
+                    [sym.decode(m, sym.A1), sym.decode(m, b1)]))
+            if ans.result != SolverResult.unsat:
+                return self.unknown(pid, Bounded(f"Z3 answered unknown ({ans.note})"))
             cores[a], done = sym.minimise(q, lambda lab: lab not in STRUCTURE,
                                           self.core_budget())
             complete &= done
@@ -351,33 +320,36 @@ class SymbolicChecker:
                 for part in lab.split("+"):
                     if part in self.rule_ids and part not in rules:
                         rules.append(part)
-        ev = {"kind": "proof", "rules": rules,
-              "scope": f"every well-formed state at this table ({self.spec.config.describe()})",
-              "note": "for every action, the same state, arguments and chance outcome give one "
-                      "successor; the rules are the union of the minimised cores"}
+        core_note = None
         if from_scout:
-            ev["core_note"] = (f"{from_scout} of the {len(cores)} cores were minimised at the "
-                               "scout table and found unsat here as they are")
+            core_note = (f"{from_scout} of the {len(cores)} cores were minimised at the "
+                         "scout table and found unsat here as they are")
         if not complete:
-            ev["core_note"] = "time ran out while minimising a core: possibly not minimal"
-        return Verdict(pid, HOLDS, "symbolic", prop.statement, ev)
+            core_note = "time ran out while minimising a core: possibly not minimal"
+        return self.result(pid, Verdict.HOLDS, Proof(Support(
+            rules, f"every well-formed state at this table ({self.spec.config.describe()})",
+            "for every action, the same state, arguments and chance outcome give one "
+            "successor; the rules are the union of the minimised cores", core_note=core_note)))
 
     # -- all of it ------------------------------------------------------------------
-    def check(self, pid: str) -> Verdict:
+    def check(self, pid: str) -> PropertyResult:
+        """``pid``'s result, by the decider of its kind (``DECIDERS``)."""
         prop = self.props[pid]
-        if prop.formula is None or prop.kind == "graph":
-            special = self.graph_checks.get(pid)
-            if special is not None:
-                try:
-                    return special(pid)
-                except OutOfTime:
-                    return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                        "kind": "bounded", "limit": f"--timeout {self.timeout}",
-                        "note": "time ran out"})
-            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                "kind": "not_checked",
-                "note": "a graph property: the symbolic engine does not decide it yet "
-                        "(use --engine explicit or all)"})
+        if prop.kind.has_formula and prop.formula is not None:
+            return self.invariant(pid)
+        decide = DECIDERS.get(prop.kind)
+        if decide is None:
+            return self.unknown(pid, NotChecked(
+                "a graph property: the symbolic engine does not decide it yet "
+                "(use --engine explicit or all)"))
+        try:
+            return decide(self, pid)
+        except OutOfTime:
+            return self.unknown(pid, Bounded(self.timeout_text, note="time ran out"))
+
+    def invariant(self, pid: str) -> PropertyResult:
+        """A state or step property: a short counterexample, a proof, or the
+        bounded search's depth."""
         try:
             # a cheap look for short counterexamples first (small tables), then a proof,
             # then the rest of the bounded search
@@ -393,38 +365,48 @@ class SymbolicChecker:
                 return v
             d = self._bmc_done.get(pid, -1)
             why = self._why.get(pid)
-            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                "kind": "bounded", "depth": d, "limit": f"--depth {self.depth}",
-                "note": f"no violation within {d} moves after any deal; not proved by "
-                        f"1-induction: {why.note if why else 'no proof attempted'}",
-                "cti": why.cti if why else None,
-                "invariants": list(self.inductor.proven)})
+            return self.unknown(pid, Unproved(
+                d, f"--depth {self.depth}",
+                f"no violation within {d} moves after any deal; not proved by "
+                f"1-induction: {why.note if why else 'no proof attempted'}",
+                (why.cti if why else None, list(self.inductor.proven))))
         except OutOfTime:
             d = self._bmc_done.get(pid, -1)
             searched = (f"no violation within {d} moves after any deal" if d >= 0 else
                         "no bounded search finished")
-            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                "kind": "bounded", "depth": d, "limit": f"--timeout {self.timeout}",
-                "note": f"time ran out before a proof: {searched}; "
-                        f"{len(self.inductor.proven)} invariant(s) proved so far"})
+            return self.unknown(pid, Unproved(
+                d, self.timeout_text, f"time ran out before a proof: {searched}; "
+                                      f"{len(self.inductor.proven)} invariant(s) proved so far"))
 
-    def stats(self) -> Stats:
-        st = Stats(self.sym.queries, self.sym.solver_seconds, time.monotonic() - self.start,
-                   max(self._bmc_done.values(), default=-1),
-                   list(self.inductor.proven), dict(self.inductor.dropped),
-                   len(self.sym.emitted))
-        return st
+    def stats(self) -> SymbolicStats:
+        """The run's figures so far."""
+        return SymbolicStats(self.sym.queries, self.sym.solver_seconds,
+                             time.monotonic() - self.start,
+                             max(self._bmc_done.values(), default=-1),
+                             list(self.inductor.proven), dict(self.inductor.dropped),
+                             len(self.sym.emitted))
+
+
+#: one decider per kind of property that is not a formula (``spec/properties.py``
+#: ``Kind``); a state or step property is decided by BMC and induction
+DECIDERS: dict[Kind, Callable[[SymbolicChecker, str], PropertyResult]] = {
+    Kind.NO_DEADLOCK: no_deadlock,
+    Kind.ENDS_AFTER: ranked,
+    Kind.DETERMINISM: SymbolicChecker.determined,
+    Kind.REPORTED_RANGE: hand_bounds,
+}
 
 
 def symbolic_verdicts(game: Game, wanted=None, depth=None, timeout=None, emit=None,
-                      progress=None, stopped=None):
-    """(verdicts, stats) for the properties ``wanted`` (all by default).
+                      progress=None, stopped=None, timeout_name: str | None = None):
+    """(results, stats) for the properties ``wanted`` (all by default).
 
     ``emit``: a sink for the queries as SMT-LIB2 (``Symbolic``).  A
     ``KeyboardInterrupt`` (Ctrl-C, a signal, the command's limits; ``stopped()``
     names it) ends the run: the property being decided and those after it are
-    UNKNOWN naming it."""
-    ch = SymbolicChecker(game, depth, timeout, emit, progress=progress)
+    UNKNOWN naming it.  ``timeout_name``: the time limit as the user set it."""
+    ch = SymbolicChecker(game, depth, timeout, emit, progress=progress,
+                         timeout_name=timeout_name)
     out, reason = [], None
     for p in game.spec.properties:
         if wanted and p.id not in wanted:
@@ -435,8 +417,7 @@ def symbolic_verdicts(game: Game, wanted=None, depth=None, timeout=None, emit=No
                 continue
             except KeyboardInterrupt:
                 reason = (stopped() if stopped is not None else None) or "interrupted (Ctrl-C)"
-        out.append(Verdict(p.id, UNKNOWN, "symbolic", p.statement, {
-            "kind": "bounded", "limit": reason, "note": f"stopped by {reason}"}))
+        out.append(ch.unknown(p.id, Bounded(reason, note=f"stopped by {reason}")))
     return out, ch.stats()
 
 

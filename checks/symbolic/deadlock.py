@@ -24,10 +24,19 @@ No z3 here: every solver interaction is in ``model/smt/queries.py``.
 """
 from __future__ import annotations
 
-from itcp.model.smt.queries import SAT, UNSAT, Query
+from itcp.model.smt.queries import Query, SolverResult
 
-from ..explicit.verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
+from ..results import (
+    Bounded,
+    ConformanceBug,
+    DeadlockCandidate,
+    DeadlockProof,
+    PropertyResult,
+    Support,
+    Verdict,
+)
 from .induction import subset_query
+from .replayed import engine_replay, replayed_violation
 
 #: rounds of "strengthen the invariants, ask again"
 ROUNDS = 4
@@ -46,12 +55,11 @@ def _stuck(sym, actions, s=None):
     return parts, skipped
 
 
-def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
+def no_deadlock(ch, pid: str, reachability: bool = True) -> PropertyResult:
     """NO_DEADLOCK's verdict (see module doc); without ``reachability`` a candidate
     no invariant excludes is not looked for by BMC (UNKNOWN at once: a scout
     table wants a proof or nothing)."""
     sym, spec, game = ch.sym, ch.spec, ch.game
-    prop = ch.props[pid]
     terminal = [p.value for p in spec.phases if p.terminal]
     ind = ch.inductor
     stuck, skipped = _stuck(sym, sym.actions)
@@ -78,14 +86,13 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
         q.extend(stuck)
         ch.progress(f"{pid}: a live state without a move ({len(ind.proven)} invariants)")
         ans = ch.ask(q, f"deadlock-{pid}")
-        if ans.result == UNSAT:
+        if ans.result == SolverResult.unsat:
             return _proved(ch, pid, q, skipped, scouted is not None)
         if scouted is not None:   # not enough here: every proved invariant next
             scouted = None
             continue
-        if ans.result != SAT:
-            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note})"})
+        if ans.result != SolverResult.sat:
+            return ch.unknown(pid, Bounded(f"Z3 answered unknown ({ans.note})"))
         witness = sym.decode(ans.model, sym.A0)
         if not ind.exclude(ans.model):
             break
@@ -93,17 +100,16 @@ def no_deadlock(ch, pid: str, reachability: bool = True) -> Verdict:
     v = _bmc(ch, pid, terminal, ch.depth) if reachability else None
     if v is not None:
         return v
-    return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-        "kind": "bounded", "depth": ch._bmc_done.get(pid, -1),
-        "candidate": game.describe(witness) if witness is not None else None,
-        "note": ("the scout table has no proof of it, and no " if not rounds else
-                 "a live state without a legal move satisfies every proved invariant, but no ")
-                + (f"deadlock is reachable within {ch.depth} moves after any deal; whether one "
-                   "is reachable later is not known" if reachability else
-                   "search for a reachable one was made")})
+    return ch.unknown(pid, DeadlockCandidate(
+        ch._bmc_done.get(pid, -1), game.describe(witness) if witness is not None else None,
+        ("the scout table has no proof of it, and no " if not rounds else
+         "a live state without a legal move satisfies every proved invariant, but no ")
+        + (f"deadlock is reachable within {ch.depth} moves after any deal; whether one "
+           "is reachable later is not known" if reachability else
+           "search for a reachable one was made")))
 
 
-def _proved(ch, pid: str, q: Query, skipped: list, scouted: bool = False) -> Verdict:
+def _proved(ch, pid: str, q: Query, skipped: list, scouted: bool = False) -> PropertyResult:
     """HOLDS from the unsat deadlock query ``q``: its invariants minimised (with
     ``scouted``, those of the scout table's proof, minimised there: kept as they
     are, each re-proved here), the rules every action's guards."""
@@ -119,7 +125,7 @@ def _proved(ch, pid: str, q: Query, skipped: list, scouted: bool = False) -> Ver
     # big table proves again (``Reproof.support``) stays cheap
     for heavy in [lab for lab, _ in q.parts if lab.startswith("inv:") and ind.heavy(lab[4:])]:
         light = subset_query(q, lambda lab, h=heavy: lab != h, f"without {heavy}")
-        if ch.ask(light, f"deadlock-{pid}-without-{heavy[4:]}").result == UNSAT:
+        if ch.ask(light, f"deadlock-{pid}-without-{heavy[4:]}").result == SolverResult.unsat:
             q = light
     labels, done = sym.minimise(q, lambda lab: lab.startswith("inv:"), ch.core_budget())
     core_note = None if done else "time ran out while minimising the invariants"
@@ -127,7 +133,7 @@ def _proved(ch, pid: str, q: Query, skipped: list, scouted: bool = False) -> Ver
 
 
 def _holds(ch, pid: str, used: list, skipped: list, minimised: str,
-           core_note: str | None) -> Verdict:
+           core_note: str | None) -> PropertyResult:
     """The HOLDS verdict of a deadlock query unsat with the invariants ``used``."""
     sym, ind = ch.sym, ch.inductor
     rules = []
@@ -135,24 +141,18 @@ def _holds(ch, pid: str, used: list, skipped: list, minimised: str,
         for r in sym.can_move(a)[1]:
             if r in ch.rule_ids and r not in rules:
                 rules.append(r)
-    ev = {"kind": "inductive", "k": 1, "invariants": used, "rules": rules,
-          "invariant_statements": {n: ind.proven[n][0] for n in used},
-          "scope": ch.scope,
-          "note": "no state satisfying the proved invariants is live without a legal "
-                  "move; the rules are the guards of every action (the invariants are "
-                  f"{minimised})"}
+    note = ("no state satisfying the proved invariants is live without a legal "
+            "move; the rules are the guards of every action (the invariants are "
+            f"{minimised})")
     if skipped:
-        ev["note"] += (f"; {', '.join(skipped)} counted as unable to move (its "
-                       "arguments are not enumerated), which only makes the proof "
-                       "harder")
-    if core_note is not None:
-        ev["core_note"] = core_note
-    return Verdict(pid, HOLDS, "symbolic", ch.props[pid].statement, ev)
+        note += (f"; {', '.join(skipped)} counted as unable to move (its "
+                 "arguments are not enumerated), which only makes the proof harder")
+    return ch.result(pid, Verdict.HOLDS, DeadlockProof(Support(
+        rules, ch.scope, note, used, {n: ind.proven[n][0] for n in used}, core_note)))
 
 
 def _bmc(ch, pid, terminal, depth):
     sym, game = ch.sym, ch.game
-    prop = ch.props[pid]
     for d in range(0, depth + 1):
         ch.progress(f"{pid}: BMC depth {d}")
         q = Query(f"BMC: a reachable live state without a legal move, {d} move(s) after the deal",
@@ -162,31 +162,23 @@ def _bmc(ch, pid, terminal, depth):
         parts, _ = _stuck(sym, sym.actions, states[-1])
         q.extend(parts)
         ans = ch.ask(q, f"bmc-{pid}-d{d}")
-        ch._bmc_done[pid] = d if ans.result == UNSAT else d - 1
-        if ans.result != SAT:
-            if ans.result != UNSAT:
+        ch._bmc_done[pid] = d if ans.result == SolverResult.unsat else d - 1
+        if ans.result != SolverResult.sat:
+            if ans.result != SolverResult.unsat:
                 return None
             continue
         m = ans.model
         deal = sym.decode_action(m, "deal", dparams)
         actions = [sym.decode_step(m, c) for c in steps]
-        try:
-            s = game.apply(game.initial_state(), deal)
-            eng = [s]
-            for a in actions:
-                s = game.apply(s, a)
-                eng.append(s)
-            stuck = not game.legal_actions(s) and not game.is_terminal(s)
-        except Exception as e:  # the engine refuses a step Z3 allowed
-            stuck, problem = False, f"the engine refused a step of Z3's trace: {e}"
-        else:
-            problem = None if stuck else "the engine has a legal move where Z3 found none"
+        replayed = engine_replay(game, deal, actions)
+        eng, problem = replayed.states, replayed.problem
+        if problem is None and (game.legal_actions(eng[-1]) or game.is_terminal(eng[-1])):
+            problem = "the engine has a legal move where Z3 found none"
         if problem:
-            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                "kind": "conformance_bug", "note": problem})
-        ending = "no legal move: the round is stuck"
-        return replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
-                                    "the engine reproduces the deadlock")
+            return ch.unknown(pid, ConformanceBug(problem))
+        return replayed_violation(game, ch.props[pid], eng, actions,
+                                  "no legal move: the round is stuck",
+                                  "the engine reproduces the deadlock")
     return None
 
 

@@ -46,8 +46,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from itcp.model.smt.queries import SAT, UNSAT, Query
+from itcp.model.smt.queries import Query, SolverResult
 from itcp.spec import ast as A
+from itcp.spec.properties import Kind
 
 #: at most this many candidates are added per counterexample to induction
 EXPAND = 2
@@ -134,7 +135,7 @@ class Inductor:
         return self.ch.props[name].formula
 
     def is_step(self, name: str) -> bool:
-        return name not in self.pool and self.ch.props[name].kind == "step"
+        return name not in self.pool and self.ch.props[name].kind is Kind.STEP
 
     def _nodes(self, name: str):
         seen, stack = {}, [self.sym.smt.inline(self._formula(name))]
@@ -186,7 +187,7 @@ class Inductor:
 
     # -- formulas on the template states --------------------------------------------
     def _f(self, name: str, which: int):
-        if name in self.ch.props and self.ch.props[name].kind == "state" \
+        if name in self.ch.props and self.ch.props[name].kind is Kind.STATE \
                 and name not in self.pool:
             return self.sym.on(name, self.ch.props[name].formula, which)
         return self.sym.on(name, self.pool[name][1], which)
@@ -217,7 +218,7 @@ class Inductor:
             q.add("wf", sym.wf(sym.A0))
             q.add("goal", sym.Not(sym.prop(pid, sym.A0, sym.A0)))
             ans = self.ch.ask(q, f"unchanged-{pid}")
-            hit = self._identity[pid] = ans.result == UNSAT
+            hit = self._identity[pid] = ans.result == SolverResult.unsat
         return hit
 
     def step_query(self, action: str, assume, name: str, title: str, meaning: str) -> Query:
@@ -301,9 +302,9 @@ class Inductor:
         while fresh:
             self.ch.progress(f"{tag}: {len(fresh)} invariant(s) after the deal")
             ans = self.ch.ask(self._base(fresh), f"base-{tag}", solver=self.solver)
-            if ans.result == UNSAT:
+            if ans.result == SolverResult.unsat:
                 return failed
-            if ans.result != SAT:
+            if ans.result != SolverResult.sat:
                 raise Undecided(ans.note)
             bad = [m for m in fresh if not sym.evaluate(ans.model, self._f(m, 1))]
             for m in bad:
@@ -350,10 +351,10 @@ class Inductor:
                                    f"unsat proves {a} preserves {t} given the invariants")
                     ch.progress(f"{tag}: does {a} break {t}? ({len(assume)} assumed)")
                     ans = ch.ask(q, f"step-{t}-{a}", solver=self.solver)
-                    if ans.result == UNSAT:
+                    if ans.result == SolverResult.unsat:
                         self.known[(t, a)] = have
                         continue
-                    if ans.result != SAT:
+                    if ans.result != SolverResult.sat:
                         raise Undecided(ans.note)
                     if (t == pid or t not in helped) and expand(ans.model, [t]):
                         helped.add(t)
@@ -445,7 +446,7 @@ class Inductor:
                            f"unsat proves no {a} step can break {pid}")
             ch.progress(f"{pid}: proof query and core for {a}")
             ans = ch.ask(q, f"proof-{pid}-{a}", solver=self.solver)
-            if ans.result != UNSAT:  # unsat after the fixpoint unless Z3 gave up
+            if ans.result != SolverResult.unsat:  # unsat after the fixpoint unless Z3 gave up
                 out.proved = False
                 out.note = f"the final proof query for {a} answered {ans.result} ({ans.note})"
                 return

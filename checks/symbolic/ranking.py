@@ -30,11 +30,21 @@ No z3 here: every solver interaction is in ``model/smt/queries.py``.
 from __future__ import annotations
 
 from itcp.model.analysis.liveness import compile_observations
-from itcp.model.smt.queries import SAT, UNSAT, Query
+from itcp.model.smt.queries import Query, SolverResult
 from itcp.spec.properties import Violation
 
-from ..explicit.verdicts import HOLDS, UNKNOWN, Verdict, replayed_bmc_verdict
+from ..results import (
+    Bounded,
+    ConformanceBug,
+    NotChecked,
+    PropertyResult,
+    Ranking,
+    RankingCounterexample,
+    Support,
+    Verdict,
+)
 from .induction import PILE_WF, STRUCTURE
+from .replayed import engine_replay, replayed_violation
 
 #: rounds of "strengthen the invariants, ask again"
 ROUNDS = 6
@@ -47,7 +57,7 @@ def region_of(prop):
     return region
 
 
-class Ranking:
+class RankingQueries:
     """The ranking queries of one property (``pid``) in one symbolic run ``ch``."""
 
     def __init__(self, ch, pid: str):
@@ -104,15 +114,14 @@ class Ranking:
         return answers, labels
 
 
-def ranked(ch, pid: str, reachability: bool = True) -> Verdict:
+def ranked(ch, pid: str, reachability: bool = True) -> PropertyResult:
     """A ranked property's verdict (ROUND_ENDS's) (see module doc); without ``reachability`` a
     counterexample no invariant excludes is not looked for as a lasso (a scout
     table wants a proof or nothing)."""
     prop, ind = ch.props[pid], ch.inductor
     if not prop.ranking:
-        return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-            "kind": "not_checked", "note": "the spec states no ranking function for it"})
-    rk = Ranking(ch, pid)
+        return ch.unknown(pid, NotChecked("the spec states no ranking function for it"))
+    rk = RankingQueries(ch, pid)
     scouted = ch.reproof.support(pid)
     cti = None
     # on a big table whose scout table has no ranking proof, none is sought here
@@ -122,17 +131,16 @@ def ranked(ch, pid: str, reachability: bool = True) -> Verdict:
     for _ in range(rounds):
         assumed = list(ind.proven) if scouted is None else scouted
         answers, labels = rk.ask(assumed)
-        bad = [(lab, ans) for lab, ans in zip(labels, answers) if ans.result != UNSAT]
+        bad = [(lab, ans) for lab, ans in zip(labels, answers) if ans.result != SolverResult.unsat]
         if not bad:
             return _proved(ch, rk, assumed, answers, labels)
         if scouted is not None:   # not enough here: every proved invariant next
             scouted = None
             continue
-        sat = [(lab, ans) for lab, ans in bad if ans.result == SAT]
+        sat = [(lab, ans) for lab, ans in bad if ans.result == SolverResult.sat]
         if not sat:
             lab, ans = bad[0]
-            return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-                "kind": "bounded", "limit": f"Z3 answered unknown ({ans.note}) on {lab}"})
+            return ch.unknown(pid, Bounded(f"Z3 answered unknown ({ans.note}) on {lab}"))
         lab, ans = sat[0]
         cti = _counterexample(rk, lab, ans.model)
         if not ind.exclude(ans.model):
@@ -143,15 +151,13 @@ def ranked(ch, pid: str, reachability: bool = True) -> Verdict:
     why = ("the scout table has no proof by the ranking function, " if not rounds else
            "a step after a Pass that does not lower the ranking function satisfies every "
            "proved invariant, ")
-    return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-        "kind": "bounded", "depth": ch._bmc_done.get(pid, -1), "ranking": rk.names,
-        "counterexample": cti,
-        "note": why + "but " + (
-                    f"no lasso is reachable within {ch.lasso_depth} moves after any deal"
-                    if reachability else "no lasso was looked for")})
+    return ch.unknown(pid, RankingCounterexample(
+        ch._bmc_done.get(pid, -1), rk.names, cti,
+        why + "but " + (f"no lasso is reachable within {ch.lasso_depth} moves after any deal"
+                        if reachability else "no lasso was looked for")))
 
 
-def _counterexample(rk: Ranking, label: str, model) -> dict:
+def _counterexample(rk: RankingQueries, label: str, model) -> dict:
     """What a sat ranking query shows: the action, the state, the ranking before and after."""
     sym, game = rk.sym, rk.ch.game
     out = {"action": label, "state": game.describe(sym.decode(model, sym.A0)),
@@ -162,7 +168,7 @@ def _counterexample(rk: Ranking, label: str, model) -> dict:
     return out
 
 
-def _proved(ch, rk: Ranking, assumed, answers, labels) -> Verdict:
+def _proved(ch, rk: RankingQueries, assumed, answers, labels) -> PropertyResult:
     """HOLDS from unsat ranking queries: the rules and invariants of their cores."""
     rules, used = [], []
     for ans in answers:
@@ -174,17 +180,16 @@ def _proved(ch, rk: Ranking, assumed, answers, labels) -> Verdict:
                 elif part in ch.rule_ids and part not in rules:
                     rules.append(part)
     ind = ch.inductor
-    ev = {"kind": "ranking", "ranking": rk.names, "rules": rules, "invariants": used,
-          "invariant_statements": {n: ind.proven[n][0] for n in used if n in ind.proven},
-          "scope": ch.scope,
-          "note": "every step between two states after a Pass makes the ranking function "
-                  "(a tuple of integers, compared first component first) smaller, and no "
-                  "component is negative after a Pass, so no cycle of post-Pass states "
-                  "exists; the rules and invariants are those of Z3's cores (not minimised)"}
-    return Verdict(rk.pid, HOLDS, "symbolic", rk.prop.statement, ev)
+    return ch.result(rk.pid, Verdict.HOLDS, Ranking(rk.names, Support(
+        rules, ch.scope,
+        "every step between two states after a Pass makes the ranking function "
+        "(a tuple of integers, compared first component first) smaller, and no "
+        "component is negative after a Pass, so no cycle of post-Pass states "
+        "exists; the rules and invariants are those of Z3's cores (not minimised)",
+        used, {n: ind.proven[n][0] for n in used if n in ind.proven})))
 
 
-def lasso(ch, pid: str, depth: int) -> Verdict | None:
+def lasso(ch, pid: str, depth: int) -> PropertyResult | None:
     """A lasso within ``depth`` moves after the deal, replayed by the engine, or None."""
     sym = ch.sym
     region = region_of(ch.props[pid])
@@ -200,45 +205,34 @@ def lasso(ch, pid: str, depth: int) -> Verdict | None:
         q.add("goal", sym.Or(*[sym.And(*post[j:], sym.same(states[j], states[d]))
                                for j in range(d)]))
         ans = ch.ask(q, f"lasso-{pid}-d{d}")
-        if ans.result == UNSAT:
+        if ans.result == SolverResult.unsat:
             ch._bmc_done[pid] = d
             continue
-        if ans.result != SAT:
+        if ans.result != SolverResult.sat:
             return None
         return _replayed(ch, pid, ans.model, dparams, states, steps)
     return None
 
 
-def _replayed(ch, pid, model, dparams, states, steps) -> Verdict:
+def _replayed(ch, pid, model, dparams, states, steps) -> PropertyResult:
     game, sym = ch.game, ch.sym
     prop = ch.props[pid]
     deal = sym.decode_action(model, "deal", dparams)
     actions = [sym.decode_step(model, c) for c in steps]
-    try:
-        s = game.apply(game.initial_state(), deal)
-        eng = [s]
-        for a in actions:
-            s = game.apply(s, a)
-            eng.append(s)
-    except Exception as e:  # an action Z3 allows that the engine refuses
-        return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-            "kind": "conformance_bug", "note": f"the engine refused a step of Z3's lasso: {e}"})
+    replayed = engine_replay(game, deal, actions, what="lasso")
+    if replayed.problem is not None:
+        return ch.unknown(pid, ConformanceBug(replayed.problem))
+    eng = replayed.states
     d = len(actions)
     entry = next((j for j in range(d) if eng[j] == eng[d]), None)
     post = compile_observations(game.spec)[0]
     if entry is None or not all(post(x) for x in eng[entry:]):
-        return Verdict(pid, UNKNOWN, "symbolic", prop.statement, {
-            "kind": "conformance_bug",
-            "note": "the engine's replay of Z3's lasso does not come back to an earlier state"})
+        return ch.unknown(pid, ConformanceBug(
+            "the engine's replay of Z3's lasso does not come back to an earlier state"))
     ending = prop.tell(Violation(game, eng[d], loop_entry=entry))
-    v = replayed_bmc_verdict(game, pid, prop.statement, eng, actions, ending,
-                             "the engine reproduces the lasso: the state after the last "
-                             f"move is the one after move {entry}")
-    v.evidence["lasso"] = True
-    v.evidence["loop_starts_at_step"] = entry + 1
-    if v.trace is not None:
-        v.trace["loop_starts_at_step"] = entry + 1
-    return v
+    return replayed_violation(game, prop, eng, actions, ending,
+                              "the engine reproduces the lasso: the state after the last "
+                              f"move is the one after move {entry}", loop_from=entry + 1)
 
 
-__all__ = ["ranked", "lasso", "Ranking", "region_of"]
+__all__ = ["ranked", "lasso", "RankingQueries", "region_of"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from itcp.model.smt.queries import SAT, UNKNOWN, UNSAT, Query, SolverAnswer
+from itcp.model.smt.queries import Query, SolverAnswer, SolverResult
 
 from .induction import STRUCTURE, Inductor, Outcome, Undecided, subset_query
 from .scout import Plan, cut_to_core
@@ -157,7 +157,7 @@ class Reproof:
         n_cards = ch.spec.config.n_cards
         split: list = []   # ((formula, action), its case queries)
         for ta, ans in answers.items():
-            if ans.result != UNKNOWN or ta in done:
+            if ans.result != SolverResult.unknown or ta in done:
                 continue
             cases = self.cases(ta[0])
             if cases is None:
@@ -182,14 +182,14 @@ class Reproof:
                     for ta, qs in group for i, cq in enumerate(qs)]
             got = iter(ch.solve_all(iter(flat), self.ind.solver,
                                     cap=CHOICE_CASE if quick else PARALLEL_CAP,
-                                    stop=(lambda x: x.result != UNSAT) if quick else None))
+                                    stop=(lambda x: x.result != SolverResult.unsat) if quick else None))
             for ta, qs in group:
                 mine = [x for x in (next(got, None) for _ in qs) if x is not None]
                 secs = sum(x.seconds for x in mine)
-                if len(mine) == len(qs) and all(x.result == UNSAT for x in mine):
-                    answers[ta] = SolverAnswer(UNSAT, secs)
-                elif any(x.result == SAT for x in mine):   # the cut itself is sat then
-                    answers[ta] = SolverAnswer(SAT, secs)
+                if len(mine) == len(qs) and all(x.result == SolverResult.unsat for x in mine):
+                    answers[ta] = SolverAnswer(SolverResult.unsat, secs)
+                elif any(x.result == SolverResult.sat for x in mine):   # the cut itself is sat then
+                    answers[ta] = SolverAnswer(SolverResult.sat, secs)
                 elif quick:
                     continue
                 done.add(ta)
@@ -278,10 +278,10 @@ class _Attempt:
         self.rp.by_card(self.pid, answers, self.cuts, self.split, quick=True)
         self._by_choice(answers)
         for ta in self.split:
-            if answers[ta].result == SAT:   # the exact cut is sat: no form is unsat
+            if answers[ta].result == SolverResult.sat:   # the exact cut is sat: no form is unsat
                 later[ta] = []
         while True:
-            again = [ta for ta in self.cut_jobs if answers[ta].result != UNSAT and later[ta]]
+            again = [ta for ta in self.cut_jobs if answers[ta].result != SolverResult.unsat and later[ta]]
             if not again:
                 return answers
             if len(again) == 1:
@@ -313,7 +313,7 @@ class _Attempt:
         ch, sym, pid = self.ch, self.sym, self.pid
         for ta in self.cut_jobs:
             conds = sym.choice_cases(ta[1])
-            if answers[ta].result != UNKNOWN or conds is None:
+            if answers[ta].result != SolverResult.unknown or conds is None:
                 continue
             qs = []
             for i in reversed(range(len(conds))):
@@ -326,13 +326,13 @@ class _Attempt:
             ch.progress(f"{pid}: does {ta[1]} break {ta[0]}? (scouted core, one card "
                         f"played at a time: {len(qs)} queries)")
             mine = ch.solve_all(iter(qs), self.ind.solver, cap=CHOICE_CASE,
-                                stop=lambda x: x.result != UNSAT)
+                                stop=lambda x: x.result != SolverResult.unsat)
             secs = sum(x.seconds for x in mine)
-            if len(mine) == len(qs) and all(x.result == UNSAT for x in mine):
-                answers[ta] = SolverAnswer(UNSAT, secs)
+            if len(mine) == len(qs) and all(x.result == SolverResult.unsat for x in mine):
+                answers[ta] = SolverAnswer(SolverResult.unsat, secs)
                 self.later[ta] = []
-            elif any(x.result == SAT for x in mine):   # the exact cut is sat
-                answers[ta] = SolverAnswer(SAT, secs)
+            elif any(x.result == SolverResult.sat for x in mine):   # the exact cut is sat
+                answers[ta] = SolverAnswer(SolverResult.sat, secs)
                 self.later[ta] = []
 
     def _settle(self, answers: dict) -> bool:
@@ -341,7 +341,7 @@ class _Attempt:
         ind, ch, pid, out, solver = self.ind, self.ch, self.pid, self.out, self.ind.solver
         for t, a, q, labels in self.jobs:
             ans = answers.get((t, a))
-            if ans is not None and ans.result == UNKNOWN:
+            if ans is not None and ans.result == SolverResult.unknown:
                 # not settled on its own in time: raced with the cut without the
                 # state's well-formedness, as a single query is (a sat cut is
                 # too small here: the whole query is asked next)
@@ -349,12 +349,12 @@ class _Attempt:
                 cut = self.cuts[t, a]
                 ans, _ = ch.first_unsat([cut, ill_formed(cut)], f"proof-{t}-{a}",
                                         solver=solver)
-            if ans is None or ans.result != UNSAT:
+            if ans is None or ans.result != SolverResult.unsat:
                 ch.progress(f"{pid}: does {a} break {t}? ({len(self.assume)} assumed)")
                 labels = None
                 ans, _ = ch.first_unsat([q, ill_formed(q)], f"proof-{t}-{a}",
                                         solver=solver)
-            if ans.result != UNSAT:
+            if ans.result != SolverResult.unsat:
                 ch.progress(f"{pid}: the scouted proof fails here ({a} on {t}: "
                             f"{ans.result})")
                 return False

@@ -27,12 +27,12 @@ import time
 from dataclasses import dataclass, field
 
 from itcp.model.engine.engine import Game, build_spec
-from itcp.model.smt.queries import SAT, UNSAT, Query
+from itcp.model.smt.queries import Query, SolverResult
 from itcp.spec import ast as A
 from itcp.spec.config import Config, ConfigError
 from itcp.spec.errors import InputError
 
-from ..explicit.verdicts import HOLDS
+from ..results import DeadlockProof, Ranking, Verdict
 from .deadline import OutOfTime
 from .deadlock import no_deadlock
 from .induction import STRUCTURE, subset_query
@@ -257,16 +257,17 @@ class Scout:
         def support(ch):
             prover = ranked if self.props[pid].ranking else no_deadlock
             v = prover(ch, pid, reachability=False)
-            return list(v.evidence.get("invariants", ())) \
-                if v.verdict == HOLDS and v.evidence.get("kind") in ("inductive", "ranking") \
-                else None
+            ev = v.evidence
+            if v.verdict is Verdict.HOLDS and isinstance(ev, (DeadlockProof, Ranking)):
+                return list(ev.support.invariants)
+            return None
         return self._scouted(pid, "support", support)
 
     def determined_cores(self, pid: str) -> dict | None:
         """Action -> the labels of the minimised core of the scout table's proof of
         DETERMINED (``pid``); None when the scout table does not prove it."""
         return self._scouted(pid, "cores", lambda ch: ch.cores.get(pid)
-                             if ch.determined(pid).verdict == HOLDS else None)
+                             if ch.determined(pid).verdict is Verdict.HOLDS else None)
 
     def _scouted(self, pid: str, what: str, find):
         """``find(checker)`` at the scout table, kept in ``_PLANS`` under ``what``;
@@ -311,14 +312,14 @@ class Scout:
                     ((q, f"scout-{t}-{a}") for q, a in zip(queries, todo)), ind.solver,
                     tracked=lambda lab: lab not in STRUCTURE) if todo else []
                 for a, q, ans in zip(todo, queries, answers):
-                    if ans.result == SAT:
+                    if ans.result == SolverResult.sat:
                         if t == pid:
                             return None
                         believed.remove(t)
                         self.broken.add(t)
                         restart = True
                         break
-                    if ans.result != UNSAT:
+                    if ans.result != SolverResult.unsat:
                         raise TimeoutError
                     # the property's own cores are minimised (the rules they name
                     # are what a proof reports); an invariant's are Z3's cores as

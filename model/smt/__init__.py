@@ -10,8 +10,7 @@ Modules:
   ``ELEM_WIDTH``.
 - ``ops``: The operators of the spec language (``spec.ast.OPS``) on Z3 terms.
 - ``queries``: Solver queries for the symbolic checks: BMC, k-induction, Houdini
-  strengthening. Public: ``Symbolic``, ``Query``, ``SolverAnswer``, ``SAT``, ``UNSAT``,
-  ``UNKNOWN``.
+  strengthening. Public: ``Symbolic``, ``Query``, ``SolverAnswer``, ``SolverResult``.
 - ``translate``: Spec expressions to Z3 terms: the walk over the AST.
 - ``values``: How a value of each spec type is a Z3 term, and the term-level helpers.
 """

@@ -2,8 +2,9 @@
 
 Part of the SMT backend (with ``model/smt/encoding.py``, the only other module that
 imports z3).  ``checks/symbolic/checker.py`` decides what to ask; this module builds
-the formulas from ``SmtSpec``, asks Z3, and hands back plain Python values:
-"sat" / "unsat" / "unknown", decoded engine states and actions, core labels.
+the formulas from ``SmtSpec``, asks Z3, and hands back plain Python values: a
+``SolverResult`` (sat, unsat or unknown, as Z3 names them), decoded engine states
+and actions, core labels.
 
 Speed: Next of one action is translated once, on template states, and copied to
 each step of an unrolling by substitution.  Satisfiability is decided by a
@@ -23,6 +24,7 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import z3
 
@@ -32,7 +34,20 @@ from itcp.spec.lang import Spec
 from .encoding import SmtSpec
 from .values import Pile
 
-SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
+
+class SolverResult(StrEnum):
+    """What Z3 answers a query, named as Z3 names it.  Not a verdict: unsat is a
+    proof only of what a query asks, and unknown says Z3 gave up (a time limit,
+    an interrupt), which a check turns into its own verdict."""
+    sat = "sat"
+    unsat = "unsat"
+    unknown = "unknown"
+
+
+def _result(r) -> SolverResult:
+    """Z3's check result as a ``SolverResult``."""
+    return SolverResult.sat if r == z3.sat else (SolverResult.unsat if r == z3.unsat
+                                                 else SolverResult.unknown)
 
 
 def _leaves(x, out: list) -> list:
@@ -84,7 +99,7 @@ class Substitution:
 
 @dataclass
 class SolverAnswer:
-    result: str                 # sat / unsat / unknown
+    result: SolverResult
     seconds: float
     model: object = None        # z3 model when sat
     core: list | None = None    # tracked labels of the core when unsat (solve_all)
@@ -519,10 +534,10 @@ class Symbolic:
     def _decide(self, q: Query, budget: float | None, solver: str) -> SolverAnswer:
         r, s, secs = self._check(q.parts, self.timeout if budget is None else budget, solver)
         if r == z3.sat:
-            return SolverAnswer(SAT, secs, s.model())
+            return SolverAnswer(SolverResult.sat, secs, s.model())
         if r != z3.unsat:
-            return SolverAnswer(UNKNOWN, secs, note=s.reason_unknown())
-        return SolverAnswer(UNSAT, secs)
+            return SolverAnswer(SolverResult.unknown, secs, note=s.reason_unknown())
+        return SolverAnswer(SolverResult.unsat, secs)
 
     def first_unsat(self, variants, slug: str, budget: float | None = None,
                     solver: str = "pipeline") -> tuple[SolverAnswer, int | None]:
@@ -544,10 +559,10 @@ class Symbolic:
         quick = RACE_AFTER if budget is None else min(RACE_AFTER, budget)
         first = self._decide(variants[0], quick, solver)
         left = None if budget is None else budget - (time.monotonic() - start)
-        if first.result != UNKNOWN or (left is not None and left <= 0.05):
+        if first.result != SolverResult.unknown or (left is not None and left <= 0.05):
             self._emit(variants[0], slug)
             return SolverAnswer(first.result, time.monotonic() - start, note=first.note), (
-                0 if first.result == UNSAT else None)
+                0 if first.result == SolverResult.unsat else None)
         ctxs = [z3.Context() for _ in variants]
         solvers = [self._solver_in(ctx, q, solver, left, seed)
                    for seed, (ctx, q) in enumerate(zip(ctxs, variants), start=1)]
@@ -558,10 +573,9 @@ class Symbolic:
             try:
                 r = solvers[i].check()
             except z3.Z3Exception as e:    # interrupted while starting up
-                results[i] = (UNKNOWN, str(e))
+                results[i] = (SolverResult.unknown, str(e))
                 return
-            results[i] = (SAT if r == z3.sat else UNSAT if r == z3.unsat else UNKNOWN,
-                          solvers[i].reason_unknown() if r == z3.unknown else "")
+            results[i] = (_result(r), solvers[i].reason_unknown() if r == z3.unknown else "")
             if r == z3.unsat or (i == 0 and r == z3.sat) or all(
                     x is not None for x in results):
                 won.set()
@@ -581,11 +595,12 @@ class Symbolic:
         secs = time.monotonic() - start
         self.queries += len(variants)
         self.solver_seconds += secs - first.seconds
-        winner = next((i for i, r in enumerate(results) if r and r[0] == UNSAT), None)
+        winner = next((i for i, r in enumerate(results)
+                       if r and r[0] == SolverResult.unsat), None)
         if winner is not None:
             self._emit(variants[winner], slug)
-            return SolverAnswer(UNSAT, secs), winner
-        r0 = results[0] or (UNKNOWN, "interrupted")
+            return SolverAnswer(SolverResult.unsat, secs), winner
+        r0 = results[0] or (SolverResult.unknown, "interrupted")
         return SolverAnswer(r0[0], secs, note=r0[1]), None
 
     def _solver_in(self, ctx, q: Query, solver: str, budget: float | None, seed=None):
@@ -613,7 +628,7 @@ class Symbolic:
         most one waits ahead of the workers, so memory stays a few contexts).
         ``budget_of()`` gives the seconds left when a query starts (it may raise
         to end the run); ``cap`` bounds each query further, and an answer cut
-        short by it is UNKNOWN, for the caller to ask again its own way.  Only
+        short by it is unknown, for the caller to ask again its own way.  Only
         unsat answers are emitted (their queries prove something); a caller
         asks the others again, and that emits them.  With ``tracked`` (labels),
         each query is decided as ``tracked`` decides one, and an unsat answer
@@ -646,12 +661,14 @@ class Symbolic:
                 self.queries += 1
                 self.solver_seconds += secs
                 if r == z3.sat:
-                    answers[i] = SolverAnswer(SAT, secs, sv.model().translate(z3.main_ctx()))
+                    answers[i] = SolverAnswer(SolverResult.sat, secs,
+                                              sv.model().translate(z3.main_ctx()))
                 elif r == z3.unsat:
-                    answers[i] = SolverAnswer(UNSAT, secs, core=None if names is None else sorted(
-                        {names[str(b)] for b in sv.unsat_core()}))
+                    answers[i] = SolverAnswer(SolverResult.unsat, secs, core=None if names is None
+                                              else sorted({names[str(b)] for b in sv.unsat_core()}))
                 else:
-                    answers[i] = SolverAnswer(UNKNOWN, secs, note=note or sv.reason_unknown())
+                    answers[i] = SolverAnswer(SolverResult.unknown, secs,
+                                              note=note or sv.reason_unknown())
                 del sv, ctx   # dropped in this thread, as they were made here
                 if stop is not None and stop(answers[i]):
                     halted[0] = True
@@ -682,7 +699,7 @@ class Symbolic:
             pool.shutdown(wait=True)
             running.clear()
         for i, (q, slug) in enumerate(asked):
-            if answers[i].result == UNSAT:
+            if answers[i].result == SolverResult.unsat:
                 self._emit(q, slug)
         return [answers[i] for i in range(len(asked))]
 
@@ -810,4 +827,4 @@ class Symbolic:
         return z3.Or(*es) if es else z3.BoolVal(False)
 
 
-__all__ = ["Symbolic", "Query", "SolverAnswer", "SAT", "UNSAT", "UNKNOWN"]
+__all__ = ["Symbolic", "Query", "SolverAnswer", "SolverResult"]

@@ -54,7 +54,7 @@ from itcp.checks.symbolic.sampled import refuted_by_playouts
 from itcp.model.analysis.liveness import liveness
 from itcp.model.analysis.liveness import observed_formulas as graph_observed
 from itcp.model.engine.engine import Game
-from itcp.model.smt.queries import SAT, UNSAT, Query
+from itcp.model.smt.queries import Query, SolverResult
 from itcp.spec.invariants import per_phase_candidates
 from itcp.spec.lang import Spec
 from tools.mutation.distinguish import observed_formulas
@@ -158,7 +158,7 @@ class StepProver:
             q = Query(f"can {action} be played before the deal?", "unsat: no")
             q.add("init", sym.init(sym.A0))
             q.add("legal", can if can is not None else sym.And())
-            if sym.ask(q, f"before-deal-{action}", None, self.solver).result != UNSAT:
+            if sym.ask(q, f"before-deal-{action}", None, self.solver).result != SolverResult.unsat:
                 out.append(action)
         return out
 
@@ -194,12 +194,12 @@ class StepProver:
             ans = sym.ask(q, "same-observed", seconds, self.solver)
         except (OutOfTime, Undecided) as e:
             return NotProved("", f"scores or properties undecided ({type(e).__name__})")
-        if ans.result == SAT:
+        if ans.result == SolverResult.sat:
             phase = sym.mismatch_phase(ans.model)
             return NotProved("", "a seat's score or a state property differs in a state the "
                                  f"proved invariants allow (phase {phase}; perhaps one no "
                                  "round reaches)")
-        if ans.result != UNSAT:
+        if ans.result != SolverResult.unsat:
             return NotProved("", f"scores or properties undecided within {seconds:g} s "
                                  f"({ans.note})")
         return None
@@ -230,7 +230,7 @@ class StepProver:
                 ans = sym.ask(q, f"same-{action}", seconds, self.solver)
             except (OutOfTime, Undecided) as e:
                 return NotProved(action, f"undecided ({type(e).__name__})")
-            if ans.result == SAT:
+            if ans.result == SolverResult.sat:
                 phase, changed = sym.mismatch_seen(ans.model, after)
                 if sym.evaluate(ans.model, legality):
                     what = "its legality differs"
@@ -238,7 +238,7 @@ class StepProver:
                     what = f"the state it leads to differs ({', '.join(changed)})"
                 return NotProved(action, f"{what} from a state the proved invariants allow "
                                          f"(phase {phase}; perhaps one no round reaches)")
-            if ans.result != UNSAT:
+            if ans.result != SolverResult.unsat:
                 return NotProved(action, f"undecided within {seconds:g} s ({ans.note})")
         return Proved(tuple(sorted(actions)), len(self.invariants),
                       round(time.monotonic() - start, 3))

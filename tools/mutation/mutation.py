@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from itcp.checks.explicit.explore import Limits, explore, state
-from itcp.checks.explicit.verdicts import HOLDS, VIOLATED, verdicts
+from itcp.checks.explicit.verdicts import verdicts
+from itcp.checks.results import Verdict
 from itcp.model.engine.engine import Game, build_spec
 from itcp.scenarios.format import Scenario, load_scenario, resolve
 from itcp.scenarios.replay import replay
@@ -269,7 +270,7 @@ def _verdict_kill(check: Check, game: Game, deadline: float) -> tuple[str | None
     ex = explore(game, Limits(max_states=cap, timeout=budget), fast=False)
     got = {x.id: x.verdict for x in verdicts(ex)}
     changed = [f"{p} {check.verdicts[p]} -> {got[p]}" for p in check.verdicts
-               if {check.verdicts[p], got.get(p)} == {HOLDS, VIOLATED}]
+               if {check.verdicts[p], got.get(p)} == {Verdict.HOLDS, Verdict.VIOLATED}]
     return ("; ".join(changed) or None), not ex.complete
 
 
