@@ -1056,17 +1056,17 @@ class _Coordinator:
         ex.depth = max(ex.depth, ex.depth_of.deepest())
 
 
-def search(game: Game, limits: Limits | None = None, workers: int = 1, **kw) -> Exploration:
+def search(game: Game, limits: Limits | None = None, workers: int = 1,
+           resume: Resume | None = None, **kw) -> Exploration:
     """The explicit search, in this process (``workers=1``) or partitioned over
-    ``workers`` processes: the same result either way (``kw``: a
-    ``SearchPlan``'s fields, ``resume``, and for the parts ``part_progress``,
-    ``warm`` and ``transport``)."""
+    ``workers`` processes: the same result either way (``resume``: a checkpoint
+    to go on from; ``kw``: a ``SearchPlan``'s fields, and for the parts
+    ``part_progress``, ``warm`` and ``transport``)."""
     if workers <= 1:
         for only_parts in ("part_progress", "warm", "transport"):
             kw.pop(only_parts, None)
-        resume = kw.pop("resume", None)
         return run_search(game, limits or Limits(), SearchPlan(**kw), resume)
-    return explore_partitioned(game, workers, limits, **kw)
+    return explore_partitioned(game, workers, limits, resume=resume, **kw)
 
 
 __all__ = ["explore_partitioned", "search", "Part", "PartPlan", "Parts", "ProcessParts",
