@@ -329,7 +329,7 @@ class PackedEmitter(FunctionEmitter):
         # a table maps a chunk of a few packed cards to their set of cards
         lb, cb = self.lb, self.cb
         per = max(1, 12 // cb)
-        t = self.module.const(_pile_card_table(cb, per), "PILECARDS")
+        t = self.module.const(pile_card_table(cb, per), "PILECARDS")
         p = self.atom(n.args[0])
         out, r = self.fresh("pm"), self.fresh("r")
         self.line(f"{out} = 0")
@@ -1059,8 +1059,9 @@ def _members_table(width: int) -> tuple:
 
 
 @functools.lru_cache(maxsize=8)
-def _pile_card_table(cb: int, per: int) -> tuple:
-    """The set of cards in each chunk of ``per`` packed pile cards."""
+def pile_card_table(cb: int, per: int) -> tuple:
+    """The set of cards in each chunk of ``per`` packed pile cards (``cb`` bits a
+    card, 0 for none): the packed and the batch successor code both read it."""
     table = []
     for chunk in range(1 << (cb * per)):
         m = 0

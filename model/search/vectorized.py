@@ -48,7 +48,7 @@ from ..engine import runtime
 from ..engine.codegen import EngineSource
 from ..engine.loader import load_generated
 from ..engine.origins import Origins, comment_above
-from .packed import PackedEmitter, PackedModule
+from .packed import PackedEmitter, PackedModule, pile_card_table
 from .packing import Layout
 from .searchkey import WORD, KeyLayout
 
@@ -503,7 +503,7 @@ class VEmitter(Walker, OperatorTable):
             cards = src.layout.pile_of_code(int(p.code))
             return Val(str(sum(1 << c for c in cards if c >= 0)), "c", True)
         per = max(1, 12 // src.cb)
-        table = src.const_array(_pile_table(src.cb, per), "int64", "PILECARDS")
+        table = src.const_array(pile_card_table(src.cb, per), "int64", "PILECARDS")
         chunk = src.cb * per
         out = None
         for j in range(-(-src.n_cards // per)):
@@ -589,18 +589,6 @@ def _literal(x) -> str:
         return "True" if x else "False"
     x = int(x)
     return str(x) if x >= 0 else f"({x})"
-
-
-def _pile_table(cb: int, per: int) -> tuple:
-    out = []
-    for chunk in range(1 << (cb * per)):
-        m = 0
-        for j in range(per):
-            c = chunk >> (cb * j) & ((1 << cb) - 1)
-            if c:
-                m |= 1 << (c - 1)
-        out.append(m)
-    return tuple(out)
 
 
 class VectorSource:
