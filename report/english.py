@@ -302,6 +302,8 @@ class English(Walker, OperatorTable):
                       f"{self.kid(n.value, s, depth, 'subject')}", "clause")
 
     def on_Quant(self, n: Quant, s: Saying, depth: int, names) -> Phrase:
+        if n.kind == "mapof" and n.var.name not in A.free_names(n.body):
+            return Phrase(f"{self.kid(n.body, s, depth, 'any', names)}, for every player", "sum")
         v = self.bind(n.var, s)
         dom = self.say(n.domain, s, depth + 1)
         each = f"{noun(n.var.type)} {v}"
@@ -398,7 +400,7 @@ class English(Walker, OperatorTable):
         "add": ("{0} plus {1}", "term", "sum"),
         "sub": ("{0} minus {1}", "term", "sum"),
         "mul": ("{0} times {1}", "term", "sum"),
-        "lt": ("{0} is less than {1}", "subject", "clause"),
+        "lt": ("{0} is less than {1}", "subject", "clause"),   # said by ``compared``
         "le": ("{0} is at most {1}", "subject", "clause"),
         "union": ("{0} together with {1}", "term", "sum"),
         "inter": ("those of {0} also in {1}", "term", "noun"),
@@ -420,7 +422,18 @@ class English(Walker, OperatorTable):
         "pile_of": ("a pile of {0} alone", "noun", "noun"),
     }
 
-    @handles(*TEMPLATES)
+    @handles("lt", "le")
+    def compared(self, n: Op, s: Saying, depth: int, names) -> Phrase:
+        """"x is less than y", said from the side that is not a number when only the
+        other is: "the rounds completed is at least 2", not "2 is at most ..."."""
+        a, b = n.args
+        if isinstance(a, Const) and not isinstance(b, Const):
+            than = "more than" if n.op == "lt" else "at least"
+            return Phrase(f"{self.kid(b, s, depth, 'subject')} is {than} "
+                          f"{self.kid(a, s, depth, 'subject')}", "clause")
+        return self.templated(n, s, depth, names)
+
+    @handles(*(o for o in TEMPLATES if o not in ("lt", "le")))
     def templated(self, n: Op, s: Saying, depth: int, names) -> Phrase:
         text, where, kind = self.TEMPLATES[n.op]
         return Phrase(text.format(*(self.kid(a, s, depth, where) for a in n.args)), kind)
