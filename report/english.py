@@ -184,6 +184,9 @@ class Saying:
     collapsed: frozenset[int] = frozenset()
     bound: dict[str, str] = field(default_factory=dict)
     sizes: dict[int, tuple[Node, int]] = field(default_factory=dict)
+    #: a definition's parameter -> the state variable it is named after (a definition
+    #: takes the state it reads under the variables' names: ``dir=INT``)
+    stands_for: dict[str, str] = field(default_factory=dict)
 
 
 class English(Walker, OperatorTable):
@@ -464,9 +467,12 @@ class English(Walker, OperatorTable):
         if (isinstance(k, Op) and k.op == "sub" and isinstance(k.args[0], Const)
                 and k.args[0].value == 0):
             against, v = True, k.args[1]
-        if not isinstance(v, (Var, Primed)):
+        if isinstance(v, Bound) and v.name in s.stands_for:
+            decl = self.book.variables.get(s.stands_for[v.name])
+        elif isinstance(v, (Var, Primed)):
+            decl = self.book.variables.get(v.name)
+        else:
             return None
-        decl = self.book.variables.get(v.name)
         if decl is None or decl.bounds is None or decl.bounds[0] < -1 or decl.bounds[1] > 1:
             return None
         return f"{'against' if against else 'in'} {self.kid(v, s, depth, 'noun')}"
@@ -540,12 +546,15 @@ class RuleReader:
     def _action_order(self) -> list[str]:
         return [a.name for a in self.rs.actions]
 
-    def said(self, e: Node, params: dict[str, str], names=(), bound=None) -> str:
+    def said(self, e: Node, params: dict[str, str], names=(), bound=None,
+             stands_for=None) -> str:
         """``e`` in English, its longest subterms summarised one by one until it
-        fits ``MAX_WORDS``."""
+        fits ``MAX_WORDS`` (``bound``: names for its free bound variables;
+        ``stands_for``: the state variables some of them are named after)."""
         collapsed: set[int] = set()
         while True:
-            s = Saying(params, frozenset(collapsed), dict(bound or {}))
+            s = Saying(params, frozenset(collapsed), dict(bound or {}),
+                       stands_for=dict(stands_for or {}))
             text = self.walker.say(e, s, 0, names).text
             total = len(text.split())
             if total <= MAX_WORDS or len(collapsed) >= MAX_SUMMARIES:
@@ -599,12 +608,15 @@ class RuleReader:
         names = sig.names if sig is not None else tuple(p.name for p in d.params)
         shown = {n: f"<{n}>" for n in names}   # a parameter, as the definition names it
         bound = {p.name: shown[n] for p, n in zip(d.params, names)}
+        stands_for = {p.name: n for p, n in zip(d.params, names)
+                      if n in self.book.variables and self.book.variables[n].type == p.type}
         if sig is not None and sig.says:
             head = sig.says.format(**shown)
         else:
             head = f"{d.name}({', '.join(names)})"
         verb = "when" if d.body.type == A.BOOL else "is"
-        return Statement(f"{capital(head)} {verb}", (self.said(d.body, {}, bound=bound),))
+        return Statement(f"{capital(head)} {verb}",
+                         (self.said(d.body, {}, bound=bound, stands_for=stands_for),))
 
     def changes(self, updates: list[Update]) -> list[Statement]:
         """The updates, those alike across moves said once, grouped by the moves."""
