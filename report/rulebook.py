@@ -198,6 +198,19 @@ def _sentence_json(s: SentenceEntry) -> dict:
             "mutants": s.mutants.as_json()}
 
 
+def first_said(sentences) -> dict[str, str]:
+    """Where each rule and choice point is said in full: the first of ``sentences``
+    citing it ("rule:<id>" or "choice:<id>" -> the sentence's id); under the others
+    it is only named."""
+    out: dict[str, str] = {}
+    for s in sentences:
+        for r in s.rules:
+            out.setdefault(f"rule:{r.id}", s.id)
+        for c in s.choices:
+            out.setdefault(f"choice:{c.id}", s.id)
+    return out
+
+
 def reading_table(config: Config) -> Config:
     """``config`` with every option card in (one copy where it had none), so that a
     rule names a card of each kind."""
@@ -256,4 +269,4 @@ def _choice_entry(cp: ChoicePoint, readings: dict, by_reading: dict,
 
 
 __all__ = ["Rulebook", "SentenceEntry", "RuleEntry", "ChoiceEntry", "ReadingEntry", "TableRun",
-           "build_rulebook", "reading_table"]
+           "build_rulebook", "reading_table", "first_said"]

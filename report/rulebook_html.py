@@ -14,7 +14,7 @@ from __future__ import annotations
 from .english import Statement
 from .evidence import STATUSES, Mutants
 from .page import document, e
-from .rulebook import ChoiceEntry, Rulebook, RuleEntry, SentenceEntry
+from .rulebook import ChoiceEntry, Rulebook, RuleEntry, SentenceEntry, first_said
 from .rulebook_text import files, header_lines, sentence_summary
 
 CSS = """
@@ -157,16 +157,18 @@ def choice_box(c: ChoiceEntry, variant: str) -> str:
 
 
 def sentence_section(s: SentenceEntry, variant: str, said: dict[str, str]) -> str:
+    """A sentence's section; a rule or choice point said in full under another
+    sentence (``said``: ``first_said``) is only named, with a link."""
     items = []
     for r in s.rules:
-        items.append(again(r, said[r.id]) if r.id in said else rule_card(r, variant))
-        said.setdefault(r.id, s.id)
+        where = said[f"rule:{r.id}"]
+        items.append(rule_card(r, variant) if where == s.id else again(r, where))
     boxes = []
     for c in s.choices:
-        boxes.append(f'<p class="again" data-choice="{e(c.id)}">Choice point <code>{e(c.id)}'
-                     f'</code>: said under <a href="#{anchor(said[c.id])}">{e(said[c.id])}'
-                     f'</a></p>' if c.id in said else choice_box(c, variant))
-        said.setdefault(c.id, s.id)
+        where = said[f"choice:{c.id}"]
+        boxes.append(choice_box(c, variant) if where == s.id else
+                     f'<p class="again" data-choice="{e(c.id)}">Choice point <code>{e(c.id)}'
+                     f'</code>: said under <a href="#{anchor(where)}">{e(where)}</a></p>')
     return (f'<section class="sentence" id="{anchor(s.id)}" data-sentence="{e(s.id)}">'
             f'<h2><a href="#{anchor(s.id)}">{e(s.id)}</a></h2>'
             f'<blockquote class="book">{e(s.text)}</blockquote>'
@@ -190,7 +192,7 @@ def contents(book: Rulebook) -> str:
 def rulebook_page(book: Rulebook) -> str:
     """The whole page."""
     head = header_lines(book)
-    said: dict[str, str] = {}
+    said = first_said(book.sentences)
     sections = "".join(sentence_section(s, book.variant, said) for s in book.sentences)
     ends = ('<section id="loose-ends"><h2>Loose ends</h2><p>Sentences no rule cites: '
             + (", ".join(f'<a href="#{anchor(s.id)}"><code>{e(s.id)}</code></a>'

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .rulebook import ChoiceEntry, Rulebook, RuleEntry, SentenceEntry
+from .rulebook import ChoiceEntry, Rulebook, RuleEntry, SentenceEntry, first_said
 
 #: the width the terminal text is wrapped to
 WIDTH = 100
@@ -98,22 +98,18 @@ def choice_lines(c: ChoiceEntry, variant: str) -> list[str]:
 
 
 def sentence_lines(s: SentenceEntry, variant: str, said: dict[str, str]) -> list[str]:
-    """The sentence, its rules and choice points; one said under an earlier sentence
-    (``said``: id -> that sentence) is only named."""
+    """The sentence, its rules and choice points; one said in full under another
+    sentence (``said``: ``first_said``) is only named."""
     out = _wrap(f"[{s.id}] \"{s.text}\"", 0, 4)
     out += _wrap(sentence_summary(s, variant), 2)
     for r in s.rules:
-        if r.id in said:
-            out += _wrap(f"{'*' if r.included else ' '} {r.id}: said under {said[r.id]}", 2)
-        else:
-            out += rule_lines(r, variant)
-        said.setdefault(r.id, s.id)
+        where = said[f"rule:{r.id}"]
+        out += (rule_lines(r, variant) if where == s.id else
+                _wrap(f"{'*' if r.included else ' '} {r.id}: said under {where}", 2))
     for c in s.choices:
-        if c.id in said:
-            out += _wrap(f"Choice point {c.id}: said under {said[c.id]}", 2)
-        else:
-            out += choice_lines(c, variant)
-        said.setdefault(c.id, s.id)
+        where = said[f"choice:{c.id}"]
+        out += (choice_lines(c, variant) if where == s.id else
+                _wrap(f"Choice point {c.id}: said under {where}", 2))
     return out
 
 
@@ -129,10 +125,10 @@ def rulebook_text(book: Rulebook, only: tuple[str, ...] = ()) -> str:
     head = header_lines(book)
     out = _wrap(head[0], 0) + [line for text in head[1:] for line in _wrap(text.strip(), 2)]
     out.append("")
-    said: dict[str, str] = {}
-    for s in book.sentences:
-        if not only or s.id in only:
-            out += sentence_lines(s, book.variant, said) + [""]
+    shown = [s for s in book.sentences if not only or s.id in only]
+    said = first_said(shown)
+    for s in shown:
+        out += sentence_lines(s, book.variant, said) + [""]
     out += ends_lines(book)
     return "\n".join(out)
 
@@ -172,15 +168,15 @@ def rulebook_markdown(book: Rulebook) -> str:
         out.append(f"| [`{s.id}`](#{anchor(s.id)}) | {len(s.rules)} ({len(s.in_variant)}, "
                    f"{len(s.fired)}) | {len(s.choices)} | {len(s.scenarios)} | {mutants} |")
     out.append("")
-    said: dict[str, str] = {}   # rule or choice point -> the sentence it is said under
+    said = first_said(book.sentences)
     for s in book.sentences:
         out += [f"## {s.id}", "", f"> {s.text}", "", sentence_summary(s, v) + ".", ""]
         for r in s.rules:
-            out += _md_rule(r, v) if r.id not in said else _md_again(r.id, said[r.id])
-            said.setdefault(r.id, s.id)
+            where = said[f"rule:{r.id}"]
+            out += _md_rule(r, v) if where == s.id else _md_again(r.id, where)
         for c in s.choices:
-            out += _md_choice(c, v) if c.id not in said else _md_again(c.id, said[c.id])
-            said.setdefault(c.id, s.id)
+            where = said[f"choice:{c.id}"]
+            out += _md_choice(c, v) if where == s.id else _md_again(c.id, where)
     out += ["## Loose ends", "",
             "Sentences no rule cites: " + (", ".join(f"`{s.id}`" for s in book.uncited)
                                            or "none") + ".", "",
