@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import click
 
-from itcp.checks.run import Check
+from itcp.checks.run import Check, Limits
 from itcp.report.evidence import library_contrasts, load_evidence
 from itcp.report.rulebook import TableRun, build_rulebook
 from itcp.report.rulebook_html import rulebook_page
@@ -23,6 +23,8 @@ from itcp.spec.rulebook import SENTENCES
 
 from .check_cmd import start_table
 from .common import (
+    COUNT,
+    SECONDS,
     VARIANT_HELP,
     Command,
     config_options,
@@ -31,7 +33,14 @@ from .common import (
     load_with,
     variant_argument,
 )
+from .limits import Budget
 from .output import Outputs
+
+#: the search's states by default: the default table has about 140,000, a table
+#: several times larger still fits, the full deck does not (it is told where it stopped)
+MAX_STATES = 2_000_000
+#: and its seconds: the default table takes about one
+TIMEOUT = 60.0
 
 
 def sentence_ids(given: tuple[str, ...]) -> tuple[str, ...]:
@@ -62,8 +71,16 @@ def sentence_ids(given: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--sentence", "sentences", multiple=True, metavar="ID",
               help="Only this sentence (repeatable; e.g. pride.1), in the text or --json.")
+@click.option("--max-states", type=COUNT, default=MAX_STATES, show_default=True,
+              help="Stop the search that tells which rules fire after this many states (the "
+                   "rulebook then says where it stopped: rules firing later are not seen).")
+@click.option("--timeout", type=SECONDS, default=TIMEOUT, show_default=True, metavar="S",
+              help="Stop that search (its compile included) after this many seconds; a "
+                   "table too big to search, such as --full-deck's, is told where it "
+                   "stopped. The default memory limit stops it too.")
 @force_option
-def rulebook(variant, config_flags, html_file, as_markdown, as_json, sentences, force):
+def rulebook(variant, config_flags, html_file, as_markdown, as_json, sentences, max_states,
+             timeout, force):
     if as_markdown and as_json:
         raise click.UsageError("choose at most one of --markdown, --json")
     if sentences and (as_markdown or html_file is not None):
@@ -73,7 +90,10 @@ def rulebook(variant, config_flags, html_file, as_markdown, as_json, sentences, 
     with Outputs(force) as out:
         page = out.file(html_file, "--html") if html_file is not None else None
         v = load_with(variant, start_table(config_flags))
-        report = Check(v).run()
+        budget = Budget(timeout)     # the time and memory limits stop the compile too
+        with budget:
+            report = Check(v, limits=Limits(max_states, None, budget.search_timeout(),
+                                            budget.timeout_name()), stops=budget).run()
         book = build_rulebook(v, TableRun.of(report), load_evidence(), library_contrasts())
         if page is not None:
             page.write(rulebook_page(book))

@@ -53,6 +53,9 @@ class TableRun:
                    bool(cov and cov.sampled), frozenset(cov.fired if cov else ()))
 
     def text(self) -> str:
+        if not self.complete and not self.states:
+            return (f"explicit search at {self.table}: stopped by {self.limit or 'a limit'} "
+                    "before the search began: no rule is seen firing")
         how = ("exhaustive" if self.complete else
                f"stopped by {self.limit or 'a limit'}: rules that fired later are not seen")
         return f"explicit search at {self.table}: {self.states:,} states, {how}" + (

@@ -93,6 +93,21 @@ def test_bad_input_exits_2_with_the_fix(args, needle):
     assert "Traceback" not in r.stderr
 
 
+def test_a_table_too_big_to_search_is_told_where_it_stopped():
+    """The full deck's search (its compile included) stops at --timeout; the rulebook
+    says so and claims no rule never fires."""
+    r = run("--full-deck", "--timeout", "2", "--sentence", "pass.2")
+    assert r.returncode == 0, r.stderr
+    assert "stopped by --timeout 2 before the search began" in " ".join(r.stdout.split())
+    assert "  * pass.say  [not seen firing]" in r.stdout
+    assert "never fired" not in r.stdout
+    r = run("--max-states", "1000", "--sentence", "pass.2")
+    assert r.returncode == 0, r.stderr
+    assert "stopped by --max-states 1000: rules that fired later are not seen" in \
+        " ".join(r.stdout.split())
+    assert "never fired" not in r.stdout
+
+
 def test_a_bad_html_path_fails_before_the_search(tmp_path):
     (tmp_path / "file").write_text("x")
     r = run("--html", str(tmp_path / "file" / "page.html"))
