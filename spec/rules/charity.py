@@ -17,7 +17,7 @@ VARIABLES = (
 
 SIGNATURES = (
     signature("cancelled", CARDS, hand=CARDS, acting=CARDS,
-              says="the cards of {hand} cancelled by the Charities {acting}"),
+              says="the cards of {hand} that {acting} cancel"),
     signature("charity_acting", CARDS, hand=CARDS, held=CARDS, charity_out=CARDS,
               says="the Charity cards acting on {hand}"),
 )

@@ -14,7 +14,7 @@ from .words import Words
 SIGNATURES = (
     signature("repentance_skips", BOOL, says="Repentance skips the next player"),
     signature("repentance_acts", BOOL, first_passer=PLAYER,
-              says="Repentance acts, the first passer being {first_passer}"),
+              says="Repentance acts (first passer: {first_passer})"),
 )
 
 
