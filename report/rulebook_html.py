@@ -183,10 +183,14 @@ def contents(book: Rulebook) -> str:
         f'<tr data-row="{e(s.id)}"><td><a href="#{anchor(s.id)}"><code>{e(s.id)}</code></a>'
         f'</td><td>{e(s.text)}</td><td>{len(s.rules)} ({len(s.in_variant)}, {len(s.fired)})'
         f'</td><td>{len(s.choices)}</td><td>{len(s.scenarios)}</td>'
-        f'<td>{mutant_bar(s.mutants)}</td></tr>' for s in book.sentences)
+        f'<td>{mutant_bar(s.mutants)} <span class="sub">{s.mutants.killed} of '
+        f'{s.mutants.total}</span></td></tr>' for s in book.sentences)
+    legend = " ".join(f'<span class="tag"><svg width="10" height="10"><rect width="10" '
+                      f'height="10" fill="{COLOURS[st]}"/></svg> {st}</span>' for st in STATUSES)
     return ('<table class="grid contents"><tr><th>sentence</th><th>text</th>'
             f'<th>rules (in {e(book.variant)}, fired)</th><th>choice points</th>'
-            f'<th>scenarios</th><th>mutants</th></tr>{rows}</table>')
+            f'<th>scenarios</th><th>mutants killed</th></tr>{rows}</table>'
+            f'<p class="sub legend">Mutants: {legend}</p>')
 
 
 def rulebook_page(book: Rulebook) -> str:
