@@ -370,7 +370,7 @@ class English(Walker, OperatorTable):
                 left, right = self.enum_sides(x)
                 return Phrase(f"{sub(0, nm=left)} is not {sub(1, nm=right)}", "clause")
             if x.op == "member":
-                return Phrase(f"{sub(0)} is not in {sub(1, 'noun')}", "clause")
+                return Phrase(f"{sub(0)} is not one of {sub(1, 'noun')}", "clause")
             if x.op == "is_empty":
                 return Phrase(f"{sub(0)} is not empty", "clause")
             if x.op == "lt":
@@ -408,7 +408,7 @@ class English(Walker, OperatorTable):
         "union": ("{0} together with {1}", "term", "sum"),
         "inter": ("those of {0} also in {1}", "term", "noun"),
         "diff": ("{0} except {1}", "term", "sum"),
-        "member": ("{0} is in {1}", "subject", "clause"),
+        "member": ("{0} is one of {1}", "subject", "clause"),
         "with": ("{0} with {1}", "term", "sum"),
         "without": ("{0} without {1}", "term", "sum"),
         "is_empty": ("{0} is empty", "subject", "clause"),
