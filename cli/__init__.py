@@ -38,6 +38,8 @@ Modules:
   against bots. Public: ``play_cmd``.
 - ``replay_cmd``: ``itcp-check replay FILE...``: replay scenario files and check what
   they expect. Public: ``replay``.
+- ``rulebook_cmd``: ``itcp-check rulebook [VARIANT]``: the literate rulebook, sentence
+  by sentence.
 - ``rules_cmd``: ``itcp-check rules``: the rulebook as the checker sees it.
 - ``scenarios_cmd``: ``itcp-check scenarios``: generate edge-case scenarios, list the
   library. Public: ``scenarios``.

@@ -20,6 +20,7 @@ CHECK = check
 #: does not pay for importing every other command's machinery.
 LAZY_COMMANDS = {
     "rules": ("rules_cmd", "rules"),
+    "rulebook": ("rulebook_cmd", "rulebook"),
     "simulate": ("simulate_cmd", "simulate"),
     "conformance": ("conformance_cmd", "conformance"),
     "replay": ("replay_cmd", "replay"),

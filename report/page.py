@@ -170,15 +170,18 @@ def e(x) -> str:
     return escape(str(x), quote=True)
 
 
-def document(title: str, body: str, deck=(), script: bool = True) -> str:
-    """A whole page: ``body`` inside, the card pictures of ``deck`` defined once."""
+def document(title: str, body: str, deck=(), script: bool = True, css: str = "",
+             js: str = "") -> str:
+    """A whole page: ``body`` inside, the card pictures of ``deck`` defined once;
+    ``css`` and ``js``: a page's own style and script, after the shared ones."""
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>{e(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+            f"<title>{e(title)}</title>\n<style>{CSS}{css}</style>\n</head>\n<body>\n"
             + (C.card_symbols(deck) if deck else "") + "\n" + body
             + "\n<footer>Made by itcp-check: every verdict, trace, rule and sentence on this "
               "page comes from the run that wrote it.</footer>\n"
-            + (f"<script>{JS}</script>\n" if script else "") + "</body>\n</html>\n")
+            + (f"<script>{JS}</script>\n" if script else "")
+            + (f"<script>{js}</script>\n" if js else "") + "</body>\n</html>\n")
 
 
 def verdict_badge(verdict: str) -> str:

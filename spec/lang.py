@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast as pyast
 import inspect
 import itertools
+import string
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -171,6 +172,13 @@ class StateVar:
     #: this turn), not something on the table: a story does not credit a reading
     #: with a step because another reading would have recorded otherwise
     record: bool = False
+    #: the variable in a rule's English (``report/english.py``): a noun phrase,
+    #: "the passers"; a map's names one player's value with ``{}`` where the
+    #: player goes ("the hand at seat {}")
+    says: str = ""
+    #: what an int variable's values mean, by value ("DEAL", "REVEAL", ...): its
+    #: constants read as these names in a rule's English
+    names: tuple[str, ...] = ()
 
     @property
     def cur(self) -> A.Var:
@@ -207,6 +215,8 @@ class ParamDecl:
     domain: Node
     chooser: str = "player"
     size: int | None = None
+    #: the parameter in a rule's English: a noun phrase, "the card discarded"
+    says: str = ""
 
     @property
     def ref(self) -> A.Param:
@@ -220,6 +230,8 @@ class ActionDecl:
     params: tuple[ParamDecl, ...]
     doc: str
     scope: str = "round"
+    #: the move in a rule's English: a clause, "a player discards a card"
+    says: str = ""
 
 
 @dataclass(frozen=True)
@@ -279,6 +291,10 @@ class DefSig:
     name: str
     params: tuple[tuple[str, str], ...]
     result: str
+    #: a call in a rule's English: a phrase in which ``{param}`` stands for the
+    #: argument of that parameter ("the points of {hand}"); parameters it does not
+    #: name are what the definition reads, not said at each call
+    says: str = ""
 
     #: the most parameters a definition may have and still be called positionally
     POSITIONAL: ClassVar[int] = 2
@@ -293,6 +309,11 @@ class DefSig:
             if p[0] in seen:
                 raise SpecError(f"signature of {self.name}: parameter {p[0]!r} is named twice")
             seen.add(p[0])
+        unknown = [f for f in placeholders(self.says) if f not in seen]
+        if unknown:
+            raise SpecError(f"signature of {self.name}: its English ({self.says!r}) names "
+                            f"{', '.join(map(repr, unknown))}, not a parameter of it "
+                            f"({', '.join(sorted(seen)) or 'it has none'})")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -368,9 +389,15 @@ class DefSig:
         return Define(self.name, tuple(params.values()), value)
 
 
-def signature(name: str, result: str, /, **params: str) -> DefSig:
-    """``signature("lowers_ok", BOOL, card=CARD, hand=CARDS, limit=INT)``."""
-    return DefSig(name, tuple(params.items()), result)
+def placeholders(phrase: str) -> list[str]:
+    """The ``{name}`` fields of an English phrase, in order (``{}`` as "")."""
+    return [f for _, f, _, _ in string.Formatter().parse(phrase) if f is not None]
+
+
+def signature(name: str, result: str, /, *, says: str = "", **params: str) -> DefSig:
+    """``signature("lowers_ok", BOOL, card=CARD, hand=CARDS, limit=INT, says="...")``
+    (``says``: how a call reads in English, see ``DefSig.says``)."""
+    return DefSig(name, tuple(params.items()), result, says)
 
 
 def _did_you_mean(name: str, names) -> str:

@@ -17,6 +17,7 @@ from itcp.model.search.packed import PackedEmitter
 from itcp.model.search.vectorized import VEmitter
 from itcp.model.smt.ops import Operators
 from itcp.model.smt.translate import Translator
+from itcp.report.english import English
 from itcp.scenarios.replay import _Blame
 from itcp.spec import ast as A
 from itcp.spec import walk
@@ -33,10 +34,10 @@ from itcp.spec.walk import (
 )
 
 #: every walker of the AST in the package (the rule tracer of ``steprules`` and the
-#: blame of ``replay`` are the reference evaluator calling definitions), and the
-#: operator tables outside them
+#: blame of ``replay`` are the reference evaluator calling definitions; ``English``
+#: says a rule in words), and the operator tables outside them
 WALKERS = [Evaluator, _Tracing, _Blame, FunctionEmitter, PackedEmitter, VEmitter, Translator,
-           Simplifier, MapRules]
+           Simplifier, MapRules, English]
 TABLES = WALKERS + [Semantics, Operators]
 
 

@@ -7,6 +7,7 @@ a folder of mode 700, and installed into a venv in that same folder: the
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import zipfile
 from pathlib import Path
@@ -28,6 +29,7 @@ def test_wheel_contains_data(installed):
         assert f"itcp/spec/variants/{v}.toml" in names
     assert "itcp/cli/main.py" in names and "itcp/model/engine/engine.py" in names
     assert "itcp/checks/questions/disputes.toml" in names
+    assert "itcp/report/rule-evidence.json" in names
     # every module of the package's folders, and nothing of the development tools
     assert not [n for n in names if n.startswith(("itcp/tools", "itcp/bench", "itcp/tests"))]
     # nothing generic at the top level
@@ -60,6 +62,11 @@ def test_installed_console_script(installed, run_ok):
     r = run_ok([exe, "simulate", "-n", "20", "--seed", "1", "--json"],
             cwd=installed["cwd"], env=installed["env"])
     assert sum(json.loads(r.stdout)["endings"].values()) == 20
+    # the literate rulebook reads its evidence and the scenario library from the wheel
+    r = run_ok([exe, "rulebook", "--sentence", "pride.1"], cwd=installed["cwd"],
+               env=installed["env"])
+    assert "Told apart by: reading-pride-timing.toml" in r.stdout
+    assert re.search(r"\n      Mutants: \d+ killed of \d+ mutants", r.stdout), r.stdout
     bad = subprocess.run([str(exe), "rules", "offical"], capture_output=True, text=True,
                          cwd=installed["cwd"], env=installed["env"], timeout=120)
     assert bad.returncode == 2 and "did you mean 'official'" in bad.stderr

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from ..ast import INT, PLAYER, PLAYERS, op
 from ..lang import FALSE, And, If, Not, Or, Part, Phase, StateVar, Update, num, rule
-from ..layout import DRAW, LIVE, OVER, PASS_REACHED
+from ..layout import DRAW, END_NAMES, LIVE, OVER, PASS_REACHED
 from . import flow
 from .priorities import Priority
 from .words import Words
 
 VARIABLES = (
-    StateVar("had_turn", PLAYERS, "players who have finished a turn this round", record=True),
-    StateVar("resume", PLAYER, "the seat play resumes from after a race, gifts or a team"),
-    StateVar("ended", INT, "why the round ended: 0 live, 1 pass reached, 2 zero, 3 deck", bounds=(0, 7)),
+    StateVar("had_turn", PLAYERS, "players who have finished a turn this round", record=True,
+             says="the players who have had a turn"),
+    StateVar("resume", PLAYER, "the seat play resumes from after a race, gifts or a team",
+             says="the seat play resumes from"),
+    StateVar("ended", INT, "why the round ended: 0 live, 1 pass reached, 2 zero, 3 deck", bounds=(0, 7),
+             says="how the round ended", names=END_NAMES),
 )
 
 

@@ -12,12 +12,14 @@ from .words import Words
 
 VARIABLES = (
     StateVar("charity_out", CARDS, "Charity cards discarded this round (they act once discarded "
-             "under charity.acts = discarded)"),
+             "under charity.acts = discarded)", says="the Charity cards discarded this round"),
 )
 
 SIGNATURES = (
-    signature("cancelled", CARDS, hand=CARDS, acting=CARDS),
-    signature("charity_acting", CARDS, hand=CARDS, held=CARDS, charity_out=CARDS),
+    signature("cancelled", CARDS, hand=CARDS, acting=CARDS,
+              says="the cards of {hand} that {acting} cancel"),
+    signature("charity_acting", CARDS, hand=CARDS, held=CARDS, charity_out=CARDS,
+              says="the Charity cards acting on {hand}"),
 )
 
 

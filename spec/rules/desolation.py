@@ -10,7 +10,8 @@ from ..ast import BOOL, CARD, PILE, op
 from ..lang import And, Not, Or, Part, define, rule, signature
 from .words import Words
 
-SIGNATURES = (signature("desolation_ok", BOOL, card=CARD, pile=PILE),)
+SIGNATURES = (signature("desolation_ok", BOOL, card=CARD, pile=PILE,
+                        says="Desolation's rule lets {card} go on {pile}"),)
 
 
 def rules(t: Words):

@@ -34,16 +34,21 @@ from .words import Words
 VARIABLES = (
     StateVar("before_draw", INT, "one more than the turn player's points before this turn's "
              "first draw; 0: none recorded (always, unless discard.lower = constraint)",
-             bounds=(0, 2047), record=True),
+             bounds=(0, 2047), record=True,
+             says="one more than the turn player's points before the first draw"),
 )
 
 SIGNATURES = (
-    signature("take_back_ok", BOOL, card=CARD, taken=CARDS),
-    signature("lowers_ok", BOOL, card=CARD, hand=CARDS, limit=INT),
+    signature("take_back_ok", BOOL, card=CARD, taken=CARDS,
+              says="the take-back rule allows {card} (taken from the pile: {taken})"),
+    signature("lowers_ok", BOOL, card=CARD, hand=CARDS, limit=INT,
+              says="discarding {card} from {hand} lowers the points enough (below {limit})"),
     signature("can_discard", BOOL, card=CARD, hand=CARDS, pile=PILE, taken=CARDS,
-              limit=INT, racing=BOOL),
+              limit=INT, racing=BOOL, says="{card} may be discarded from {hand}"),
     signature("discard_ok", BOOL, card=CARD, hand=CARDS, pile=PILE, taken=CARDS,
-              limit=INT, racing=BOOL),
+              limit=INT, racing=BOOL,
+              says="{card} is a legal discard from {hand} (a hand with no legal discard "
+                   "included)"),
 )
 
 
@@ -54,8 +59,10 @@ def phases(t: Words):
 def actions(t: Words):
     my = t.hands[flow.my_seat(t)]
     return (
-        ActionDecl("discard", "DISCARD", (ParamDecl("c", CARD, my),), "discard a card"),
-        ActionDecl("skip_discard", "DISCARD", (), "end the turn without a discard"),
+        ActionDecl("discard", "DISCARD", (ParamDecl("c", CARD, my, says="the card discarded"),),
+                   "discard a card", says="a player discards a card"),
+        ActionDecl("skip_discard", "DISCARD", (), "end the turn without a discard",
+                   says="a player ends the turn without a discard"),
     )
 
 

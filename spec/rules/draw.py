@@ -30,9 +30,12 @@ from .priorities import Priority
 from .words import Words
 
 VARIABLES = (
-    StateVar("taken", CARDS, "the cards taken from the discard pile this turn", record=True),
-    StateVar("drew", BOOL, "the player whose turn it is has drawn this turn", record=True),
-    StateVar("owed", INT, "draws still owed this turn before discarding", bounds=(0, 31)),
+    StateVar("taken", CARDS, "the cards taken from the discard pile this turn", record=True,
+             says="the cards taken from the pile this turn"),
+    StateVar("drew", BOOL, "the player whose turn it is has drawn this turn", record=True,
+             says="the turn player has drawn this turn"),
+    StateVar("owed", INT, "draws still owed this turn before discarding", bounds=(0, 31),
+             says="the draws still owed this turn"),
 )
 
 
@@ -45,10 +48,12 @@ def phases(t: Words):
 
 def actions(t: Words):
     return (
-        ActionDecl("draw_pile", "DRAW", (), "take the top card of the discard pile"),
-        ActionDecl("draw_deck", "DRAW", (), "draw from the deck"),
-        ActionDecl("deck_card", "DECK", (ParamDecl("c", CARD, t.deck, "chance"),),
-                   "the card drawn from the deck"),
+        ActionDecl("draw_pile", "DRAW", (), "take the top card of the discard pile",
+                   says="a player takes the top card of the discard pile"),
+        ActionDecl("draw_deck", "DRAW", (), "draw from the deck", says="a player draws from the deck"),
+        ActionDecl("deck_card", "DECK", (ParamDecl("c", CARD, t.deck, "chance",
+                                                   says="the card drawn"),),
+                   "the card drawn from the deck", says="chance turns up the card drawn"),
     )
 
 

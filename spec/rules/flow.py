@@ -144,6 +144,22 @@ def points_before(t: Words, hand, racing=None):
     return If(racing, t.cards_points(hand) + 1, t.before_draw)
 
 
-__all__ = ["Effect", "effect_contexts", "racing_from", "ring", "my_seat", "opens", "skip",
-           "race_on", "owes_discard", "held", "may_hold", "raw_endings", "endings",
+def named_expressions(t: Words) -> list[tuple[Node, str]]:
+    """The expressions of this module the rules share, as a rule's English names
+    them (``Words.named_expressions``)."""
+    out = [(live_seats(t, t.aside_, t.passers_, t.first_passer_),
+            "the seats that take turns after this move"),
+           (live_seats(t, t.aside, t.passers, t.first_passer), "the seats that take turns"),
+           (racing_from(t), "the seat play goes on from after this discard"),
+           (held(t), "the turn is held open"),
+           (race_on(t), "Mercy's race has racers left"),
+           (owes_discard(t), "the turn's own discard is still to come")]
+    for e in effect_contexts(t):
+        out += [(opens(t, e), "the card played opens a phase of its own"),
+                (skip(t, e), "the card played skips the next player")]
+    return out
+
+
+__all__ = ["Effect", "named_expressions", "effect_contexts", "racing_from", "ring", "my_seat",
+           "opens", "skip", "race_on", "owes_discard", "held", "may_hold", "raw_endings", "endings",
            "live_seats", "next_seat", "taken_by", "points_before"]

@@ -23,11 +23,13 @@ from .words import Words
 
 VARIABLES = (
     StateVar("totals", map_of(INT), "each player's running total", scope="game",
-             bounds=(-4096, 65535)),
-    StateVar("round_no", INT, "rounds completed", scope="game", bounds=(0, 255)),
+             bounds=(-4096, 65535), says="the running total of {}"),
+    StateVar("round_no", INT, "rounds completed", scope="game", bounds=(0, 255),
+             says="the rounds completed"),
 )
 
-SIGNATURES = (signature("game_done", BOOL, totals=map_of(INT), round_no=INT),)
+SIGNATURES = (signature("game_done", BOOL, totals=map_of(INT), round_no=INT,
+                        says="the game is over"),)
 
 #: round variables a new round does not start afresh: next_round sets them itself
 SET_BY_NEXT_ROUND = ("phase", "dealer")
@@ -39,7 +41,7 @@ def phases(t: Words):
 
 def actions(t: Words):
     return (ActionDecl("next_round", "OVER", (), "total the scores and start the next round",
-                       scope="game"),)
+                       scope="game", says="the scores are totalled and the next round begins"),)
 
 
 def initial(t: Words):

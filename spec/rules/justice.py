@@ -34,26 +34,32 @@ from .priorities import Priority
 from .words import Words
 
 VARIABLES = (
-    StateVar("duty", INT, "Justice cards stacked on the duty", bounds=(0, 31)),
-    StateVar("duty_on", PLAYER, "the player the Justice duty falls on, or nobody"),
+    StateVar("duty", INT, "Justice cards stacked on the duty", bounds=(0, 31),
+             says="the Justice cards stacked on the duty"),
+    StateVar("duty_on", PLAYER, "the player the Justice duty falls on, or nobody",
+             says="the player under the Justice duty"),
     StateVar("owes_discard", BOOL, "the turn player answered a Justice duty and still owes the "
-             "turn's discard (justice.answer = draw_only)"),
+             "turn's discard (justice.answer = draw_only)",
+             says="the turn player still owes the turn's discard"),
     StateVar("duty_fresh", BOOL, "the Justice duty was set in the middle of this turn: it "
-             "outlasts the turn's end"),
+             "outlasts the turn's end", says="the Justice duty was set during this turn"),
 )
 
 SIGNATURES = (
-    signature("answer_by_discard", BOOL),
-    signature("answer_then_discard", BOOL),
+    signature("answer_by_discard", BOOL, says="a Justice duty is met by the turn's discard"),
+    signature("answer_then_discard", BOOL,
+              says="the turn's discard still follows a Justice answer"),
     signature("justice_target", PLAYER, next_player=PLAYER, passers=PLAYERS,
-              arrival=PLAYER),
+              arrival=PLAYER, says="the player a Justice duty falls on, the next player "
+                                   "being {next_player}"),
 )
 
 
 def actions(t: Words):
     my = t.hands[flow.my_seat(t)]
-    return (ActionDecl("answer", "DRAW", (ParamDecl("c", CARD, my),),
-                       "meet a Justice duty by playing a Justice or Mercy"),)
+    return (ActionDecl("answer", "DRAW", (ParamDecl("c", CARD, my, says="the card played"),),
+                       "meet a Justice duty by playing a Justice or Mercy",
+                       says="a player meets the Justice duty with a card"),)
 
 
 def initial(t: Words):

@@ -37,20 +37,26 @@ from .priorities import Priority
 from .words import Words
 
 VARIABLES = (
-    StateVar("racing", BOOL, "the pending discard is a Mercy race discard"),
+    StateVar("racing", BOOL, "the pending discard is a Mercy race discard",
+             says="a Mercy race discard is pending"),
     StateVar("racers", PLAYERS, "racers still to discard in Mercy's race (every racer discards "
-             "under mercy.discards = every_racer)"),
+             "under mercy.discards = every_racer)", says="the racers still to discard"),
 )
 
 SIGNATURES = (
-    signature("desolation_binds", BOOL, racing=BOOL),
+    signature("desolation_binds", BOOL, racing=BOOL,
+              says="Desolation's rule binds the discard"),
     signature("race_field", PLAYERS, hands=map_of(CARDS), hand_of=map_of(PLAYER),
               passers=PLAYERS, aside=PLAYERS, by=PLAYER, dir=INT, pile=PILE,
-              turn=PLAYER, taken=CARDS),
-    signature("race_effects", BOOL),
-    signature("race_from", PLAYER, winner=PLAYER, mercy_player=PLAYER),
-    signature("race_continues", BOOL),
-    signature("race_resume", PLAYER, racer=PLAYER, resume=PLAYER),
+              turn=PLAYER, taken=CARDS, says="the players who may race for the Mercy "
+                                             "played by {by}"),
+    signature("race_effects", BOOL, says="a race discard has its option effect"),
+    signature("race_from", PLAYER, winner=PLAYER, mercy_player=PLAYER,
+              says="the seat play goes on from after {winner} wins the race for the Mercy "
+                   "of {mercy_player}"),
+    signature("race_continues", BOOL, says="Mercy's race goes on after its first discard"),
+    signature("race_resume", PLAYER, racer=PLAYER, resume=PLAYER,
+              says="the seat play resumes from after {racer}'s race discard"),
 )
 
 
@@ -60,8 +66,10 @@ def phases(t: Words):
 
 
 def actions(t: Words):
-    return (ActionDecl("race", "RACE", (ParamDecl("w", PLAYER, t.ALLP, "chance"),),
-                       "the winner of Mercy's race"),)
+    return (ActionDecl("race", "RACE", (ParamDecl("w", PLAYER, t.ALLP, "chance",
+                                                  says="the racer"),),
+                       "the winner of Mercy's race",
+                       says="chance picks who discards in Mercy's race"),)
 
 
 def initial(t: Words):

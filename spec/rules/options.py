@@ -7,7 +7,7 @@ from ..ast import BOOL
 from ..lang import FALSE, TRUE, Part, define, rule, signature
 from .words import Words
 
-SIGNATURES = (signature("options_suited", BOOL),)
+SIGNATURES = (signature("options_suited", BOOL, says="an option card is of a suit"),)
 
 
 def rules(t: Words):

@@ -25,22 +25,25 @@ from ..lang import (
 from .words import Words
 
 VARIABLES = (
-    StateVar("passers", PLAYERS, "players who have said Pass this round"),
-    StateVar("first_passer", PLAYER, "the first player to say Pass, or nobody"),
+    StateVar("passers", PLAYERS, "players who have said Pass this round", says="the passers"),
+    StateVar("first_passer", PLAYER, "the first player to say Pass, or nobody",
+             says="the first passer"),
     StateVar("since_pass", PLAYERS, "players who finished a turn since the first Pass",
-             record=True),
+             record=True, says="the players who have had a turn since the first Pass"),
 )
 
 SIGNATURES = (
     signature("arrival_ends", BOOL, land=PLAYER, first_passer=PLAYER,
-              since_pass=PLAYERS, live=PLAYERS, passers=PLAYERS),
+              since_pass=PLAYERS, live=PLAYERS, passers=PLAYERS,
+              says="play arriving at {land} reaches the passer"),
     signature("arrival_seat", PLAYER, land=PLAYER, first_passer=PLAYER, dir=INT,
-              live=PLAYERS),
+              live=PLAYERS, says="the seat that plays when play arrives at {land}"),
 )
 
 
 def actions(t: Words):
-    return (ActionDecl("pass", "DRAW", (), "say Pass instead of drawing"),)
+    return (ActionDecl("pass", "DRAW", (), "say Pass instead of drawing",
+                       says="a player says Pass"),)
 
 
 def initial(t: Words):

@@ -35,13 +35,17 @@ from .priorities import Priority
 from .words import Words
 
 VARIABLES = (
-    StateVar("pride_left", PLAYERS, "Pride Cycle givers still to choose"),
-    StateVar("gifts", map_of(CARD), "cards chosen for Pride Cycle, not yet handed over"),
+    StateVar("pride_left", PLAYERS, "Pride Cycle givers still to choose",
+             says="the Pride Cycle givers still to choose"),
+    StateVar("gifts", map_of(CARD), "cards chosen for Pride Cycle, not yet handed over",
+             says="the card {} chose to give"),
 )
 
 SIGNATURES = (
-    signature("pride_givers", PLAYERS, ring=PLAYERS, passers=PLAYERS, dir=INT),
-    signature("pride_to", PLAYER, giver=PLAYER, ring=PLAYERS, passers=PLAYERS, dir=INT),
+    signature("pride_givers", PLAYERS, ring=PLAYERS, passers=PLAYERS, dir=INT,
+              says="the Pride Cycle givers among {ring}"),
+    signature("pride_to", PLAYER, giver=PLAYER, ring=PLAYERS, passers=PLAYERS, dir=INT,
+              says="the player {giver} gives to"),
 )
 
 
@@ -52,8 +56,10 @@ def phases(t: Words):
 def actions(t: Words):
     my = t.hands[flow.my_seat(t)]
     return (
-        ActionDecl("give", "PRIDE", (ParamDecl("c", CARD, my),), "give a card (Pride Cycle)"),
-        ActionDecl("give_nothing", "PRIDE", (), "a giver with an empty hand gives nothing"),
+        ActionDecl("give", "PRIDE", (ParamDecl("c", CARD, my, says="the card given"),),
+                   "give a card (Pride Cycle)", says="a giver chooses a card to give"),
+        ActionDecl("give_nothing", "PRIDE", (), "a giver with an empty hand gives nothing",
+                   says="a giver with an empty hand gives nothing"),
     )
 
 

@@ -12,8 +12,9 @@ from . import flow
 from .words import Words
 
 SIGNATURES = (
-    signature("repentance_skips", BOOL),
-    signature("repentance_acts", BOOL, first_passer=PLAYER),
+    signature("repentance_skips", BOOL, says="Repentance skips the next player"),
+    signature("repentance_acts", BOOL, first_passer=PLAYER,
+              says="Repentance acts (first passer: {first_passer})"),
 )
 
 

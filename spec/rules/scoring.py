@@ -17,20 +17,24 @@ from .words import Words
 #: over the state variables of ``SCORE_INPUTS`` (its parameters are named after
 #: them) and then the player.
 SCORE = signature("score", INT, hands=map_of(CARDS), hand_of=map_of(PLAYER), passers=PLAYERS,
-                  ended=INT, charity_out=CARDS, player=PLAYER)
+                  ended=INT, charity_out=CARDS, player=PLAYER, says="the score of {player}")
 SCORE_INPUTS = SCORE.names[:-1]
 
 SIGNATURES = (
-    signature("points_of", INT, hand=CARDS, held=CARDS, charity_out=CARDS),
+    signature("points_of", INT, hand=CARDS, held=CARDS, charity_out=CARDS,
+              says="the points of {hand}"),
     SCORE,
     signature("seat_points", INT, hands=map_of(CARDS), hand_of=map_of(PLAYER),
-              charity_out=CARDS, player=PLAYER),
-    signature("seat_scored", BOOL, hand_of=map_of(PLAYER), player=PLAYER),
-    signature("pass_for", BOOL, hand_of=map_of(PLAYER), passers=PLAYERS, player=PLAYER),
-    signature("pass_tested", BOOL, ended=INT),
+              charity_out=CARDS, player=PLAYER, says="the points {player} totals"),
+    signature("seat_scored", BOOL, hand_of=map_of(PLAYER), player=PLAYER,
+              says="{player} is scored"),
+    signature("pass_for", BOOL, hand_of=map_of(PLAYER), passers=PLAYERS, player=PLAYER,
+              says="a Pass counts for {player}"),
+    signature("pass_tested", BOOL, ended=INT,
+              says="a Pass try counts in a round that ended as {ended}"),
     signature("pass_wins", BOOL, hands=map_of(CARDS), hand_of=map_of(PLAYER),
-              charity_out=CARDS, player=PLAYER),
-    signature("pass_failed", INT, total=INT),
+              charity_out=CARDS, player=PLAYER, says="the Pass try of {player} wins"),
+    signature("pass_failed", INT, total=INT, says="what a failed Pass with {total} points scores"),
 )
 
 

@@ -39,16 +39,20 @@ from .priorities import Priority
 from .words import Words
 
 VARIABLES = (
-    StateVar("partner", PLAYER, "the next player in a Secret Combination being formed"),
-    StateVar("hand_of", map_of(PLAYER), "the seat whose hand each player plays and scores"),
-    StateVar("aside", PLAYERS, "seats set aside by a Secret Combination (out of the rotation)"),
+    StateVar("partner", PLAYER, "the next player in a Secret Combination being formed",
+             says="the partner of the Secret Combination being formed"),
+    StateVar("hand_of", map_of(PLAYER), "the seat whose hand each player plays and scores",
+             says="the seat whose hand {} plays"),
+    StateVar("aside", PLAYERS, "seats set aside by a Secret Combination (out of the rotation)",
+             says="the seats set aside"),
 )
 
 SIGNATURES = (
     signature("secret_partner", PLAYER, by=PLAYER, ring=PLAYERS, passers=PLAYERS,
-              dir=INT),
-    signature("secret_allowed", BOOL, ring=PLAYERS),
-    signature("secret_waits", BOOL),
+              dir=INT, says="the partner of a Secret Combination played by {by}"),
+    signature("secret_allowed", BOOL, ring=PLAYERS,
+              says="a Secret Combination may form among {ring}"),
+    signature("secret_waits", BOOL, says="a team chooses which hand it keeps"),
 )
 
 
@@ -58,8 +62,10 @@ def phases(t: Words):
 
 
 def actions(t: Words):
-    return (ActionDecl("keep", "SECRET", (ParamDecl("k", PLAYER, t.ALLP),),
-                       "keep this seat's hand for the team"),)
+    return (ActionDecl("keep", "SECRET", (ParamDecl("k", PLAYER, t.ALLP,
+                                                  says="the seat whose hand is kept"),),
+                       "keep this seat's hand for the team",
+                       says="a Secret Combination team keeps one of its hands"),)
 
 
 def initial(t: Words):

@@ -9,19 +9,23 @@ from __future__ import annotations
 from .. import ast as A
 from ..ast import CARD, CARDS, INT, PILE, PLAYER, map_of, op
 from ..lang import ActionDecl, If, MapOf, ParamDecl, Part, Phase, StateVar, Update, num, player, rule
-from ..layout import DEAL, DRAW, REVEAL, ZERO
+from ..layout import DEAL, DRAW, PHASE_NAMES, REVEAL, ZERO
 from .priorities import Priority
 from .words import Words
 
 VARIABLES = (
-    StateVar("phase", INT, "what kind of move comes next (DEAL, DRAW, ...)", bounds=(0, 15)),
-    StateVar("turn", PLAYER, "whose turn it is in the rotation"),
-    StateVar("actor", PLAYER, "who must choose now (the turn player, a race winner, a giver)"),
-    StateVar("dir", INT, "direction of play: +1 to the left, -1 to the right", bounds=(-1, 1)),
-    StateVar("hands", map_of(CARDS), "the cards held at each seat"),
-    StateVar("deck", CARDS, "the face-down deck (unordered: drawing is chance)"),
-    StateVar("pile", PILE, "the discard pile, top card last"),
-    StateVar("dealer", PLAYER, "the dealer of this round"),
+    StateVar("phase", INT, "what kind of move comes next (DEAL, DRAW, ...)", bounds=(0, 15),
+             says="the phase", names=PHASE_NAMES),
+    StateVar("turn", PLAYER, "whose turn it is in the rotation", says="the turn player"),
+    StateVar("actor", PLAYER, "who must choose now (the turn player, a race winner, a giver)",
+             says="the player to act"),
+    StateVar("dir", INT, "direction of play: +1 to the left, -1 to the right", bounds=(-1, 1),
+             says="the direction of play"),
+    StateVar("hands", map_of(CARDS), "the cards held at each seat", says="the hand of {}"),
+    StateVar("deck", CARDS, "the face-down deck (unordered: drawing is chance)",
+             says="the deck"),
+    StateVar("pile", PILE, "the discard pile, top card last", says="the discard pile"),
+    StateVar("dealer", PLAYER, "the dealer of this round", says="the dealer"),
 )
 
 
@@ -36,13 +40,17 @@ def phases(t: Words):
 def actions(t: Words):
     deal_params, dealt = [], t.NONE
     for p in range(t.n):
-        prm = ParamDecl(f"h{p}", CARDS, t.deck - dealt, chooser="chance", size=t.cfg.hand)
+        prm = ParamDecl(f"h{p}", CARDS, t.deck - dealt, chooser="chance", size=t.cfg.hand,
+                        says=f"the hand dealt to P{p}")
         deal_params.append(prm)
         dealt = dealt | prm.ref
-    deal_params.append(ParamDecl("up", CARD, t.deck - dealt, chooser="chance"))
+    deal_params.append(ParamDecl("up", CARD, t.deck - dealt, chooser="chance",
+                                  says="the card turned face up"))
     return (
-        ActionDecl("deal", "DEAL", tuple(deal_params), "deal the hands and the face-up card"),
-        ActionDecl("reveal", "REVEAL", (), "the first face-up card takes effect"),
+        ActionDecl("deal", "DEAL", tuple(deal_params), "deal the hands and the face-up card",
+                   says="the dealer deals"),
+        ActionDecl("reveal", "REVEAL", (), "the first face-up card takes effect",
+                   says="the face-up first card takes effect"),
     )
 
 

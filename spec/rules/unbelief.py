@@ -12,8 +12,9 @@ from ..lang import FALSE, TRUE, Part, define, rule, signature
 from .words import Words
 
 SIGNATURES = (
-    signature("unbelief_skips", BOOL),
-    signature("skip_stops", BOOL, skipped=PLAYER, first_passer=PLAYER),
+    signature("unbelief_skips", BOOL, says="Unbelief skips the next player"),
+    signature("skip_stops", BOOL, skipped=PLAYER, first_passer=PLAYER,
+              says="skipping {skipped} stops the round"),
 )
 
 

@@ -37,6 +37,7 @@ from . import (
     desolation,
     discard,
     draw,
+    flow,
     game,
     justice,
     mercy,
@@ -78,6 +79,9 @@ class Vocabulary(Words):
 
     def __init__(self, config: Config):
         super().__init__(config, PARTS)
+
+    def named_expressions(self):
+        return super().named_expressions() + flow.named_expressions(self)
 
 
 __all__ = ["Vocabulary", "PARTS", "VARIABLES", "V", "SCORE", "SCORE_INPUTS", "score_of",

@@ -22,7 +22,7 @@ from functools import cached_property
 
 from .. import ast as A
 from ..ast import NOBODY, NOCARD, Call, Node
-from ..config import OPTION_VALUES, Config
+from ..config import OPTION_TITLES, OPTION_VALUES, SUIT_NAMES, Config
 from ..errors import SpecError, nearest
 from ..lang import (
     ActionDecl,
@@ -97,6 +97,38 @@ class Words:
         self.VALUES = cardmap([x.value for x in c.cards] + [0])
         self.SUIT = cardmap([(-1 if x.suit is None else x.suit) for x in c.cards] + [-1])
         self.OPTIONS = cards(c.mask(lambda x: x.is_option))
+
+    def constant_phrases(self) -> dict[Node, str]:
+        """The table's constants as a rule's English names them (``report/english.py``):
+        the seats and cards by name, the sets of cards of each kind and suit, the
+        card values.  Where two constants are equal at this table the later entry
+        wins, so the plain ones ("no cards") come last."""
+        c = self.cfg
+        out: dict[Node, str] = {}
+        for k, mask in self.kind.items():
+            out[mask] = f"the {OPTION_TITLES.get(k, k if k == 'number' else k.title())} cards"
+        for s, mask in enumerate(self.suit_mask):
+            out[mask] = f"the {SUIT_NAMES[s]} cards"
+        out[self.OPTIONS] = "the option cards"
+        for x in c.cards:
+            out[card(x.index)] = x.name
+        for p in range(c.players):
+            out[player(p)] = f"P{p}"
+        out.update({self.ALL: "every card", self.NONE: "no cards", self.ALLP: "every player",
+                    self.NONEP: "no player", self.NOBODY: "nobody", self.NOCARD: "no card",
+                    self.VALUES: "point value", self.SUIT: "suit"})
+        return out
+
+    def named_expressions(self) -> list[tuple[Node, str]]:
+        """Expressions the rules share, as a rule's English names them wherever they
+        occur (bound variables renamed): the shorthands below."""
+        return [(self.ring(self.hand_of, self.aside), "the seats in the rotation"),
+                (self.ring(self.hand_of_, self.aside_),
+                 "the seats in the rotation after this move"),
+                (self.any_zero(self.hands, self.hand_of, self.charity_out),
+                 "some player is at zero points"),
+                (self.any_zero(self.hands_, self.hand_of_, self.charity_out_),
+                 "some player is at zero points after this move")]
 
     # -- variables --------------------------------------------------------
     def __getattr__(self, name):
